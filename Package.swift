@@ -1,0 +1,55 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "emboss",
+  products: [
+    .library(name: "EmbossKit", targets: ["EmbossKit"]),
+    .executable(name: "emboss", targets: ["emboss"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+    .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
+  ],
+  targets: [
+    .systemLibrary(
+      name: "CFreeType",
+      pkgConfig: "freetype2",
+      providers: [.apt(["libfreetype-dev", "pkg-config"])]
+    ),
+    .systemLibrary(
+      name: "CLibPNG",
+      pkgConfig: "libpng",
+      providers: [.apt(["libpng-dev", "pkg-config"])]
+    ),
+    // Owns every libpng call that needs setjmp: no longjmp ever crosses a Swift frame.
+    .target(name: "CPNG", dependencies: ["CLibPNG"]),
+    .target(
+      name: "EmbossKit",
+      dependencies: [
+        "CFreeType", "CPNG",
+        .product(name: "Yams", package: "Yams"),
+      ]
+    ),
+    .executableTarget(
+      name: "emboss",
+      dependencies: [
+        "EmbossKit",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .testTarget(
+      name: "EmbossKitTests",
+      dependencies: [
+        "EmbossKit",
+        .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
+      ],
+      exclude: ["__Snapshots__"]
+    ),
+    .testTarget(
+      name: "EmbossCLITests",
+      dependencies: ["emboss", "EmbossKit"]
+    ),
+  ]
+)

@@ -1,0 +1,247 @@
+#include "emboss_png.h"
+
+#include <png.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+  char *err;
+  size_t err_len;
+} error_sink;
+
+static void on_error(png_structp png, png_const_charp message) {
+  error_sink *sink = (error_sink *)png_get_error_ptr(png);
+  if (sink && sink->err && sink->err_len > 0) {
+    snprintf(sink->err, sink->err_len, "%s", message);
+  }
+  png_longjmp(png, 1);
+}
+
+static void on_warning(png_structp png, png_const_charp message) {
+  (void)png;
+  (void)message;
+}
+
+static void set_error(char *err, size_t err_len, const char *message) {
+  if (err && err_len > 0) snprintf(err, err_len, "%s", message);
+}
+
+/* ---------- writing ---------- */
+
+static void write_to_buffer(png_structp png, png_bytep bytes, png_size_t length) {
+  emboss_png_buffer *buffer = (emboss_png_buffer *)png_get_io_ptr(png);
+  if (buffer->size + length > buffer->capacity) {
+    size_t capacity = buffer->capacity ? buffer->capacity : 65536;
+    while (capacity < buffer->size + length) capacity *= 2;
+    unsigned char *grown = (unsigned char *)realloc(buffer->data, capacity);
+    if (!grown) png_error(png, "out of memory while encoding PNG");
+    buffer->data = grown;
+    buffer->capacity = capacity;
+  }
+  memcpy(buffer->data + buffer->size, bytes, length);
+  buffer->size += length;
+}
+
+static void flush_buffer(png_structp png) { (void)png; }
+
+void emboss_png_buffer_free(emboss_png_buffer *buffer) {
+  if (!buffer) return;
+  free(buffer->data);
+  buffer->data = NULL;
+  buffer->size = 0;
+  buffer->capacity = 0;
+}
+
+int emboss_png_encode(const void *pixels, uint32_t width, uint32_t height, int channels,
+                      int bit_depth, int compression_level, uint32_t pixels_per_meter, int srgb,
+                      emboss_png_buffer *out, char *err, size_t err_len) {
+  int color_type;
+  switch (channels) {
+    case 1: color_type = PNG_COLOR_TYPE_GRAY; break;
+    case 2: color_type = PNG_COLOR_TYPE_GRAY_ALPHA; break;
+    case 4: color_type = PNG_COLOR_TYPE_RGB_ALPHA; break;
+    default: set_error(err, err_len, "unsupported channel count"); return 1;
+  }
+  if (!(bit_depth == 8 || bit_depth == 16 || (bit_depth == 1 && channels == 1))) {
+    set_error(err, err_len, "unsupported bit depth");
+    return 1;
+  }
+  if (width == 0 || height == 0) {
+    set_error(err, err_len, "image is empty");
+    return 1;
+  }
+  error_sink sink = {err, err_len};
+  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &sink, on_error, on_warning);
+  if (!png) {
+    set_error(err, err_len, "cannot create PNG writer");
+    return 1;
+  }
+  png_infop info = png_create_info_struct(png);
+  if (!info) {
+    png_destroy_write_struct(&png, NULL);
+    set_error(err, err_len, "cannot create PNG info");
+    return 1;
+  }
+  if (setjmp(png_jmpbuf(png))) {
+    png_destroy_write_struct(&png, &info);
+    emboss_png_buffer_free(out);
+    return 1;
+  }
+  png_set_write_fn(png, out, write_to_buffer, flush_buffer);
+  png_set_compression_level(png, compression_level < 0 ? 0 : (compression_level > 9 ? 9 : compression_level));
+  /* Adaptive filtering costs little and pays off on smooth gradients; at level 0 it is wasted. */
+  png_set_filter(png, 0, compression_level == 0 ? PNG_FILTER_NONE : PNG_ALL_FILTERS);
+  png_set_IHDR(png, info, width, height, bit_depth, color_type, PNG_INTERLACE_NONE,
+               PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  if (srgb) png_set_sRGB_gAMA_and_cHRM(png, info, PNG_sRGB_INTENT_PERCEPTUAL);
+  if (pixels_per_meter) {
+    png_set_pHYs(png, info, pixels_per_meter, pixels_per_meter, PNG_RESOLUTION_METER);
+  }
+  png_write_info(png, info);
+  if (bit_depth == 16) png_set_swap(png); /* PNG stores big-endian; callers hand native order. */
+  size_t row_bytes;
+  if (bit_depth == 1) {
+    row_bytes = ((size_t)width + 7) / 8;
+  } else {
+    row_bytes = (size_t)width * (size_t)channels * (size_t)(bit_depth / 8);
+  }
+  const unsigned char *base = (const unsigned char *)pixels;
+  for (uint32_t y = 0; y < height; y++) {
+    png_write_row(png, (png_const_bytep)(base + (size_t)y * row_bytes));
+  }
+  png_write_end(png, NULL);
+  png_destroy_write_struct(&png, &info);
+  return 0;
+}
+
+/* ---------- reading ---------- */
+
+typedef struct {
+  const unsigned char *data;
+  size_t size;
+  size_t offset;
+} read_cursor;
+
+static void read_from_memory(png_structp png, png_bytep bytes, png_size_t length) {
+  read_cursor *cursor = (read_cursor *)png_get_io_ptr(png);
+  if (cursor->offset + length > cursor->size) png_error(png, "file is truncated");
+  memcpy(bytes, cursor->data + cursor->offset, length);
+  cursor->offset += length;
+}
+
+static int check_signature(const unsigned char *data, size_t size, char *err, size_t err_len) {
+  if (size < 8 || png_sig_cmp((png_const_bytep)data, 0, 8) != 0) {
+    set_error(err, err_len, size == 0 ? "file is empty" : "not a PNG file (bad signature)");
+    return 1;
+  }
+  return 0;
+}
+
+int emboss_png_read_size(const unsigned char *data, size_t size, uint32_t *width_out,
+                         uint32_t *height_out, char *err, size_t err_len) {
+  if (check_signature(data, size, err, err_len)) return 1;
+  error_sink sink = {err, err_len};
+  png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &sink, on_error, on_warning);
+  if (!png) {
+    set_error(err, err_len, "cannot create PNG reader");
+    return 1;
+  }
+  png_infop info = png_create_info_struct(png);
+  if (!info) {
+    png_destroy_read_struct(&png, NULL, NULL);
+    set_error(err, err_len, "cannot create PNG info");
+    return 1;
+  }
+  if (setjmp(png_jmpbuf(png))) {
+    png_destroy_read_struct(&png, &info, NULL);
+    return 1;
+  }
+  read_cursor cursor = {data, size, 0};
+  png_set_read_fn(png, &cursor, read_from_memory);
+  png_set_user_limits(png, 0x7fffffff, 0x7fffffff);
+  png_read_info(png, info);
+  *width_out = png_get_image_width(png, info);
+  *height_out = png_get_image_height(png, info);
+  png_destroy_read_struct(&png, &info, NULL);
+  return 0;
+}
+
+int emboss_png_decode_rgba16(const unsigned char *data, size_t size, uint64_t max_pixels,
+                             uint16_t **pixels_out, uint32_t *width_out, uint32_t *height_out,
+                             uint32_t *pixels_per_meter_out, char *err, size_t err_len) {
+  *pixels_out = NULL;
+  if (check_signature(data, size, err, err_len)) return 1;
+  error_sink sink = {err, err_len};
+  png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &sink, on_error, on_warning);
+  if (!png) {
+    set_error(err, err_len, "cannot create PNG reader");
+    return 1;
+  }
+  png_infop info = png_create_info_struct(png);
+  if (!info) {
+    png_destroy_read_struct(&png, NULL, NULL);
+    set_error(err, err_len, "cannot create PNG info");
+    return 1;
+  }
+  /* volatile: modified between setjmp and a possible longjmp. */
+  uint16_t *volatile pixels = NULL;
+  png_bytep *volatile rows = NULL;
+  if (setjmp(png_jmpbuf(png))) {
+    free(pixels);
+    free(rows);
+    png_destroy_read_struct(&png, &info, NULL);
+    return 1;
+  }
+  read_cursor cursor = {data, size, 0};
+  png_set_read_fn(png, &cursor, read_from_memory);
+  png_set_user_limits(png, 0x7fffffff, 0x7fffffff);
+  png_set_chunk_malloc_max(png, 64u * 1024u * 1024u);
+  png_read_info(png, info);
+
+  png_uint_32 width = png_get_image_width(png, info);
+  png_uint_32 height = png_get_image_height(png, info);
+  if ((uint64_t)width * (uint64_t)height > max_pixels) {
+    char message[256];
+    snprintf(message, sizeof message, "image is %ux%u (%llu pixels), over the limit of %llu pixels",
+             (unsigned)width, (unsigned)height,
+             (unsigned long long)((uint64_t)width * height), (unsigned long long)max_pixels);
+    png_error(png, message);
+  }
+  png_uint_32 res_x = 0, res_y = 0;
+  int unit = 0;
+  if (png_get_pHYs(png, info, &res_x, &res_y, &unit) && unit == PNG_RESOLUTION_METER) {
+    *pixels_per_meter_out = res_x;
+  } else {
+    *pixels_per_meter_out = 0;
+  }
+
+  int color_type = png_get_color_type(png, info);
+  png_set_expand(png);       /* palette -> RGB, gray < 8 bits -> 8 bits, tRNS -> alpha */
+  png_set_expand_16(png);    /* 8-bit samples -> 16-bit */
+  if (color_type == PNG_COLOR_TYPE_GRAY || color_type == PNG_COLOR_TYPE_GRAY_ALPHA) {
+    png_set_gray_to_rgb(png);
+  }
+  png_set_add_alpha(png, 0xffff, PNG_FILLER_AFTER); /* no effect where alpha exists */
+  png_set_swap(png);
+  png_set_interlace_handling(png);
+  png_read_update_info(png, info);
+
+  size_t row_bytes = png_get_rowbytes(png, info);
+  if (row_bytes != (size_t)width * 8) png_error(png, "unexpected row layout after conversion");
+  pixels = (uint16_t *)malloc(row_bytes * (size_t)height);
+  rows = (png_bytep *)malloc(sizeof(png_bytep) * (size_t)height);
+  if (!pixels || !rows) png_error(png, "out of memory while decoding PNG");
+  for (png_uint_32 y = 0; y < height; y++) rows[y] = (png_bytep)pixels + (size_t)y * row_bytes;
+  png_read_image(png, rows);
+  png_read_end(png, NULL);
+  free(rows);
+  png_destroy_read_struct(&png, &info, NULL);
+  *pixels_out = pixels;
+  *width_out = width;
+  *height_out = height;
+  return 0;
+}
+
+void emboss_png_free(void *pointer) { free(pointer); }

@@ -1,0 +1,47 @@
+#ifndef EMBOSS_PNG_H
+#define EMBOSS_PNG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// A growable byte buffer that libpng writes into. Free with emboss_png_buffer_free.
+typedef struct {
+  unsigned char *data;
+  size_t size;
+  size_t capacity;
+} emboss_png_buffer;
+
+/// Encodes an image as PNG into `out`. Every libpng call, the setjmp and the cleanup live in
+/// this one C frame, so a libpng error never longjmps across Swift.
+///
+/// - pixels: rows top to bottom, no padding. Channels 1 (gray), 2 (gray+alpha) or 4 (RGBA).
+///   bit_depth 8: one byte a sample; 16: native-endian uint16 a sample;
+///   1: gray only, rows packed MSB first, (width + 7) / 8 bytes a row.
+/// - compression_level: zlib level 0...9.
+/// - pixels_per_meter: written as a pHYs chunk when non-zero.
+/// - srgb: when non-zero an sRGB chunk (perceptual intent) is written.
+/// No tIME or text chunks are written, so equal pixels give equal bytes.
+/// Returns 0 on success, else non-zero with a message in `err`.
+int emboss_png_encode(const void *pixels, uint32_t width, uint32_t height, int channels,
+                      int bit_depth, int compression_level, uint32_t pixels_per_meter, int srgb,
+                      emboss_png_buffer *out, char *err, size_t err_len);
+
+void emboss_png_buffer_free(emboss_png_buffer *buffer);
+
+/// Decodes any PNG libpng reads (gray, gray+alpha, RGB, RGBA, palette, 1...16 bits, tRNS)
+/// into RGBA with 16-bit native-endian samples, straight alpha, in the file's own encoding.
+/// Dimensions are checked against max_pixels from the header, before any pixel memory is
+/// allocated. On success *pixels_out must be released with emboss_png_free.
+/// pixels_per_meter_out receives the pHYs x density in pixels a meter, or 0.
+/// Returns 0 on success, else non-zero with a message in `err`.
+int emboss_png_decode_rgba16(const unsigned char *data, size_t size, uint64_t max_pixels,
+                             uint16_t **pixels_out, uint32_t *width_out, uint32_t *height_out,
+                             uint32_t *pixels_per_meter_out, char *err, size_t err_len);
+
+/// Reads only the header: dimensions, to check a file before decoding it.
+int emboss_png_read_size(const unsigned char *data, size_t size, uint32_t *width_out,
+                         uint32_t *height_out, char *err, size_t err_len);
+
+void emboss_png_free(void *pointer);
+
+#endif

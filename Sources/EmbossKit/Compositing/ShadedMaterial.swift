@@ -1,0 +1,107 @@
+/// The shaded-material compositor (CIShadedMaterial's role): each pixel's normal, from the
+/// height field's slopes times `scale`, picks its color from the shading image.
+public enum ShadedMaterial {
+  /// Unit normal of the height field at canvas pixel (x, y), in image space (x right, y down,
+  /// z toward the viewer): normalize(-scale * dh/dx, -scale * dh/dy, 1), with the slopes
+  /// taken by a 3x3 Sobel kernel (divided by 8, so a unit ramp has slope 1).
+  ///
+  /// `h` is the height plane, `(x, y)` a pixel whose 8 neighbours lie inside it.
+  @inline(__always)
+  static func normal(_ h: UnsafeBufferPointer<Float>, width w: Int, x: Int, y: Int, scale: Float)
+    -> SIMD3<Float>
+  {
+    let i = y * w + x
+    let tl = h[i - w - 1]
+    let t = h[i - w]
+    let tr = h[i - w + 1]
+    let l = h[i - 1]
+    let r = h[i + 1]
+    let bl = h[i + w - 1]
+    let b = h[i + w]
+    let br = h[i + w + 1]
+    let dx = ((tr + 2 * r + br) - (tl + 2 * l + bl)) * 0.125
+    let dy = ((bl + 2 * b + br) - (tl + 2 * t + tr)) * 0.125
+    return normalized(SIMD3(-scale * dx, -scale * dy, 1))
+  }
+
+  /// Where a normal looks up its color in a `size` x `size` shading image, in continuous
+  /// pixel coordinates of that image (row 0 at its top).
+  ///
+  /// Core Image puts the lookup at `(normal.xy + 1) / 2 * size` with y pointing up; our
+  /// normals have y pointing down and our shading image stores its top row first, so the
+  /// two flips cancel: row = (n.y + 1) / 2 * size with the image-space n.y. This is the one
+  /// place the y axis changes convention.
+  @inline(__always)
+  static func lookup(_ n: SIMD3<Float>, size: Int) -> SIMD2<Float> {
+    SIMD2((n.x + 1) * 0.5 * Float(size), (n.y + 1) * 0.5 * Float(size))
+  }
+
+  /// Composites the embossed image.
+  ///
+  /// - Returns: a canvas-sized image, linear light, straight alpha. Over a background color
+  ///   every pixel is opaque (`color * coverage + background * (1 - coverage)`); with a
+  ///   transparent background the color is the shaded color and alpha the mask's coverage.
+  ///   Only the height field's region is shaded; the rest is background.
+  public static func composite(
+    height: HeightField, mask: CoverageMask, shading: RGBAImage, scale: Float,
+    background: Background, parallelism: Parallelism = .allCores
+  ) -> RGBAImage {
+    let fill: SIMD4<Float>
+    switch background {
+    case .transparent: fill = .zero
+    case .color(let c): fill = SIMD4(c, 1)
+    }
+    var image = RGBAImage(width: mask.width, height: mask.height, fill: fill)
+    let ink = mask.inkBounds.intersection(mask.plane.bounds)
+    guard !ink.isEmpty, shading.width > 0 else { return image }
+    let region = height.region
+    let size = shading.width
+    image.pixels.withUnsafeMutableBufferPointer { out in
+      let out = SharedPointer(out)
+      height.plane.pixels.withUnsafeBufferPointer { h in
+        let h = UnsafeBufferPointerBox(h)
+        mask.plane.pixels.withUnsafeBufferPointer { coverage in
+          let coverage = UnsafeBufferPointerBox(coverage)
+          parallelism.forEachBand(ink.height, bandSize: 16) { rows in
+            for row in rows {
+              let y = ink.y + row
+              for x in ink.x..<ink.maxX {
+                let a = coverage.buffer[y * mask.width + x]
+                guard a > 0 else { continue }
+                let n = normal(
+                  h.buffer, width: region.width, x: x - region.x, y: y - region.y, scale: scale)
+                let uv = lookup(n, size: size)
+                let color = shading.sampleBilinear(x: uv.x, y: uv.y)
+                let rgb = SIMD3(color.x, color.y, color.z)
+                switch background {
+                case .transparent:
+                  out[y * mask.width + x] = SIMD4(rgb, a)
+                case .color(let bg):
+                  out[y * mask.width + x] = SIMD4(rgb * a + bg * (1 - a), 1)
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    return image
+  }
+
+  /// The normals as an image for inspection: (n + 1) / 2 in r, g, b (y down), alpha 1, over
+  /// the whole canvas (flat (0, 0, 1) outside the region).
+  public static func normalMap(height: HeightField, scale: Float) -> RGBAImage {
+    var image = RGBAImage(
+      width: height.canvasWidth, height: height.canvasHeight, fill: SIMD4(0.5, 0.5, 1, 1))
+    let region = height.region
+    height.plane.pixels.withUnsafeBufferPointer { h in
+      for y in max(region.y + 1, 0)..<min(region.maxY - 1, height.canvasHeight) {
+        for x in max(region.x + 1, 0)..<min(region.maxX - 1, height.canvasWidth) {
+          let n = normal(h, width: region.width, x: x - region.x, y: y - region.y, scale: scale)
+          image[x, y] = SIMD4((n + 1) * 0.5, 1)
+        }
+      }
+    }
+    return image
+  }
+}

@@ -1,0 +1,86 @@
+/// Where something is in a source file: 1-based line and column (columns count Unicode
+/// scalars, as libyaml does).
+public struct SourceLocation: Sendable, Equatable, CustomStringConvertible {
+  public var file: String
+  public var line: Int
+  public var column: Int
+
+  public init(file: String, line: Int, column: Int) {
+    self.file = file
+    self.line = line
+    self.column = column
+  }
+
+  public var description: String { "\(file):\(line):\(column)" }
+}
+
+/// One problem found in an input file, printed as `file:line:column: error: message`.
+public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
+  public var location: SourceLocation
+  public var message: String
+
+  public init(location: SourceLocation, message: String) {
+    self.location = location
+    self.message = message
+  }
+
+  public var description: String { "\(location): error: \(message)" }
+}
+
+/// Collects diagnostics, so a parser can report every problem in a file rather than the first.
+public struct DiagnosticSink: Sendable {
+  public private(set) var diagnostics: [Diagnostic] = []
+
+  public init() {}
+
+  public mutating func error(_ message: String, at location: SourceLocation) {
+    diagnostics.append(Diagnostic(location: location, message: message))
+  }
+
+  public var hasErrors: Bool { !diagnostics.isEmpty }
+}
+
+/// A material that could not be loaded: all its diagnostics, one a line.
+public struct MaterialError: Error, Sendable, CustomStringConvertible {
+  public var diagnostics: [Diagnostic]
+
+  public init(diagnostics: [Diagnostic]) {
+    self.diagnostics = diagnostics
+  }
+
+  public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
+}
+
+/// The known word closest to `word` by edit distance, if it is close enough to be a likely typo.
+func suggestion(for word: String, among candidates: [String]) -> String? {
+  let limit = max(1, min(3, word.count / 3))
+  var best: (String, Int)? = nil
+  for candidate in candidates {
+    let d = editDistance(word.lowercased(), candidate.lowercased())
+    if d <= limit, best.map({ d < $0.1 }) ?? true { best = (candidate, d) }
+  }
+  return best?.0
+}
+
+/// Levenshtein distance with transpositions counted as one edit (optimal string alignment).
+func editDistance(_ a: String, _ b: String) -> Int {
+  let a = Array(a)
+  let b = Array(b)
+  if a.isEmpty { return b.count }
+  if b.isEmpty { return a.count }
+  var previous2 = [Int](repeating: 0, count: b.count + 1)
+  var previous = Array(0...b.count)
+  var current = [Int](repeating: 0, count: b.count + 1)
+  for i in 1...a.count {
+    current[0] = i
+    for j in 1...b.count {
+      let cost = a[i - 1] == b[j - 1] ? 0 : 1
+      current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+      if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+        current[j] = min(current[j], previous2[j - 2] + 1)
+      }
+    }
+    (previous2, previous, current) = (previous, current, previous2)
+  }
+  return previous[b.count]
+}

@@ -1,0 +1,497 @@
+import Foundation
+import Yams
+
+/// Where named materials (presets) live: `--material gold` is `<directory>/gold.yaml` in the
+/// first directory that has it.
+public struct MaterialLibrary: Sendable {
+  public var directories: [String]
+
+  public init(directories: [String]) {
+    self.directories = directories
+  }
+
+  /// The file for a reference: a path when it names an existing file or has a `/` or a
+  /// `.yaml`/`.yml` extension, else a preset name looked up in the library's directories.
+  public func path(for reference: String) -> String? {
+    if reference.contains("/") || reference.hasSuffix(".yaml") || reference.hasSuffix(".yml")
+      || FileManager.default.fileExists(atPath: reference)
+    {
+      return reference
+    }
+    for directory in directories {
+      let candidate = directory + "/" + reference + ".yaml"
+      if FileManager.default.fileExists(atPath: candidate) { return candidate }
+    }
+    return nil
+  }
+
+  /// Names of every preset, sorted.
+  public var presetNames: [String] {
+    var names = Set<String>()
+    for directory in directories {
+      let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+      for file in files where file.hasSuffix(".yaml") { names.insert(String(file.dropLast(5))) }
+    }
+    return names.sorted()
+  }
+}
+
+/// Turns material files (YAML) into validated `MaterialSpec`s. Every problem becomes a
+/// `Diagnostic` with the file, line and column of the offending node; unknown keys are errors
+/// with a suggestion. See docs/materials.md for the format.
+public enum MaterialLoader {
+  /// Loads the material a reference (preset name or path) names, resolving `extends`.
+  /// Throws `MaterialError` with every problem found, or `EmbossError` when the reference
+  /// names no file at all.
+  public static func load(_ reference: String, library: MaterialLibrary) throws -> MaterialSpec {
+    guard let path = library.path(for: reference) else {
+      var message = "no material named '\(reference)'"
+      if let close = suggestion(for: reference, among: library.presetNames) {
+        message += "; did you mean '\(close)'?"
+      }
+      message += " (presets: \(library.presetNames.joined(separator: ", ")))"
+      throw EmbossError(message)
+    }
+    var sink = DiagnosticSink()
+    let spec = try load(path: path, library: library, chain: [], sink: &sink)
+    if sink.hasErrors { throw MaterialError(diagnostics: sink.diagnostics) }
+    guard let spec else { throw EmbossError("cannot load material '\(path)'") }
+    return spec
+  }
+
+  /// Parses material text as if read from `file`, reporting every problem into `sink`.
+  /// Returns nil when the text is not usable at all (a syntax error).
+  public static func parse(
+    yaml: String, file: String, library: MaterialLibrary, sink: inout DiagnosticSink
+  ) -> MaterialSpec? {
+    parse(yaml: yaml, file: file, library: library, chain: [], sink: &sink)
+  }
+
+  static func load(
+    path: String, library: MaterialLibrary, chain: [String], sink: inout DiagnosticSink
+  ) throws -> MaterialSpec? {
+    let data = try InputFile.read(path, what: "material")
+    guard let text = String(data: data, encoding: .utf8) else {
+      sink.error("file is not UTF-8 text", at: SourceLocation(file: path, line: 1, column: 1))
+      return nil
+    }
+    return parse(yaml: text, file: path, library: library, chain: chain, sink: &sink)
+  }
+
+  static func parse(
+    yaml: String, file: String, library: MaterialLibrary, chain: [String],
+    sink: inout DiagnosticSink
+  ) -> MaterialSpec? {
+    let name = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
+    let root: Node?
+    do {
+      root = try Yams.compose(yaml: yaml)
+    } catch let error as YamlError {
+      let (message, mark) = describe(error)
+      sink.error(
+        "not valid YAML: \(message)",
+        at: SourceLocation(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1))
+      return nil
+    } catch {
+      sink.error("not valid YAML: \(error)", at: SourceLocation(file: file, line: 1, column: 1))
+      return nil
+    }
+    var reader = NodeReader(file: file, sink: sink)
+    defer { sink = reader.sink }
+    guard let root, root.scalar.map({ !$0.string.isEmpty }) ?? true else {
+      // An empty file is the built-in material under this file's name.
+      var spec = MaterialSpec.builtIn
+      spec.name = name
+      return spec
+    }
+    guard let fields = reader.fields(root, path: nil, allowed: topLevelKeys) else { return nil }
+
+    var spec = MaterialSpec.builtIn
+    if let extends = fields["extends"] {
+      if let parent = reader.string(extends.value, path: "extends") {
+        spec = resolveParent(
+          parent, at: extends.value, file: file, library: library, chain: chain + [file],
+          reader: &reader) ?? spec
+      }
+    }
+    spec.name = name
+    if let node = fields["description"]?.value, let text = reader.string(node, path: "description") {
+      spec.description = text
+    }
+    if let node = fields["background"]?.value, let value = reader.background(node, path: "background") {
+      spec.background = value
+    }
+    if let node = fields["surface"]?.value, let surface = reader.fields(node, path: "surface", allowed: surfaceKeys) {
+      reader.apply(surface, to: &spec.surface)
+    }
+    if let node = fields["relief"]?.value, let relief = reader.fields(node, path: "relief", allowed: reliefKeys) {
+      reader.apply(relief, to: &spec.relief)
+    }
+    if let node = fields["shading"]?.value, let shading = reader.fields(node, path: "shading", allowed: shadingKeys) {
+      if let size = shading["size"]?.value,
+        let value = reader.integer(size, path: "shading.size", range: MaterialSpec.shadingSizeRange)
+      {
+        spec.shadingSize = value
+      }
+    }
+    if let node = fields["lights"]?.value, let lights = reader.lights(node) {
+      spec.lights = lights
+    }
+    return spec
+  }
+
+  private static func resolveParent(
+    _ reference: String, at node: Node, file: String, library: MaterialLibrary, chain: [String],
+    reader: inout NodeReader
+  ) -> MaterialSpec? {
+    let location = reader.location(node)
+    // A relative path in `extends` is relative to the file that says it.
+    var path = library.path(for: reference)
+    if reference.contains("/") && !reference.hasPrefix("/") {
+      path = URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent(reference).path
+    }
+    guard let path, FileManager.default.fileExists(atPath: path) else {
+      var message = "\"extends\": no material named \"\(reference)\""
+      if let close = suggestion(for: reference, among: library.presetNames) {
+        message += "; did you mean \"\(close)\"?"
+      }
+      reader.sink.error(message, at: location)
+      return nil
+    }
+    let canonical = URL(fileURLWithPath: path).standardizedFileURL.path
+    if let start = chain.firstIndex(where: { URL(fileURLWithPath: $0).standardizedFileURL.path == canonical }) {
+      let cycle = (chain[start...] + [path]).map { URL(fileURLWithPath: $0).lastPathComponent }
+      reader.sink.error(
+        "\"extends\": cycle: \(cycle.joined(separator: " -> "))", at: location)
+      return nil
+    }
+    var parentSink = DiagnosticSink()
+    let parent: MaterialSpec?
+    do {
+      parent = try load(path: path, library: library, chain: chain, sink: &parentSink)
+    } catch {
+      reader.sink.error("\"extends\": \(error)", at: location)
+      return nil
+    }
+    for diagnostic in parentSink.diagnostics {
+      reader.sink.error(diagnostic.message, at: diagnostic.location)
+    }
+    return parent
+  }
+
+  static let topLevelKeys = ["description", "extends", "surface", "lights", "relief", "shading", "background"]
+  static let surfaceKeys = ["base", "specular", "shininess", "ambient", "metallic"]
+  static let reliefKeys = ["radius", "profile", "scale", "direction"]
+  static let shadingKeys = ["size"]
+  static let lightKeys = ["kind", "position", "color", "intensity", "target", "cone"]
+
+  private static func describe(_ error: YamlError) -> (String, Mark?) {
+    switch error {
+    case .scanner(let context, let problem, let mark, _),
+      .parser(let context, let problem, let mark, _),
+      .composer(let context, let problem, let mark, _):
+      let text = context.map { "\(problem) \($0.text)" } ?? problem
+      return (text, mark)
+    case .reader(let problem, _, _, _):
+      return (problem, nil)
+    default:
+      return ("\(error)", nil)
+    }
+  }
+}
+
+/// Reads typed values out of YAML nodes, reporting each problem at the node's location.
+struct NodeReader {
+  let file: String
+  var sink: DiagnosticSink
+
+  /// A key's node and the value's node.
+  struct Field {
+    var key: Node
+    var value: Node
+  }
+
+  func location(_ node: Node) -> SourceLocation {
+    SourceLocation(file: file, line: node.mark?.line ?? 1, column: node.mark?.column ?? 1)
+  }
+
+  /// The fields of a mapping; unknown and duplicate keys are reported (and skipped).
+  mutating func fields(_ node: Node, path: String?, allowed: [String]) -> [String: Field]? {
+    guard let mapping = node.mapping else {
+      let what = path.map { "\"\($0)\": expected a mapping of keys" } ?? "expected a mapping of keys at the top of the file"
+      sink.error("\(what), got \(describe(node))", at: location(node))
+      return nil
+    }
+    var result: [String: Field] = [:]
+    for (key, value) in mapping {
+      guard let name = key.scalar?.string else {
+        sink.error("keys must be plain words, got \(describe(key))", at: location(key))
+        continue
+      }
+      let full = path.map { "\($0).\(name)" } ?? name
+      guard allowed.contains(name) else {
+        var message = "\"\(full)\": unknown key"
+        if let close = suggestion(for: name, among: allowed) {
+          message += "; did you mean \"\(close)\"?"
+        } else {
+          message += " (known keys: \(allowed.joined(separator: ", ")))"
+        }
+        sink.error(message, at: location(key))
+        continue
+      }
+      if result[name] != nil {
+        sink.error("\"\(full)\": duplicate key", at: location(key))
+        continue
+      }
+      result[name] = Field(key: key, value: value)
+    }
+    return result
+  }
+
+  /// A short description of what a node holds, for "got ..." in messages.
+  func describe(_ node: Node) -> String {
+    switch node {
+    case .scalar(let scalar):
+      if scalar.string.isEmpty && scalar.style == .plain { return "nothing" }
+      return "\"\(scalar.string)\""
+    case .mapping: return "a mapping"
+    case .sequence: return "a list"
+    case .alias: return "an alias"
+    }
+  }
+
+  mutating func string(_ node: Node, path: String) -> String? {
+    guard let scalar = node.scalar, !(scalar.string.isEmpty && scalar.style == .plain) else {
+      sink.error("\"\(path)\": expected text, got \(describe(node))", at: location(node))
+      return nil
+    }
+    return scalar.string
+  }
+
+  /// A finite number in `range`, written as a plain (unquoted) YAML number.
+  mutating func number(_ node: Node, path: String, range: ClosedRange<Float>) -> Float? {
+    guard let scalar = node.scalar, scalar.style == .plain, !scalar.string.isEmpty else {
+      sink.error("\"\(path)\": expected a number, got \(describe(node))", at: location(node))
+      return nil
+    }
+    let text = scalar.string
+    let lowered = text.lowercased()
+    if [".nan", ".inf", "+.inf", "-.inf", "nan", "inf", "-inf", "+inf", "infinity", "-infinity"]
+      .contains(lowered)
+    {
+      sink.error("\"\(path)\": must be a finite number, got \(text)", at: location(node))
+      return nil
+    }
+    guard let value = Double(text) else {
+      sink.error("\"\(path)\": expected a number, got \"\(text)\"", at: location(node))
+      return nil
+    }
+    guard value.isFinite else {
+      sink.error("\"\(path)\": must be a finite number, got \(text)", at: location(node))
+      return nil
+    }
+    guard value >= Double(range.lowerBound), value <= Double(range.upperBound) else {
+      sink.error(
+        "\"\(path)\": must be in \(format(range.lowerBound))...\(format(range.upperBound)), got \(text)",
+        at: location(node))
+      return nil
+    }
+    return Float(value)
+  }
+
+  mutating func integer(_ node: Node, path: String, range: ClosedRange<Int>) -> Int? {
+    guard let scalar = node.scalar, scalar.style == .plain, let value = Int(scalar.string) else {
+      sink.error("\"\(path)\": expected a whole number, got \(describe(node))", at: location(node))
+      return nil
+    }
+    guard range.contains(value) else {
+      sink.error(
+        "\"\(path)\": must be in \(range.lowerBound)...\(range.upperBound), got \(scalar.string)",
+        at: location(node))
+      return nil
+    }
+    return value
+  }
+
+  mutating func choice<E: RawRepresentable & CaseIterable>(_ node: Node, path: String, as: E.Type)
+    -> E? where E.RawValue == String
+  {
+    guard let text = string(node, path: path) else { return nil }
+    if let value = E(rawValue: text) { return value }
+    let names = E.allCases.map(\.rawValue)
+    var message = "\"\(path)\": unknown value \"\(text)\""
+    if let close = suggestion(for: text, among: names) { message += "; did you mean \"\(close)\"?" }
+    message += " (one of: \(names.joined(separator: ", ")))"
+    sink.error(message, at: location(node))
+    return nil
+  }
+
+  /// An opaque color: `"#rrggbb"` (quoted: `#` starts a YAML comment) or a name, or a mapping
+  /// `{hue: degrees, saturation: 0...1, brightness: 0...1}`. Returns linear light.
+  mutating func color(_ node: Node, path: String) -> SIMD3<Float>? {
+    if node.mapping != nil {
+      guard let fields = fields(node, path: path, allowed: ["hue", "saturation", "brightness"]) else {
+        return nil
+      }
+      var ok = true
+      var hue: Float = 0
+      var saturation: Float = 1
+      var brightness: Float = 1
+      if let n = fields["hue"]?.value {
+        if let v = number(n, path: "\(path).hue", range: 0...360) { hue = v } else { ok = false }
+      } else {
+        sink.error("\"\(path)\": a hue color needs \"hue\"", at: location(node))
+        ok = false
+      }
+      if let n = fields["saturation"]?.value {
+        if let v = number(n, path: "\(path).saturation", range: 0...1) { saturation = v } else { ok = false }
+      }
+      if let n = fields["brightness"]?.value {
+        if let v = number(n, path: "\(path).brightness", range: 0...1) { brightness = v } else { ok = false }
+      }
+      return ok ? ColorLiteral(hue: hue, saturation: saturation, brightness: brightness).linear : nil
+    }
+    guard let scalar = node.scalar, !(scalar.string.isEmpty && scalar.style == .plain) else {
+      sink.error(
+        "\"\(path)\": expected a color such as \"#rrggbb\", got nothing (an unquoted # starts a YAML comment: write the color in quotes)",
+        at: location(node))
+      return nil
+    }
+    switch ColorLiteral.parse(scalar.string) {
+    case .success(let color):
+      guard color.alpha == 1 else {
+        sink.error("\"\(path)\": must be an opaque color, got \"\(scalar.string)\"", at: location(node))
+        return nil
+      }
+      return color.linear
+    case .failure(let error):
+      sink.error("\"\(path)\": \(error.message)", at: location(node))
+      return nil
+    }
+  }
+
+  mutating func background(_ node: Node, path: String) -> Background? {
+    guard let scalar = node.scalar, !(scalar.string.isEmpty && scalar.style == .plain) else {
+      sink.error(
+        "\"\(path)\": expected a color such as \"#rrggbb\" or transparent, got nothing (an unquoted # starts a YAML comment: write the color in quotes)",
+        at: location(node))
+      return nil
+    }
+    switch Background.parse(scalar.string) {
+    case .success(let value): return value
+    case .failure(let error):
+      sink.error("\"\(path)\": \(error.message)", at: location(node))
+      return nil
+    }
+  }
+
+  /// `[x, y, z]` or `{x:, y:, z:}`.
+  mutating func vector(_ node: Node, path: String, range: ClosedRange<Float>) -> SIMD3<Float>? {
+    if let sequence = node.sequence {
+      guard sequence.count == 3 else {
+        sink.error(
+          "\"\(path)\": expected three numbers [x, y, z], got \(sequence.count)", at: location(node))
+        return nil
+      }
+      let values = sequence.enumerated().map { number($0.element, path: "\(path)[\($0.offset)]", range: range) }
+      guard let x = values[0], let y = values[1], let z = values[2] else { return nil }
+      return SIMD3(x, y, z)
+    }
+    if node.mapping != nil {
+      guard let fields = fields(node, path: path, allowed: ["x", "y", "z"]) else { return nil }
+      var v = SIMD3<Float>.zero
+      var ok = true
+      for (axis, name) in ["x", "y", "z"].enumerated() {
+        guard let n = fields[name]?.value else {
+          sink.error("\"\(path)\": missing \"\(name)\"", at: location(node))
+          ok = false
+          continue
+        }
+        if let value = number(n, path: "\(path).\(name)", range: range) { v[axis] = value } else { ok = false }
+      }
+      return ok ? v : nil
+    }
+    sink.error("\"\(path)\": expected [x, y, z], got \(describe(node))", at: location(node))
+    return nil
+  }
+
+  mutating func apply(_ fields: [String: Field], to surface: inout Surface) {
+    if let n = fields["base"]?.value, let v = color(n, path: "surface.base") { surface.base = v }
+    if let n = fields["specular"]?.value, let v = color(n, path: "surface.specular") { surface.specular = v }
+    if let n = fields["shininess"]?.value,
+      let v = number(n, path: "surface.shininess", range: MaterialSpec.shininessRange)
+    {
+      surface.shininess = v
+    }
+    if let n = fields["ambient"]?.value, let v = number(n, path: "surface.ambient", range: MaterialSpec.unitRange) {
+      surface.ambient = v
+    }
+    if let n = fields["metallic"]?.value, let v = number(n, path: "surface.metallic", range: MaterialSpec.unitRange) {
+      surface.metallic = v
+    }
+  }
+
+  mutating func apply(_ fields: [String: Field], to relief: inout ReliefSpec) {
+    if let n = fields["radius"]?.value, let v = number(n, path: "relief.radius", range: ReliefSpec.radiusRange) {
+      relief.radius = v
+    }
+    if let n = fields["scale"]?.value, let v = number(n, path: "relief.scale", range: ReliefSpec.scaleRange) {
+      relief.scale = v
+    }
+    if let n = fields["profile"]?.value, let v = choice(n, path: "relief.profile", as: ReliefProfile.self) {
+      relief.profile = v
+    }
+    if let n = fields["direction"]?.value, let v = choice(n, path: "relief.direction", as: ReliefDirection.self) {
+      relief.direction = v
+    }
+  }
+
+  /// A non-empty list of lights; each omitted key takes the light defaults.
+  mutating func lights(_ node: Node) -> [Light]? {
+    guard let sequence = node.sequence else {
+      sink.error("\"lights\": expected a list of lights, got \(describe(node))", at: location(node))
+      return nil
+    }
+    guard !sequence.isEmpty else {
+      sink.error("\"lights\": needs at least one light", at: location(node))
+      return nil
+    }
+    var lights: [Light] = []
+    for (index, item) in sequence.enumerated() {
+      let path = "lights[\(index)]"
+      guard let fields = fields(item, path: path, allowed: MaterialLoader.lightKeys) else { continue }
+      var light = Light(position: SIMD3(-1, 1, 1.5))
+      if let n = fields["kind"]?.value, let v = choice(n, path: "\(path).kind", as: LightKind.self) { light.kind = v }
+      if let n = fields["position"]?.value,
+        let v = vector(n, path: "\(path).position", range: MaterialSpec.positionRange)
+      {
+        light.position = v
+      }
+      if let n = fields["color"]?.value, let v = color(n, path: "\(path).color") { light.color = v }
+      if let n = fields["intensity"]?.value,
+        let v = number(n, path: "\(path).intensity", range: MaterialSpec.intensityRange)
+      {
+        light.intensity = v
+      }
+      if let n = fields["target"]?.value,
+        let v = vector(n, path: "\(path).target", range: MaterialSpec.positionRange)
+      {
+        light.target = v
+      }
+      if let n = fields["cone"]?.value, let v = number(n, path: "\(path).cone", range: MaterialSpec.coneRange) {
+        light.coneAngle = v
+      }
+      if light.kind == .distant, light.position == .zero {
+        sink.error("\"\(path).position\": a distant light needs a direction other than [0, 0, 0]",
+                   at: location(fields["position"]?.value ?? item))
+      }
+      lights.append(light)
+    }
+    return lights
+  }
+}
+
+/// A number as people write it: no trailing ".0".
+func format(_ value: Float) -> String {
+  value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : String(value)
+}

@@ -1,0 +1,179 @@
+import CPNG
+import Foundation
+
+/// Sample depth of a written PNG.
+public enum BitDepth: Int, Sendable, CaseIterable {
+  case eight = 8
+  case sixteen = 16
+}
+
+/// PNG in and out. Every libpng call lives in the `CPNG` C target, which owns the setjmp;
+/// this type converts between the pipeline's linear `Float` images and 8/16-bit sRGB files.
+public enum PNGCodec {
+  /// Default zlib level: 6 costs about twice level 1's time for files about 20% smaller on
+  /// renders; see the benchmark in the README.
+  public static let defaultCompression = 6
+
+  /// Encodes a linear-light, straight-alpha image as an sRGB RGBA PNG (with an sRGB chunk).
+  /// Colors are clamped to 0...1. The bytes depend only on the pixels and the options.
+  public static func encode(
+    _ image: RGBAImage, depth: BitDepth = .eight, compression: Int = defaultCompression,
+    pixelsPerMeter: UInt32 = 0, parallelism: Parallelism = .allCores
+  ) throws -> Data {
+    let count = image.width * image.height
+    switch depth {
+    case .eight:
+      var bytes = [UInt8](repeating: 0, count: count * 4)
+      bytes.withUnsafeMutableBufferPointer { out in
+        let out = SharedPointer(out)
+        image.pixels.withUnsafeBufferPointer { src in
+          let src = UnsafeBufferPointerBox(src)
+          SRGB.encode8Table.withUnsafeBufferPointer { table in
+            let table = UnsafeBufferPointerBox(table)
+            parallelism.forEachBand(count, bandSize: 65536) { range in
+              for i in range {
+                let p = src.buffer[i]
+                out[4 * i] = table.buffer[tableIndex(p.x)]
+                out[4 * i + 1] = table.buffer[tableIndex(p.y)]
+                out[4 * i + 2] = table.buffer[tableIndex(p.z)]
+                out[4 * i + 3] = UInt8((min(max(p.w, 0), 1) * 255).rounded())
+              }
+            }
+          }
+        }
+      }
+      return try encodeRaw(bytes, width: image.width, height: image.height, channels: 4, bitDepth: 8,
+                           compression: compression, pixelsPerMeter: pixelsPerMeter, srgb: true)
+    case .sixteen:
+      var samples = [UInt16](repeating: 0, count: count * 4)
+      samples.withUnsafeMutableBufferPointer { out in
+        let out = SharedPointer(out)
+        image.pixels.withUnsafeBufferPointer { src in
+          let src = UnsafeBufferPointerBox(src)
+          parallelism.forEachBand(count, bandSize: 65536) { range in
+            for i in range {
+              let p = src.buffer[i]
+              out[4 * i] = UInt16((SRGB.encode(p.x) * 65535).rounded())
+              out[4 * i + 1] = UInt16((SRGB.encode(p.y) * 65535).rounded())
+              out[4 * i + 2] = UInt16((SRGB.encode(p.z) * 65535).rounded())
+              out[4 * i + 3] = UInt16((min(max(p.w, 0), 1) * 65535).rounded())
+            }
+          }
+        }
+      }
+      return try encodeRaw(samples, width: image.width, height: image.height, channels: 4,
+                           bitDepth: 16, compression: compression, pixelsPerMeter: pixelsPerMeter,
+                           srgb: true)
+    }
+  }
+
+  /// Encodes a plane as a grayscale PNG, mapping `range` to black...white linearly (no sRGB
+  /// curve: the values are data, such as heights, not light).
+  public static func encodeGray(
+    _ plane: Plane, range: ClosedRange<Float> = 0...1, depth: BitDepth = .eight,
+    compression: Int = defaultCompression, pixelsPerMeter: UInt32 = 0
+  ) throws -> Data {
+    let span = range.upperBound - range.lowerBound
+    func unit(_ v: Float) -> Float { min(max((v - range.lowerBound) / span, 0), 1) }
+    switch depth {
+    case .eight:
+      let bytes = plane.pixels.map { UInt8((unit($0) * 255).rounded()) }
+      return try encodeRaw(bytes, width: plane.width, height: plane.height, channels: 1, bitDepth: 8,
+                           compression: compression, pixelsPerMeter: pixelsPerMeter, srgb: false)
+    case .sixteen:
+      let samples = plane.pixels.map { UInt16((unit($0) * 65535).rounded()) }
+      return try encodeRaw(samples, width: plane.width, height: plane.height, channels: 1,
+                           bitDepth: 16, compression: compression, pixelsPerMeter: pixelsPerMeter,
+                           srgb: false)
+    }
+  }
+
+  /// Encodes packed samples as they are: see `emboss_png_encode` for the layout.
+  public static func encodeRaw<T>(
+    _ samples: [T], width: Int, height: Int, channels: Int, bitDepth: Int, compression: Int,
+    pixelsPerMeter: UInt32, srgb: Bool
+  ) throws -> Data {
+    var buffer = emboss_png_buffer()
+    var message = [CChar](repeating: 0, count: 256)
+    let status = samples.withUnsafeBytes { raw in
+      emboss_png_encode(
+        raw.baseAddress, UInt32(width), UInt32(height), Int32(channels), Int32(bitDepth),
+        Int32(compression), pixelsPerMeter, srgb ? 1 : 0, &buffer, &message, message.count)
+    }
+    defer { emboss_png_buffer_free(&buffer) }
+    guard status == 0, let base = buffer.data else {
+      throw EmbossError("cannot encode PNG: \(cString(message))")
+    }
+    return Data(bytes: base, count: buffer.size)
+  }
+
+  /// A decoded file: linear-light straight-alpha pixels and the stored density, if any.
+  public struct Decoded: Sendable {
+    public var image: RGBAImage
+    /// From the pHYs chunk, 0 when absent.
+    public var pixelsPerMeter: UInt32
+  }
+
+  /// Decodes any PNG libpng reads. Sizes over `maxPixels` are refused from the header, before
+  /// pixel memory is allocated. Samples are taken as sRGB and converted to linear light.
+  public static func decode(_ data: Data, maxPixels: Int = RenderLimits.default.maxPixels) throws
+    -> Decoded
+  {
+    var pixels: UnsafeMutablePointer<UInt16>? = nil
+    var width: UInt32 = 0
+    var height: UInt32 = 0
+    var ppm: UInt32 = 0
+    var message = [CChar](repeating: 0, count: 256)
+    let status = data.withUnsafeBytes { raw in
+      emboss_png_decode_rgba16(
+        raw.bindMemory(to: UInt8.self).baseAddress, raw.count, UInt64(maxPixels), &pixels, &width,
+        &height, &ppm, &message, message.count)
+    }
+    defer { emboss_png_free(pixels) }
+    guard status == 0, let pixels else {
+      throw EmbossError(cString(message))
+    }
+    let count = Int(width) * Int(height)
+    var out = [SIMD4<Float>](repeating: .zero, count: count)
+    SRGB.decode16Table.withUnsafeBufferPointer { table in
+      for i in 0..<count {
+        out[i] = SIMD4(
+          table[Int(pixels[4 * i])], table[Int(pixels[4 * i + 1])], table[Int(pixels[4 * i + 2])],
+          Float(pixels[4 * i + 3]) / 65535)
+      }
+    }
+    return Decoded(
+      image: RGBAImage(width: Int(width), height: Int(height), pixels: out), pixelsPerMeter: ppm)
+  }
+
+  /// Reads and decodes a PNG file; errors name the path.
+  public static func read(path: String, maxPixels: Int = RenderLimits.default.maxPixels) throws
+    -> Decoded
+  {
+    let data = try InputFile.read(path, what: "PNG")
+    do {
+      return try decode(data, maxPixels: maxPixels)
+    } catch let error as EmbossError {
+      throw EmbossError("cannot read PNG '\(path)': \(error.message)")
+    }
+  }
+
+  @inline(__always)
+  static func tableIndex(_ v: Float) -> Int {
+    // NaN fails both comparisons and lands on 0 (black) instead of trapping.
+    let c = v > 0 ? (v < 1 ? v : 1) : 0
+    return Int(c * 65535 + 0.5)
+  }
+}
+
+/// Read-only buffer access shared by the bands of a parallel loop.
+struct UnsafeBufferPointerBox<Element>: @unchecked Sendable {
+  let buffer: UnsafeBufferPointer<Element>
+  init(_ buffer: UnsafeBufferPointer<Element>) { self.buffer = buffer }
+}
+
+/// The text of a NUL-terminated C string buffer.
+func cString(_ buffer: [CChar]) -> String {
+  let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+  return String(decoding: bytes, as: UTF8.self)
+}

@@ -1,0 +1,151 @@
+/// Sub-pixel distance from inside pixels to the edge of an anti-aliased mask.
+enum EdgeDistance {
+  /// For each pixel of `region` (canvas coordinates; samples outside the canvas count as
+  /// coverage 0), the distance in pixels from its center to the mask's 0.5 iso-line, for
+  /// pixels at least half covered, and 0 for the others.
+  ///
+  /// `region` must have a ring of uncovered pixels around the ink, so every inside pixel's
+  /// nearest outside pixel lies within it.
+  static func inside(mask: Plane, region: PixelRect, parallelism: Parallelism) -> Plane {
+    let w = region.width
+    let h = region.height
+    guard w > 0, h > 0 else { return Plane(width: w, height: h) }
+    var coverage = [Float](repeating: 0, count: w * h)
+    let visible = region.intersection(mask.bounds)
+    for y in visible.y..<visible.maxY {
+      let src = y * mask.width
+      let dst = (y - region.y) * w - region.x
+      for x in visible.x..<visible.maxX { coverage[dst + x] = mask.pixels[src + x] }
+    }
+    let transform = DistanceTransform.compute(width: w, height: h, parallelism: parallelism) {
+      coverage[$0] < 0.5
+    }
+    // Each seed's estimate of the edge: the point on the 0.5 iso-line nearest its center
+    // (x, y offsets from the center) and the inward unit normal (z, w).
+    var edges = [SIMD4<Float>](repeating: .zero, count: w * h)
+    edges.withUnsafeMutableBufferPointer { out in
+      let out = SharedPointer(out)
+      coverage.withUnsafeBufferPointer { coverage in
+        let coverage = UnsafeBufferPointerBox(coverage)
+        parallelism.forEachBand(h, bandSize: 16) { rows in
+          for y in rows {
+            for x in 0..<w where coverage.buffer[y * w + x] < 0.5 {
+              let g = gradient(coverage.buffer, w: w, h: h, x: x, y: y)
+              let length = (g * g).sum().squareRoot()
+              guard length > 0 else { continue }
+              let inward = -g / length
+              let offset = edgeOffset(gx: g.x, gy: g.y, coverage: coverage.buffer[y * w + x])
+              out[y * w + x] = SIMD4(lowHalf: inward * offset, highHalf: inward)
+            }
+          }
+        }
+      }
+    }
+    // Two refinement passes: each pixel considers the seeds its 3x3 neighbourhood found.
+    var seeds = transform.nearestSeed
+    var distances = [Float](repeating: 0, count: w * h)
+    for pass in 0..<2 {
+      var next = seeds
+      let last = pass == 1
+      next.withUnsafeMutableBufferPointer { nextOut in
+        let nextOut = SharedPointer(nextOut)
+        distances.withUnsafeMutableBufferPointer { distanceOut in
+          let distanceOut = SharedPointer(distanceOut)
+          seeds.withUnsafeBufferPointer { seeds in
+            let seeds = UnsafeBufferPointerBox(seeds)
+            edges.withUnsafeBufferPointer { edges in
+            let edges = UnsafeBufferPointerBox(edges)
+            coverage.withUnsafeBufferPointer { coverage in
+              let coverage = UnsafeBufferPointerBox(coverage)
+              parallelism.forEachBand(h, bandSize: 16) { rows in
+                for y in rows {
+                  for x in 0..<w {
+                    let i = y * w + x
+                    let c = coverage.buffer[i]
+                    guard c >= 0.5 else { continue }
+                    var best = Float.infinity
+                    var bestDistance = Float.infinity
+                    var bestSeed = seeds.buffer[i]
+                    for ny in max(0, y - 1)...min(h - 1, y + 1) {
+                      for nx in max(0, x - 1)...min(w - 1, x + 1) {
+                        let seed = seeds.buffer[ny * w + nx]
+                        guard seed >= 0 else { continue }
+                        let s = Int(seed)
+                        let edge = edges.buffer[s]
+                        let px = Float(x - s % w) - edge.x
+                        let py = Float(y - s / w) - edge.y
+                        let pointDistance = (px * px + py * py).squareRoot()
+                        if pointDistance < best {
+                          best = pointDistance
+                          // Distance to the edge's tangent line: exact for straight edges,
+                          // and smooth as the chosen seed changes along a curve.
+                          bestDistance = min(pointDistance, max(0, px * edge.z + py * edge.w))
+                          bestSeed = seed
+                        }
+                      }
+                    }
+                    best = bestDistance
+                    nextOut[i] = bestSeed
+                    if last {
+                      // A partly covered pixel knows its own offset best.
+                      if c < 1 {
+                        let g = gradient(coverage.buffer, w: w, h: h, x: x, y: y)
+                        best = min(best, -edgeOffset(gx: g.x, gy: g.y, coverage: c))
+                      }
+                      distanceOut[i] = max(best, 0)
+                    }
+                  }
+                }
+              }
+            }
+            }
+          }
+        }
+      }
+      seeds = next
+    }
+    return Plane(width: w, height: h, pixels: distances)
+  }
+
+  /// Distance from a pixel center to the edge near an outside seed pixel at offset (dx, dy)
+  /// with coverage `coverage` (< 0.5): the seed's center is `edgeOffset` outside the edge,
+  /// measured along the direction from the pixel to the seed.
+  @inline(__always)
+  static func edgeDistance(dx: Float, dy: Float, coverage: Float) -> Float {
+    let length = (dx * dx + dy * dy).squareRoot()
+    return length - edgeOffset(gx: dx, gy: dy, coverage: coverage)
+  }
+
+  /// Signed distance from a pixel's center to a straight edge crossing it with area coverage
+  /// `coverage`, for an edge whose normal is (gx, gy): positive when the center is outside
+  /// (coverage < 0.5). Axis-aligned edges give 0.5 - coverage; diagonal ones account for the
+  /// triangle-shaped coverage near the pixel's corners.
+  @inline(__always)
+  static func edgeOffset(gx: Float, gy: Float, coverage: Float) -> Float {
+    let a = min(max(coverage, 0), 1)
+    var x = abs(gx)
+    var y = abs(gy)
+    let length = (x * x + y * y).squareRoot()
+    guard length > 0, x > 0, y > 0 else { return 0.5 - a }
+    x /= length
+    y /= length
+    if x < y { swap(&x, &y) }
+    let a1 = 0.5 * y / x
+    if a < a1 { return 0.5 * (x + y) - (2 * x * y * a).squareRoot() }
+    if a < 1 - a1 { return (0.5 - a) * x }
+    return -0.5 * (x + y) + (2 * x * y * (1 - a)).squareRoot()
+  }
+
+  /// The direction in which coverage falls (toward the outside), by a 3x3 Sobel kernel.
+  @inline(__always)
+  static func gradient(_ c: UnsafeBufferPointer<Float>, w: Int, h: Int, x: Int, y: Int) -> SIMD2<Float> {
+    func at(_ x: Int, _ y: Int) -> Float {
+      x >= 0 && y >= 0 && x < w && y < h ? c[y * w + x] : 0
+    }
+    let gx = (at(x - 1, y - 1) + 2 * at(x - 1, y) + at(x - 1, y + 1))
+      - (at(x + 1, y - 1) + 2 * at(x + 1, y) + at(x + 1, y + 1))
+    let gy = (at(x - 1, y - 1) + 2 * at(x, y - 1) + at(x + 1, y - 1))
+      - (at(x - 1, y + 1) + 2 * at(x, y + 1) + at(x + 1, y + 1))
+    return SIMD2(gx, gy)
+  }
+}

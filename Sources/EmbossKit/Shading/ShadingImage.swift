@@ -1,0 +1,98 @@
+/// The lit hemisphere ("matcap"): a picture of the material on a unit sphere, seen by an
+/// orthographic camera looking down -z, rendered by sphere tracing (ray marching against the
+/// sphere's signed distance function).
+///
+/// Pixel contract: `size` x `size` RGBA, linear light, straight alpha. Row 0 is the top of the
+/// sphere (+y), column 0 its left (-x). Alpha is the disk's coverage, anti-aliased at the rim
+/// with 4x4 samples. Outside the disk the color continues the rim's color (the shading of a
+/// normal lying in the image plane), so lookups near the rim never blend with undefined color.
+public enum ShadingImage {
+  /// Renders the hemisphere. Sizes below 1 give an empty image.
+  public static func render(
+    surface: Surface, lights: [Light], size: Int, parallelism: Parallelism = .allCores
+  ) -> RGBAImage {
+    guard size > 0 else { return RGBAImage(width: 0, height: 0) }
+    var pixels = [SIMD4<Float>](repeating: .zero, count: size * size)
+    let pixelSize = 2 / Float(size)
+    pixels.withUnsafeMutableBufferPointer { out in
+      let out = SharedPointer(out)
+      parallelism.forEachBand(size, bandSize: 8) { rows in
+        for j in rows {
+          for i in 0..<size {
+            out[j * size + i] = shadePixel(
+              i: i, j: j, size: size, pixelSize: pixelSize, surface: surface, lights: lights)
+          }
+        }
+      }
+    }
+    return RGBAImage(width: size, height: size, pixels: pixels)
+  }
+
+  /// Sphere-space point (x right, y up) of image position (px, py) in pixels.
+  @inline(__always)
+  static func spherePoint(_ px: Float, _ py: Float, size: Int) -> SIMD2<Float> {
+    SIMD2(px / Float(size) * 2 - 1, 1 - py / Float(size) * 2)
+  }
+
+  private static func shadePixel(
+    i: Int, j: Int, size: Int, pixelSize: Float, surface: Surface, lights: [Light]
+  ) -> SIMD4<Float> {
+    let center = spherePoint(Float(i) + 0.5, Float(j) + 0.5, size: size)
+    let r = (center * center).sum().squareRoot()
+    // Interior pixels far from the rim: one ray through the center.
+    if r < 1 - 1.5 * pixelSize {
+      if let hit = march(center) {
+        return SIMD4(surface.shade(normal: hit, point: hit, lights: lights), 1)
+      }
+    }
+    // Exterior pixels far from the rim: the rim color in this direction, alpha 0.
+    if r > 1 + 1.5 * pixelSize {
+      return SIMD4(rimColor(center, surface: surface, lights: lights), 0)
+    }
+    // Near the rim: 4x4 samples; color averages the hits (straight alpha), alpha counts them.
+    var sum = SIMD3<Float>(repeating: 0)
+    var hits = 0
+    for sy in 0..<4 {
+      for sx in 0..<4 {
+        let p = spherePoint(
+          Float(i) + (Float(sx) + 0.5) / 4, Float(j) + (Float(sy) + 0.5) / 4, size: size)
+        if let hit = march(p) {
+          sum += surface.shade(normal: hit, point: hit, lights: lights)
+          hits += 1
+        }
+      }
+    }
+    if hits == 0 {
+      return SIMD4(rimColor(center, surface: surface, lights: lights), 0)
+    }
+    return SIMD4(sum / Float(hits), Float(hits) / 16)
+  }
+
+  /// The color of a normal lying in the image plane, pointing toward `p`.
+  private static func rimColor(_ p: SIMD2<Float>, surface: Surface, lights: [Light]) -> SIMD3<Float> {
+    let length = (p * p).sum().squareRoot()
+    let n = length > 0 ? SIMD3(p.x / length, p.y / length, 0) : SIMD3<Float>(0, 0, 1)
+    return surface.shade(normal: n, point: n, lights: lights)
+  }
+
+  /// Marches the ray from (p.x, p.y, 2) toward -z against the unit sphere's signed distance
+  /// |x| - 1. Returns the hit point (which, on a unit sphere, is also the normal) or nil.
+  @inline(__always)
+  static func march(_ p: SIMD2<Float>) -> SIMD3<Float>? {
+    let origin = SIMD3<Float>(p.x, p.y, 2)
+    var t: Float = 0
+    for _ in 0..<96 {
+      let point = SIMD3<Float>(origin.x, origin.y, origin.z - t)
+      let distance = simdDot(point, point).squareRoot() - 1
+      if distance < 1e-5 {
+        // The SDF's gradient is the normal; renormalize away the remaining epsilon.
+        return normalized(point)
+      }
+      t += distance
+      if t > 4 { return nil }
+    }
+    // Grazing rays converge slowly; one that ends this close is on the rim.
+    let point = SIMD3<Float>(origin.x, origin.y, origin.z - t)
+    return simdDot(point, point).squareRoot() - 1 < 1e-3 ? normalized(point) : nil
+  }
+}

@@ -1,0 +1,12 @@
+/// A failure the user can act on: one line, naming what went wrong and where.
+///
+/// The command line prints it as `error: <message>` and exits with status 1.
+public struct EmbossError: Error, CustomStringConvertible, Equatable, Sendable {
+  public let message: String
+
+  public init(_ message: String) {
+    self.message = message
+  }
+
+  public var description: String { message }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Reading inputs with errors that name the file.
+public enum InputFile {
+  /// Reads a whole file. `what` names the kind of file in errors ("font", "PNG").
+  public static func read(_ path: String, what: String) throws -> Data {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      throw EmbossError("\(what) file '\(path)' does not exist")
+    }
+    guard !isDirectory.boolValue else {
+      throw EmbossError("\(what) file '\(path)' is a directory")
+    }
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw EmbossError("cannot read \(what) file '\(path)': permission denied or unreadable")
+    }
+    return data
+  }
+}
+
+/// Writing outputs so that an existing file is never left half-written: bytes go to a
+/// temporary file in the same directory, which is then renamed over the target (rename(2)
+/// is atomic within a file system). `-` writes to standard output.
+public enum OutputFile {
+  public static func write(_ data: Data, to path: String) throws {
+    if path == "-" {
+      FileHandle.standardOutput.write(data)
+      return
+    }
+    let url = URL(fileURLWithPath: path)
+    let directory = url.deletingLastPathComponent().path
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory),
+      isDirectory.boolValue
+    else {
+      throw EmbossError("cannot write '\(path)': directory '\(directory)' does not exist")
+    }
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
+      isDirectory.boolValue
+    {
+      throw EmbossError("cannot write '\(path)': it is a directory")
+    }
+    let temporary = directory + "/.\(url.lastPathComponent).\(getpid()).tmp"
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard fd >= 0 else {
+      throw EmbossError("cannot write '\(path)': \(String(cString: strerror(errno)))")
+    }
+    var failure: String? = nil
+    data.withUnsafeBytes { raw in
+      guard let base = raw.baseAddress else { return }
+      var offset = 0
+      while offset < raw.count {
+        let n = Glibc.write(fd, base + offset, raw.count - offset)
+        if n < 0 {
+          if errno == EINTR { continue }
+          failure = String(cString: strerror(errno))
+          return
+        }
+        offset += n
+      }
+    }
+    if failure == nil, fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
+    close(fd)
+    if failure == nil, rename(temporary, path) != 0 { failure = String(cString: strerror(errno)) }
+    if let failure {
+      unlink(temporary)
+      throw EmbossError("cannot write '\(path)': \(failure)")
+    }
+  }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// Finds the files emboss ships: `Fonts/` (the default font) and `Materials/` (presets).
+///
+/// Search order: `$EMBOSS_RESOURCES`; the directories above the running executable (so
+/// `.build/release/emboss` finds the checkout it was built from); `<prefix>/share/emboss` next
+/// to an installed binary; the source checkout this library was compiled from.
+public struct Resources: Sendable {
+  public let root: String
+
+  public static let defaultFontName = "DejaVuSans-Bold.ttf"
+  public static let defaultMaterialName = "default"
+
+  public init(root: String) {
+    self.root = root
+  }
+
+  public var fontsDirectory: String { root + "/Fonts" }
+  public var materialsDirectory: String { root + "/Materials" }
+  public var defaultFontPath: String { fontsDirectory + "/" + Self.defaultFontName }
+  public var materialLibrary: MaterialLibrary { MaterialLibrary(directories: [materialsDirectory]) }
+
+  /// The first candidate root holding both `Fonts/` and `Materials/`.
+  public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment)
+    throws -> Resources
+  {
+    var candidates: [String] = []
+    if let explicit = environment["EMBOSS_RESOURCES"], !explicit.isEmpty {
+      candidates.append(explicit)
+    }
+    let executable = URL(fileURLWithPath: executablePath()).resolvingSymlinksInPath()
+    var directory = executable.deletingLastPathComponent()
+    candidates.append(directory.deletingLastPathComponent().appendingPathComponent("share/emboss").path)
+    for _ in 0..<6 {
+      candidates.append(directory.path)
+      directory = directory.deletingLastPathComponent()
+    }
+    // Sources/EmbossKit/Support/Resources.swift -> the package root.
+    candidates.append(
+      URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().path)
+    for candidate in candidates {
+      let resources = Resources(root: candidate)
+      if FileManager.default.fileExists(atPath: resources.materialsDirectory + "/default.yaml"),
+        FileManager.default.fileExists(atPath: resources.defaultFontPath)
+      {
+        return resources
+      }
+    }
+    throw EmbossError(
+      "cannot find emboss's Fonts/ and Materials/ folders; set EMBOSS_RESOURCES to the folder that holds them")
+  }
+
+  private static func executablePath() -> String {
+    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+      ?? CommandLine.arguments.first ?? "."
+  }
+}

@@ -1,0 +1,23 @@
+/// How long each stage of a render took, in order.
+public struct StageTimings: Sendable {
+  public private(set) var stages: [(name: String, seconds: Double)] = []
+
+  public init() {}
+
+  public var total: Double { stages.reduce(0) { $0 + $1.seconds } }
+
+  /// Runs `body`, recording its wall time under `name`.
+  public mutating func measure<T>(_ name: String, _ body: () throws -> T) rethrows -> T {
+    let clock = ContinuousClock()
+    let start = clock.now
+    let result = try body()
+    let elapsed = clock.now - start
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    stages.append((name, seconds))
+    return result
+  }
+
+  public mutating func append(_ other: StageTimings) {
+    stages += other.stages
+  }
+}

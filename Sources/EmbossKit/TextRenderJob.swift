@@ -1,0 +1,96 @@
+import Foundation
+
+/// Command-line values that replace the material file's.
+public struct MaterialOverrides: Sendable, Equatable {
+  public var radius: Float?
+  public var profile: ReliefProfile?
+  public var scale: Float?
+  public var direction: ReliefDirection?
+  public var background: Background?
+  public var shadingSize: Int?
+
+  public init(
+    radius: Float? = nil, profile: ReliefProfile? = nil, scale: Float? = nil,
+    direction: ReliefDirection? = nil, background: Background? = nil, shadingSize: Int? = nil
+  ) {
+    self.radius = radius
+    self.profile = profile
+    self.scale = scale
+    self.direction = direction
+    self.background = background
+    self.shadingSize = shadingSize
+  }
+
+  public func applied(to material: MaterialSpec) -> MaterialSpec {
+    var m = material
+    if let radius { m.relief.radius = radius }
+    if let profile { m.relief.profile = profile }
+    if let scale { m.relief.scale = scale }
+    if let direction { m.relief.direction = direction }
+    if let background { m.background = background }
+    if let shadingSize { m.shadingSize = shadingSize }
+    return m
+  }
+}
+
+/// Everything `emboss render` does for text, from arguments to PNG bytes: load the font and
+/// material (the steps that can fail), then run the pipeline (which cannot) and encode.
+public struct TextRenderJob: Sendable {
+  public var text: String
+  /// nil: the bundled default font.
+  public var fontPath: String?
+  public var style: TextStyle
+  public var canvas: CanvasSize?
+  /// A preset name or a path.
+  public var material: String
+  public var overrides: MaterialOverrides
+  public var depth: BitDepth
+  public var compression: Int
+  public var parallelism: Parallelism
+  public var limits: RenderLimits
+
+  public init(
+    text: String, fontPath: String? = nil, style: TextStyle = TextStyle(),
+    canvas: CanvasSize? = nil, material: String = Resources.defaultMaterialName,
+    overrides: MaterialOverrides = MaterialOverrides(), depth: BitDepth = .eight,
+    compression: Int = PNGCodec.defaultCompression, parallelism: Parallelism = .allCores,
+    limits: RenderLimits = .default
+  ) {
+    self.text = text
+    self.fontPath = fontPath
+    self.style = style
+    self.canvas = canvas
+    self.material = material
+    self.overrides = overrides
+    self.depth = depth
+    self.compression = compression
+    self.parallelism = parallelism
+    self.limits = limits
+  }
+
+  public struct Output: Sendable {
+    public var render: Render
+    public var material: MaterialSpec
+    public var png: Data
+    /// Every stage, loading and encoding included.
+    public var timings: StageTimings
+  }
+
+  public func run(resources: Resources) throws -> Output {
+    var timings = StageTimings()
+    let spec = try timings.measure("material") {
+      overrides.applied(to: try MaterialLoader.load(material, library: resources.materialLibrary))
+    }
+    let font = try timings.measure("font") { try Font(path: fontPath ?? resources.defaultFontPath) }
+    let layout = try timings.measure("layout") {
+      try TextLayout(text: text, font: font, style: style, canvas: canvas, limits: limits)
+    }
+    let mask = timings.measure("mask") { layout.rasterize() }
+    let render = Render(mask: mask, material: spec, parallelism: parallelism)
+    timings.append(render.timings)
+    let png = try timings.measure("png encode") {
+      try PNGCodec.encode(render.image, depth: depth, compression: compression, parallelism: parallelism)
+    }
+    return Output(render: render, material: spec, png: png, timings: timings)
+  }
+}

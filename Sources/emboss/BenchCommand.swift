@@ -1,0 +1,86 @@
+import ArgumentParser
+import EmbossKit
+import Foundation
+
+struct BenchCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "bench",
+    abstract: "Time the pipeline on standard cases and print per-stage times.",
+    discussion: """
+      Cases: A "Hello, World" at 128 px; B "EMBOSS" at 512 px; C "Ag" at 1200 px on a \
+      4096x4096 canvas. Build with -c release for meaningful figures. Peak memory is the \
+      process's maximum resident set, so run one case per process to read it per case.
+      """)
+
+  @Option(help: "Cases to run: any of A, B, C.")
+  var cases: String = "ABC"
+
+  @Option(help: "Renders per case; the median is reported.")
+  var iterations: Int = 5
+
+  @Option(help: "zlib compression level for the PNG stage.")
+  var compression: Int = PNGCodec.defaultCompression
+
+  @Option(help: "Threads (default: all cores).")
+  var threads: Int?
+
+  func validate() throws {
+    guard iterations >= 1 else { throw ValidationError("--iterations must be at least 1") }
+    guard (0...9).contains(compression) else { throw ValidationError("--compression must be in 0...9") }
+  }
+
+  func run() throws {
+    let resources = try Resources.locate()
+    let parallelism = threads.map { Parallelism(threads: $0) } ?? .allCores
+    print("threads: \(parallelism.threads), compression: \(compression), iterations: \(iterations)")
+    for name in cases.uppercased() {
+      let benchCase = try BenchmarkCase.named(String(name))
+      let job = TextRenderJob(
+        text: benchCase.text, style: TextStyle(pixelSize: benchCase.size), canvas: benchCase.canvas,
+        compression: compression, parallelism: parallelism)
+      var runs: [StageTimings] = []
+      var output: TextRenderJob.Output? = nil
+      for _ in 0..<iterations {
+        let result = try job.run(resources: resources)
+        runs.append(result.timings)
+        output = result
+      }
+      guard let output else { continue }
+      let pixels = output.render.image.width * output.render.image.height
+      print("\ncase \(name): \(benchCase.title), \(output.render.image.width)x\(output.render.image.height), PNG \(output.png.count / 1024) KiB")
+      for (index, stage) in runs[0].stages.enumerated() {
+        let times = runs.map { $0.stages[index].seconds }.sorted()
+        print(String(format: "  %-14@ %8.2f ms", stage.name, times[times.count / 2] * 1000))
+      }
+      let totals = runs.map(\.total).sorted()
+      print(String(format: "  %-14@ %8.2f ms (median; min %.2f ms)", "total", totals[totals.count / 2] * 1000, totals[0] * 1000))
+      let peak = peakResidentBytes()
+      print(String(format: "  peak memory so far: %.1f MiB, %.1f bytes per output pixel", Double(peak) / 1048576, Double(peak) / Double(pixels)))
+    }
+  }
+
+  private func peakResidentBytes() -> Int {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return usage.ru_maxrss * 1024
+  }
+}
+
+struct BenchmarkCase {
+  var title: String
+  var text: String
+  var size: Float
+  var canvas: CanvasSize?
+
+  static func named(_ name: String) throws -> BenchmarkCase {
+    switch name {
+    case "A": return BenchmarkCase(title: "\"Hello, World\" at 128 px", text: "Hello, World", size: 128)
+    case "B": return BenchmarkCase(title: "\"EMBOSS\" at 512 px", text: "EMBOSS", size: 512)
+    case "C":
+      return BenchmarkCase(
+        title: "\"Ag\" at 1200 px on 4096x4096", text: "Ag", size: 1200,
+        canvas: CanvasSize(width: 4096, height: 4096))
+    default: throw ValidationError("unknown case '\(name)'; cases are A, B and C")
+    }
+  }
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+import EmbossKit
+import Foundation
+
+@main
+struct Emboss: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "emboss",
+    abstract: "Render text embossed in metal, plastic or wood, as a PNG.",
+    discussion: """
+      Examples:
+        emboss render "Hello" -o hello.png
+        emboss render "Gold" --material Materials/default.yaml --profile linear -o gold.png
+        emboss shading -o ball.png
+      """,
+    version: "0.1.0",
+    subcommands: [RenderCommand.self, ShadingCommand.self, BenchCommand.self]
+  )
+
+  /// Runtime failures print one `error:` line (or one per diagnostic) and exit 1; argument
+  /// errors go through ArgumentParser and exit 64.
+  static func main() {
+    do {
+      var command = try parseAsRoot()
+      try command.run()
+    } catch let error as EmbossError {
+      fail(error.message)
+    } catch let error as MaterialError {
+      for diagnostic in error.diagnostics { printError(diagnostic.description) }
+      Foundation.exit(1)
+    } catch {
+      exit(withError: error)
+    }
+  }
+
+  static func fail(_ message: String) -> Never {
+    printError("error: \(message)")
+    Foundation.exit(1)
+  }
+}
+
+func printError(_ line: String) {
+  FileHandle.standardError.write(Data((line + "\n").utf8))
+}

@@ -1,0 +1,95 @@
+import ArgumentParser
+import EmbossKit
+
+extension TextAlignment: ExpressibleByArgument {}
+extension ReliefProfile: ExpressibleByArgument {}
+extension ReliefDirection: ExpressibleByArgument {}
+
+extension BitDepth: ExpressibleByArgument {
+  public init?(argument: String) {
+    self.init(rawValue: Int(argument) ?? 0)
+  }
+}
+
+/// Material choice and the material values the command line can override.
+struct MaterialOptions: ParsableArguments {
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "A preset name from Materials/ or a material file path.", valueName: "name|file"))
+  var material: String = Resources.defaultMaterialName
+
+  @Option(help: "Bevel width in pixels, 0.5...1000 (material default: 10).")
+  var radius: Float?
+
+  @Option(help: "Bevel shape: round, linear or smooth (material default: round).")
+  var profile: ReliefProfile?
+
+  @Option(help: "Slope multiplier for the normals, 0...1000 (material default: 10).")
+  var scale: Float?
+
+  @Option(help: "raised or lowered (debossed) (material default: raised).")
+  var direction: ReliefDirection?
+
+  @Option(
+    help: ArgumentHelp(
+      "Background: a color such as '#202020' or 'transparent' (material default).",
+      valueName: "color"))
+  var background: String?
+
+  @Option(name: .customLong("shading-size"), help: "Side of the shading image in pixels, 16...4096 (material default: 512).")
+  var shadingSize: Int?
+
+  @Option(help: "Threads to use (default: all cores). Output does not depend on it.")
+  var threads: Int?
+
+  func validate() throws {
+    if let radius, !(radius.isFinite && ReliefSpec.radiusRange.contains(radius)) {
+      throw ValidationError("--radius must be in 0.5...1000, got \(radius)")
+    }
+    if let scale, !(scale.isFinite && ReliefSpec.scaleRange.contains(scale)) {
+      throw ValidationError("--scale must be in 0...1000, got \(scale)")
+    }
+    if let shadingSize, !MaterialSpec.shadingSizeRange.contains(shadingSize) {
+      throw ValidationError("--shading-size must be in 16...4096, got \(shadingSize)")
+    }
+    if let background, case .failure(let error) = Background.parse(background) {
+      throw ValidationError("--background: \(error.message)")
+    }
+    if let threads, threads < 1 || threads > 1024 {
+      throw ValidationError("--threads must be in 1...1024, got \(threads)")
+    }
+  }
+
+  var overrides: MaterialOverrides {
+    var background: Background? = nil
+    if let text = self.background, case .success(let value) = Background.parse(text) {
+      background = value
+    }
+    return MaterialOverrides(
+      radius: radius, profile: profile, scale: scale, direction: direction,
+      background: background, shadingSize: shadingSize)
+  }
+
+  var parallelism: Parallelism {
+    threads.map { Parallelism(threads: $0) } ?? .allCores
+  }
+}
+
+/// PNG output options.
+struct OutputOptions: ParsableArguments {
+  @Option(name: .shortAndLong, help: ArgumentHelp("Output PNG path, or - for standard output.", valueName: "file"))
+  var output: String
+
+  @Option(help: "Bits per channel: 8 or 16.")
+  var depth: BitDepth = .eight
+
+  @Option(help: "zlib compression level, 0 (fastest) ... 9 (smallest).")
+  var compression: Int = PNGCodec.defaultCompression
+
+  func validate() throws {
+    guard (0...9).contains(compression) else {
+      throw ValidationError("--compression must be in 0...9, got \(compression)")
+    }
+  }
+}
