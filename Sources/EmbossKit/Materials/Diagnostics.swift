@@ -29,15 +29,28 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
 
 /// Collects diagnostics, so a parser can report every problem in a file rather than the first.
 public struct DiagnosticSink: Sendable {
-  public private(set) var diagnostics: [Diagnostic] = []
+  private var found: [Diagnostic] = []
 
   public init() {}
 
-  public mutating func error(_ message: String, at location: SourceLocation) {
-    diagnostics.append(Diagnostic(location: location, message: message))
+  /// Everything found, file by file (in the order files were first reported), each file's in
+  /// reading order.
+  public var diagnostics: [Diagnostic] {
+    var files: [String] = []
+    for d in found where !files.contains(d.location.file) { files.append(d.location.file) }
+    return files.flatMap { file in
+      found.filter { $0.location.file == file }.enumerated().sorted {
+        ($0.element.location.line, $0.element.location.column, $0.offset)
+          < ($1.element.location.line, $1.element.location.column, $1.offset)
+      }.map(\.element)
+    }
   }
 
-  public var hasErrors: Bool { !diagnostics.isEmpty }
+  public mutating func error(_ message: String, at location: SourceLocation) {
+    found.append(Diagnostic(location: location, message: message))
+  }
+
+  public var hasErrors: Bool { !found.isEmpty }
 }
 
 /// A material that could not be loaded: all its diagnostics, one a line.

@@ -107,17 +107,21 @@ public enum PNGCodec {
     return Data(bytes: base, count: buffer.size)
   }
 
-  /// A decoded file: linear-light straight-alpha pixels and the stored density, if any.
-  public struct Decoded: Sendable {
-    public var image: RGBAImage
+  /// A file's samples as stored (sRGB-encoded for color images), widened to 16 bits:
+  /// RGBA, straight alpha, row-major.
+  public struct Samples: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+    public var rgba: [UInt16]
     /// From the pHYs chunk, 0 when absent.
     public var pixelsPerMeter: UInt32
   }
 
-  /// Decodes any PNG libpng reads. Sizes over `maxPixels` are refused from the header, before
-  /// pixel memory is allocated. Samples are taken as sRGB and converted to linear light.
-  public static func decode(_ data: Data, maxPixels: Int = RenderLimits.default.maxPixels) throws
-    -> Decoded
+  /// Decodes any PNG libpng reads (gray, RGB, palette, 1...16 bits, with or without alpha) to
+  /// 16-bit RGBA samples. Sizes over `maxPixels` are refused from the header, before pixel
+  /// memory is allocated.
+  public static func decodeSamples(_ data: Data, maxPixels: Int = RenderLimits.default.maxPixels)
+    throws -> Samples
   {
     var pixels: UnsafeMutablePointer<UInt16>? = nil
     var width: UInt32 = 0
@@ -126,24 +130,40 @@ public enum PNGCodec {
     var message = [CChar](repeating: 0, count: 256)
     let status = data.withUnsafeBytes { raw in
       emboss_png_decode_rgba16(
-        raw.bindMemory(to: UInt8.self).baseAddress, raw.count, UInt64(maxPixels), &pixels, &width,
-        &height, &ppm, &message, message.count)
+        raw.bindMemory(to: UInt8.self).baseAddress, raw.count, UInt64(max(0, maxPixels)), &pixels,
+        &width, &height, &ppm, &message, message.count)
     }
     defer { emboss_png_free(pixels) }
     guard status == 0, let pixels else {
       throw EmbossError(cString(message))
     }
-    let count = Int(width) * Int(height)
-    var out = [SIMD4<Float>](repeating: .zero, count: count)
-    SRGB.decode16Table.withUnsafeBufferPointer { table in
-      for i in 0..<count {
-        out[i] = SIMD4(
-          table[Int(pixels[4 * i])], table[Int(pixels[4 * i + 1])], table[Int(pixels[4 * i + 2])],
-          Float(pixels[4 * i + 3]) / 65535)
-      }
+    let count = Int(width) * Int(height) * 4
+    return Samples(
+      width: Int(width), height: Int(height),
+      rgba: Array(UnsafeBufferPointer(start: pixels, count: count)), pixelsPerMeter: ppm)
+  }
+
+  /// A decoded file: linear-light straight-alpha pixels and the stored density, if any.
+  public struct Decoded: Sendable {
+    public var image: RGBAImage
+    /// From the pHYs chunk, 0 when absent.
+    public var pixelsPerMeter: UInt32
+  }
+
+  /// Decodes any PNG libpng reads into linear light (samples are taken as sRGB).
+  public static func decode(_ data: Data, maxPixels: Int = RenderLimits.default.maxPixels) throws
+    -> Decoded
+  {
+    let samples = try decodeSamples(data, maxPixels: maxPixels)
+    let table = SRGB.decode16Table
+    let pixels = (0..<(samples.width * samples.height)).map { i in
+      SIMD4(
+        table[Int(samples.rgba[4 * i])], table[Int(samples.rgba[4 * i + 1])],
+        table[Int(samples.rgba[4 * i + 2])], Float(samples.rgba[4 * i + 3]) / 65535)
     }
     return Decoded(
-      image: RGBAImage(width: Int(width), height: Int(height), pixels: out), pixelsPerMeter: ppm)
+      image: RGBAImage(width: samples.width, height: samples.height, pixels: pixels),
+      pixelsPerMeter: samples.pixelsPerMeter)
   }
 
   /// Reads and decodes a PNG file; errors name the path.

@@ -17,8 +17,10 @@ enum EdgeDistance {
       let dst = (y - region.y) * w - region.x
       for x in visible.x..<visible.maxX { coverage[dst + x] = mask.pixels[src + x] }
     }
+    // Seeds are all pixels not fully covered: each partly covered one (on either side of
+    // the 0.5 line) says where the edge crosses it.
     let transform = DistanceTransform.compute(width: w, height: h, parallelism: parallelism) {
-      coverage[$0] < 0.5
+      coverage[$0] < 1
     }
     // Each seed's estimate of the edge: the point on the 0.5 iso-line nearest its center
     // (x, y offsets from the center) and the inward unit normal (z, w).
@@ -29,7 +31,7 @@ enum EdgeDistance {
         let coverage = UnsafeBufferPointerBox(coverage)
         parallelism.forEachBand(h, bandSize: 16) { rows in
           for y in rows {
-            for x in 0..<w where coverage.buffer[y * w + x] < 0.5 {
+            for x in 0..<w where coverage.buffer[y * w + x] < 1 {
               let g = gradient(coverage.buffer, w: w, h: h, x: x, y: y)
               let length = (g * g).sum().squareRoot()
               guard length > 0 else { continue }
@@ -72,28 +74,33 @@ enum EdgeDistance {
                         guard seed >= 0 else { continue }
                         let s = Int(seed)
                         let edge = edges.buffer[s]
-                        let px = Float(x - s % w) - edge.x
-                        let py = Float(y - s / w) - edge.y
-                        let pointDistance = (px * px + py * py).squareRoot()
-                        if pointDistance < best {
-                          best = pointDistance
+                        let qx = Float(x - s % w)
+                        let qy = Float(y - s / w)
+                        let pointDistance: Float
+                        let lineDistance: Float
+                        if edge.z == 0 && edge.w == 0 {
+                          // No direction (coverage balanced around the seed): its center is
+                          // taken half a pixel outside the edge.
+                          pointDistance = (qx * qx + qy * qy).squareRoot() - 0.5
+                          lineDistance = pointDistance
+                        } else {
+                          let px = qx - edge.x
+                          let py = qy - edge.y
+                          pointDistance = (px * px + py * py).squareRoot()
                           // Distance to the edge's tangent line: exact for straight edges,
                           // and smooth as the chosen seed changes along a curve.
-                          bestDistance = min(pointDistance, max(0, px * edge.z + py * edge.w))
+                          lineDistance = min(pointDistance, max(0, px * edge.z + py * edge.w))
+                        }
+                        if pointDistance < best {
+                          best = pointDistance
+                          bestDistance = lineDistance
                           bestSeed = seed
                         }
                       }
                     }
                     best = bestDistance
                     nextOut[i] = bestSeed
-                    if last {
-                      // A partly covered pixel knows its own offset best.
-                      if c < 1 {
-                        let g = gradient(coverage.buffer, w: w, h: h, x: x, y: y)
-                        best = min(best, -edgeOffset(gx: g.x, gy: g.y, coverage: c))
-                      }
-                      distanceOut[i] = max(best, 0)
-                    }
+                    if last { distanceOut[i] = max(best, 0) }
                   }
                 }
               }

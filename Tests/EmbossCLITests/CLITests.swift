@@ -1,0 +1,157 @@
+import EmbossKit
+import Foundation
+import XCTest
+
+/// Runs the built `emboss` binary: output files, exit codes and messages.
+final class CLITests: XCTestCase {
+  struct Result {
+    var status: Int32
+    var stdout: Data
+    var stderr: String
+  }
+
+  /// The `emboss` built beside the test bundle (SwiftPM puts both in the products folder).
+  static let binary: URL = {
+    let bundle = Bundle(for: CLITests.self).bundleURL
+    let candidates = [bundle, bundle.deletingLastPathComponent()].map { $0.appendingPathComponent("emboss") }
+    return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
+  }()
+
+  var directory: URL!
+
+  override func setUpWithError() throws {
+    directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("emboss-cli-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+  }
+
+  override func tearDownWithError() throws {
+    try? FileManager.default.removeItem(at: directory)
+  }
+
+  func run(_ arguments: [String]) throws -> Result {
+    let process = Process()
+    process.executableURL = Self.binary
+    process.arguments = arguments
+    process.currentDirectoryURL = directory
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Result(status: process.terminationStatus, stdout: stdout, stderr: String(decoding: stderr, as: UTF8.self))
+  }
+
+  func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+  func testRenderWritesAValidPNG() throws {
+    let result = try run(["render", "Hi", "--size", "48", "-o", "hi.png"])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    XCTAssertEqual(result.stderr, "")
+    let samples = try PNGCodec.decodeSamples(Data(contentsOf: URL(fileURLWithPath: path("hi.png"))))
+    let padding = Int((48 * 0.15 as Float).rounded()) + 2
+    XCTAssertGreaterThan(samples.width, 2 * padding + 40)
+    XCTAssertGreaterThan(samples.height, 2 * padding + 30)
+  }
+
+  func testFixedCanvasSixteenBitAndStages() throws {
+    let result = try run([
+      "render", "A", "--size", "40", "--canvas", "120x80", "--depth", "16", "--background", "transparent",
+      "--profile", "linear", "--radius", "4", "--save-stages", "stages", "-o", "a.png",
+    ])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    let samples = try PNGCodec.decodeSamples(Data(contentsOf: URL(fileURLWithPath: path("a.png"))))
+    XCTAssertEqual(samples.width, 120)
+    XCTAssertEqual(samples.height, 80)
+    XCTAssertEqual(samples.rgba[3], 0, "corner is transparent")
+    for stage in ["mask.png", "height.png", "normals.png", "shading.png"] {
+      XCTAssertNoThrow(try PNGCodec.decodeSamples(Data(contentsOf: URL(fileURLWithPath: path("stages/" + stage)))), stage)
+    }
+  }
+
+  func testDashWritesToStandardOutput() throws {
+    let result = try run(["render", "x", "--size", "30", "-o", "-"])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    XCTAssertEqual(Array(result.stdout.prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+    XCTAssertNoThrow(try PNGCodec.decodeSamples(result.stdout))
+  }
+
+  func testShadingCommand() throws {
+    let result = try run(["shading", "--size", "64", "-o", "ball.png"])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    let samples = try PNGCodec.decodeSamples(Data(contentsOf: URL(fileURLWithPath: path("ball.png"))))
+    XCTAssertEqual(samples.width, 64)
+    XCTAssertEqual(samples.height, 64)
+  }
+
+  func testMissingFontFailsWithoutWriting() throws {
+    let result = try run(["render", "Hi", "--font", "nope.ttf", "-o", "out.png"])
+    XCTAssertEqual(result.status, 1)
+    XCTAssertEqual(result.stderr, "error: font file 'nope.ttf' does not exist\n")
+    XCTAssertFalse(FileManager.default.fileExists(atPath: path("out.png")))
+  }
+
+  func testFailureLeavesAnExistingOutputUntouched() throws {
+    try Data("precious".utf8).write(to: URL(fileURLWithPath: path("out.png")))
+    let result = try run(["render", "\u{0F00}", "-o", "out.png"])
+    XCTAssertEqual(result.status, 1)
+    XCTAssertTrue(result.stderr.hasPrefix("error: font 'DejaVu Sans Bold'"), result.stderr)
+    XCTAssertEqual(try String(contentsOfFile: path("out.png"), encoding: .utf8), "precious")
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+    XCTAssertEqual(leftovers, ["out.png"], "no temporary file left behind")
+  }
+
+  func testArgumentErrorsExit64() throws {
+    for arguments in [
+      ["render", "Hi", "--size", "0", "-o", "x.png"],
+      ["render", "Hi", "--size", "-1", "-o", "x.png"],
+      ["render", "Hi", "--size", "nan", "-o", "x.png"],
+      ["render", "Hi", "--radius", "1e9", "-o", "x.png"],
+      ["render", "Hi", "--background", "#ggg", "-o", "x.png"],
+      ["render", "Hi", "--depth", "12", "-o", "x.png"],
+      ["render", "Hi", "--canvas", "10by10", "-o", "x.png"],
+      ["render", "Hi"],
+    ] {
+      let result = try run(arguments)
+      XCTAssertEqual(result.status, 64, "\(arguments): \(result.stderr)")
+      XCTAssertFalse(FileManager.default.fileExists(atPath: path("x.png")))
+    }
+  }
+
+  func testRuntimeErrorsAreOneLine() throws {
+    let cases: [([String], String)] = [
+      (["render", "", "-o", "x.png"], "error: the text renders no ink (it is empty or only spaces)\n"),
+      (["render", "Hi", "-o", "missing/dir/x.png"], "error: cannot write 'missing/dir/x.png': directory 'missing/dir' does not exist\n"),
+      (["render", "Hi", "--size", "5000", "--max-pixels", "1000", "-o", "x.png"], ""),
+    ]
+    for (arguments, expected) in cases {
+      let result = try run(arguments)
+      XCTAssertEqual(result.status, 1, "\(arguments)")
+      if expected.isEmpty {
+        XCTAssertTrue(result.stderr.hasPrefix("error: ") && result.stderr.contains("--max-pixels"), result.stderr)
+      } else {
+        XCTAssertEqual(result.stderr.replacingOccurrences(of: directory.path + "/", with: ""), expected)
+      }
+      XCTAssertEqual(result.stderr.filter { $0 == "\n" }.count, 1)
+    }
+  }
+
+  func testMaterialTypoIsLocated() throws {
+    try "surface:\n  shinyness: 40\n".write(toFile: path("bad.yaml"), atomically: true, encoding: .utf8)
+    let result = try run(["render", "Hi", "--material", "bad.yaml", "-o", "x.png"])
+    XCTAssertEqual(result.status, 1)
+    XCTAssertEqual(result.stderr, "bad.yaml:2:3: error: \"surface.shinyness\": unknown key; did you mean \"shininess\"?\n")
+  }
+
+  func testHelpExplainsOptionsAndDefaults() throws {
+    let result = try run(["render", "--help"])
+    XCTAssertEqual(result.status, 0)
+    let help = String(decoding: result.stdout, as: UTF8.self)
+    for option in ["--font", "--size", "--material", "--radius", "--profile", "--scale", "--background", "--depth", "--align", "--save-stages", "(default: 160.0)"] {
+      XCTAssertTrue(help.contains(option), "help lacks \(option)")
+    }
+  }
+}

@@ -1,0 +1,57 @@
+import XCTest
+
+@testable import EmbossKit
+
+final class CompositorTests: XCTestCase {
+  let square = Fixtures.mask(width: 60, height: 60) { x, y in x >= 10 && x <= 50 && y >= 10 && y <= 50 }
+
+  func render(lights: [Light], background: Background = .transparent) -> RGBAImage {
+    let height = HeightField.make(mask: square, relief: ReliefSpec(radius: 8), parallelism: .serial)
+    let shading = ShadingImage.render(
+      surface: Surface(base: SIMD3(repeating: 0.5), specular: .zero, ambient: 0), lights: lights,
+      size: 128, parallelism: .serial)
+    return ShadedMaterial.composite(
+      height: height, mask: square, shading: shading, scale: 10, background: background,
+      parallelism: .serial)
+  }
+
+  /// Core Image's y points up and ours down: a light at the top-left must brighten the
+  /// top and left bevels of a letter, not the bottom ones.
+  func testLightAtTopLeftBrightensTopLeftSlopes() {
+    let image = render(lights: [Light(kind: .distant, position: SIMD3(-1, 1, 0.5))])
+    let top = image[30, 13].x
+    let bottom = image[30, 47].x
+    let left = image[13, 30].x
+    let right = image[47, 30].x
+    XCTAssertGreaterThan(top, bottom + 0.1)
+    XCTAssertGreaterThan(left, right + 0.1)
+  }
+
+  func testLightAtBottomRightBrightensBottomRightSlopes() {
+    let image = render(lights: [Light(kind: .distant, position: SIMD3(1, -1, 0.5))])
+    XCTAssertGreaterThan(image[30, 47].x, image[30, 13].x + 0.1)
+    XCTAssertGreaterThan(image[47, 30].x, image[13, 30].x + 0.1)
+  }
+
+  func testPlateauTakesTheShadingCenterAndAlphaIsCoverage() {
+    let image = render(lights: [Light(kind: .distant, position: SIMD3(0, 0, 1))])
+    // Flat top: normal (0, 0, 1), the center of the ball: diffuse 0.5 * 1.
+    XCTAssertEqual(image[30, 30].x, 0.5, accuracy: 0.01)
+    XCTAssertEqual(image[30, 30].w, 1)
+    XCTAssertEqual(image[2, 2].w, 0)
+  }
+
+  func testBackgroundColorMakesEveryPixelOpaque() {
+    let image = render(lights: [Light(kind: .distant, position: SIMD3(0, 0, 1))], background: .color(SIMD3(1, 0, 0)))
+    XCTAssertEqual(image[2, 2], SIMD4(1, 0, 0, 1))
+    XCTAssertTrue(image.pixels.allSatisfy { $0.w == 1 })
+  }
+
+  func testLookupFollowsCoreImageConvention() {
+    // (normal.xy + 1) / 2 * size, with Core Image's y up = our row counted from the top for -y.
+    XCTAssertEqual(ShadedMaterial.lookup(SIMD3(0, 0, 1), size: 100), SIMD2(50, 50))
+    XCTAssertEqual(ShadedMaterial.lookup(SIMD3(-1, 0, 0), size: 100), SIMD2(0, 50))
+    // A normal tilted up in the picture (image y < 0) reads the upper half of the ball.
+    XCTAssertEqual(ShadedMaterial.lookup(SIMD3(0, -1, 0), size: 100), SIMD2(50, 0))
+  }
+}

@@ -1,0 +1,153 @@
+import XCTest
+
+@testable import EmbossKit
+
+final class MaterialLoaderTests: XCTestCase {
+  let library = Fixtures.resources.materialLibrary
+
+  /// Parses `yaml` as `test.yaml` and returns its diagnostics as printed.
+  func errors(_ yaml: String) -> [String] {
+    var sink = DiagnosticSink()
+    _ = MaterialLoader.parse(yaml: yaml, file: "test.yaml", library: library, sink: &sink)
+    return sink.diagnostics.map(\.description)
+  }
+
+  func testDefaultMaterialLoads() throws {
+    let spec = try Fixtures.material()
+    XCTAssertEqual(spec.name, "default")
+    XCTAssertEqual(spec.lights.count, 2)
+    XCTAssertEqual(spec.relief, ReliefSpec(radius: 10, profile: .round, scale: 10, direction: .raised))
+    XCTAssertEqual(spec.shadingSize, 512)
+  }
+
+  func testOmittedKeysTakeDefaults() {
+    var sink = DiagnosticSink()
+    let spec = MaterialLoader.parse(yaml: "surface:\n  shininess: 90\n", file: "x.yaml", library: library, sink: &sink)
+    XCTAssertEqual(sink.diagnostics, [])
+    XCTAssertEqual(spec?.surface.shininess, 90)
+    XCTAssertEqual(spec?.surface.base, MaterialSpec.builtIn.surface.base)
+    XCTAssertEqual(spec?.lights, MaterialSpec.builtIn.lights)
+  }
+
+  func testUnknownKeySuggestsTheNearest() {
+    XCTAssertEqual(
+      errors("surface:\n  shinyness: 10\n"),
+      ["test.yaml:2:3: error: \"surface.shinyness\": unknown key; did you mean \"shininess\"?"])
+    XCTAssertEqual(
+      errors("colour: red\n"),
+      ["test.yaml:1:1: error: \"colour\": unknown key (known keys: description, extends, surface, lights, relief, shading, background)"])
+  }
+
+  func testOutOfRangeNumbers() {
+    XCTAssertEqual(
+      errors("surface:\n  shininess: 0\n"),
+      ["test.yaml:2:14: error: \"surface.shininess\": must be in 1...2048, got 0"])
+    XCTAssertEqual(
+      errors("relief:\n  radius: -3\n"),
+      ["test.yaml:2:11: error: \"relief.radius\": must be in 0.5...1000, got -3"])
+  }
+
+  func testNaNAndInfinityAreRefused() {
+    XCTAssertEqual(
+      errors("surface:\n  ambient: .nan\n"),
+      ["test.yaml:2:12: error: \"surface.ambient\": must be a finite number, got .nan"])
+    XCTAssertEqual(
+      errors("relief:\n  scale: .inf\n"),
+      ["test.yaml:2:10: error: \"relief.scale\": must be a finite number, got .inf"])
+  }
+
+  func testWrongTypes() {
+    XCTAssertEqual(
+      errors("surface:\n  shininess: shiny\n"),
+      ["test.yaml:2:14: error: \"surface.shininess\": expected a number, got \"shiny\""])
+    XCTAssertEqual(
+      errors("surface: 3\n"),
+      ["test.yaml:1:10: error: \"surface\": expected a mapping of keys, got \"3\""])
+    XCTAssertEqual(
+      errors("shading:\n  size: 12.5\n"),
+      ["test.yaml:2:9: error: \"shading.size\": expected a whole number, got \"12.5\""])
+  }
+
+  func testBadColors() {
+    XCTAssertEqual(
+      errors("surface:\n  base: \"#ggg\"\n"),
+      ["test.yaml:2:9: error: \"surface.base\": expected a color like \"#rrggbb\", \"#rgb\", \"#rrggbbaa\" or a name, got \"#ggg\""])
+    XCTAssertEqual(
+      errors("surface:\n  base: #ff0000\n"),
+      ["test.yaml:2:8: error: \"surface.base\": expected a color such as \"#rrggbb\", got nothing (an unquoted # starts a YAML comment: write the color in quotes)"])
+  }
+
+  func testHueColors() {
+    var sink = DiagnosticSink()
+    let spec = MaterialLoader.parse(
+      yaml: "lights:\n  - position: [0, 0, 1]\n    color: {hue: 120, brightness: 1}\n", file: "x.yaml",
+      library: library, sink: &sink)
+    XCTAssertEqual(sink.diagnostics, [])
+    XCTAssertEqual(spec?.lights.first?.color, SIMD3(0, 1, 0))
+  }
+
+  func testEmptyLightListAndBadLights() {
+    XCTAssertEqual(errors("lights: []\n"), ["test.yaml:1:9: error: \"lights\": needs at least one light"])
+    XCTAssertEqual(
+      errors("lights:\n  - position: [1, 2]\n    kind: omnii\n"),
+      [
+        "test.yaml:2:15: error: \"lights[0].position\": expected three numbers [x, y, z], got 2",
+        "test.yaml:3:11: error: \"lights[0].kind\": unknown value \"omnii\"; did you mean \"omni\"? (one of: omni, distant, spot)",
+      ])
+  }
+
+  func testReportsEveryErrorNotJustTheFirst() {
+    XCTAssertEqual(
+      errors("surface:\n  shininess: 0\n  ambient: 2\nrelief:\n  profile: roundd\n").count, 3)
+  }
+
+  func testSyntaxErrorHasALocation() {
+    let result = errors("surface:\n  base: [1, 2\n")
+    XCTAssertEqual(result.count, 1)
+    XCTAssertTrue(result[0].hasPrefix("test.yaml:3:1: error: not valid YAML:"), result[0])
+  }
+
+  func testExtendsOverridesAndDetectsCycles() throws {
+    let directory = try Fixtures.temporaryDirectory()
+    let local = MaterialLibrary(directories: [directory.path])
+    try "surface:\n  shininess: 7\n  ambient: 0.3\n".write(to: directory.appendingPathComponent("parent.yaml"), atomically: true, encoding: .utf8)
+    try "extends: parent\nsurface:\n  shininess: 9\n".write(to: directory.appendingPathComponent("child.yaml"), atomically: true, encoding: .utf8)
+    let child = try MaterialLoader.load("child", library: local)
+    XCTAssertEqual(child.surface.shininess, 9)
+    XCTAssertEqual(child.surface.ambient, 0.3)
+
+    try "extends: b\n".write(to: directory.appendingPathComponent("a.yaml"), atomically: true, encoding: .utf8)
+    try "extends: a\n".write(to: directory.appendingPathComponent("b.yaml"), atomically: true, encoding: .utf8)
+    XCTAssertThrowsError(try MaterialLoader.load("a", library: local)) { error in
+      let path = directory.appendingPathComponent("b.yaml").path
+      XCTAssertEqual("\(error)", "\(path):1:10: error: \"extends\": cycle: a.yaml -> b.yaml -> a.yaml")
+    }
+    try "extends: parnt\n".write(to: directory.appendingPathComponent("typo.yaml"), atomically: true, encoding: .utf8)
+    XCTAssertThrowsError(try MaterialLoader.load("typo", library: local)) { error in
+      let path = directory.appendingPathComponent("typo.yaml").path
+      XCTAssertEqual("\(error)", "\(path):1:10: error: \"extends\": no material named \"parnt\"; did you mean \"parent\"?")
+    }
+  }
+
+  func testUnknownPresetName() {
+    XCTAssertThrowsError(try MaterialLoader.load("defualt", library: library)) { error in
+      XCTAssertTrue((error as? EmbossError)?.message.hasPrefix("no material named 'defualt'; did you mean 'default'?") ?? false, "\(error)")
+    }
+  }
+
+  func testColorLiterals() throws {
+    XCTAssertEqual(try ColorLiteral.parse("#fff").get(), ColorLiteral(red: 1, green: 1, blue: 1))
+    XCTAssertEqual(try ColorLiteral.parse("#80ff0040").get().alpha, 64.0 / 255)
+    XCTAssertEqual(try Background.parse("transparent").get(), .transparent)
+    XCTAssertThrowsError(try ColorLiteral.parse("#12345").get())
+    XCTAssertThrowsError(try Background.parse("#ff000080").get())
+    XCTAssertEqual(ColorLiteral(hue: 0, saturation: 1, brightness: 1), ColorLiteral(red: 1, green: 0, blue: 0))
+  }
+
+  func testEditDistanceSuggestions() {
+    XCTAssertEqual(editDistance("shinyness", "shininess"), 1)
+    XCTAssertEqual(editDistance("abcd", "abdc"), 1)
+    XCTAssertEqual(suggestion(for: "radus", among: MaterialLoader.reliefKeys), "radius")
+    XCTAssertNil(suggestion(for: "zzzzzz", among: MaterialLoader.reliefKeys))
+  }
+}

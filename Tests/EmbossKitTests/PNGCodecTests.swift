@@ -1,0 +1,115 @@
+import XCTest
+
+@testable import EmbossKit
+
+final class PNGCodecTests: XCTestCase {
+  func testEightBitRoundTripIsExactOnCodeValues() throws {
+    // Linear values that are exactly 8-bit sRGB codes survive encode -> decode -> encode.
+    var image = RGBAImage(width: 16, height: 16)
+    for i in 0..<256 {
+      let v = SRGB.decode(Float(i) / 255)
+      image.pixels[i] = SIMD4(v, v, v, Float(255 - i) / 255)
+    }
+    let data = try PNGCodec.encode(image)
+    let samples = try PNGCodec.decodeSamples(data)
+    for i in 0..<256 {
+      XCTAssertEqual(Int(samples.rgba[4 * i]) / 257, i)
+      XCTAssertEqual(Int(samples.rgba[4 * i + 3]) / 257, 255 - i)
+    }
+    XCTAssertEqual(try PNGCodec.encode(PNGCodec.decode(data).image), data)
+  }
+
+  func testSixteenBitKeepsFinerSteps() throws {
+    var image = RGBAImage(width: 2, height: 1)
+    image[0, 0] = SIMD4(0.5, 0.5, 0.5, 1)
+    image[1, 0] = SIMD4(0.5001, 0.5, 0.5, 1)
+    let samples = try PNGCodec.decodeSamples(PNGCodec.encode(image, depth: .sixteen))
+    XCTAssertNotEqual(samples.rgba[0], samples.rgba[4])
+    XCTAssertEqual(Double(samples.rgba[0]) / 65535, Double(SRGB.encode(0.5)), accuracy: 1e-4)
+  }
+
+  func testGrayAndDensityRoundTrip() throws {
+    let plane = Plane(width: 3, height: 2, pixels: [0, 0.5, 1, 1, 0.5, 0])
+    let samples = try PNGCodec.decodeSamples(PNGCodec.encodeGray(plane, pixelsPerMeter: 10000))
+    XCTAssertEqual(samples.pixelsPerMeter, 10000)
+    XCTAssertEqual(samples.rgba[0], 0)
+    XCTAssertEqual(samples.rgba[8], 65535)
+    XCTAssertEqual(samples.rgba[4], 128 * 257)
+  }
+
+  func testBadDataIsRefusedWithAReason() throws {
+    let good = try PNGCodec.encode(RGBAImage(width: 8, height: 8, fill: SIMD4(1, 0, 0, 1)))
+    let cases: [(Data, String)] = [
+      (Data(), "file is empty"),
+      (Data("hello, not a png".utf8), "not a PNG file (bad signature)"),
+      (good.prefix(good.count / 2), "file is truncated"),
+    ]
+    for (data, message) in cases {
+      XCTAssertThrowsError(try PNGCodec.decode(data)) { error in
+        XCTAssertEqual((error as? EmbossError)?.message, message)
+      }
+    }
+    var corrupt = good
+    corrupt[corrupt.count - 20] ^= 0xff  // inside IDAT: CRC mismatch
+    XCTAssertThrowsError(try PNGCodec.decode(corrupt))
+  }
+
+  func testHugeHeaderIsRefusedBeforeAllocating() throws {
+    // A valid 1x1 PNG whose IHDR claims 100000 x 100000 (CRC fixed up).
+    var data = try PNGCodec.encode(RGBAImage(width: 1, height: 1))
+    let big: [UInt8] = [0x00, 0x01, 0x86, 0xA0]
+    data.replaceSubrange(16..<20, with: big)
+    data.replaceSubrange(20..<24, with: big)
+    let crc = crc32(Array(data[12..<29]))
+    data.replaceSubrange(29..<33, with: [UInt8(crc >> 24), UInt8(crc >> 16 & 0xff), UInt8(crc >> 8 & 0xff), UInt8(crc & 0xff)])
+    XCTAssertThrowsError(try PNGCodec.decode(data)) { error in
+      XCTAssertEqual(
+        (error as? EmbossError)?.message,
+        "image is 100000x100000 (10000000000 pixels), over the limit of 100000000 pixels")
+    }
+  }
+
+  func testOutputIsReproducible() throws {
+    let image = RGBAImage(width: 40, height: 30, fill: SIMD4(0.2, 0.4, 0.6, 0.8))
+    XCTAssertEqual(try PNGCodec.encode(image), try PNGCodec.encode(image, parallelism: Parallelism(threads: 5)))
+  }
+
+  private func crc32(_ bytes: [UInt8]) -> UInt32 {
+    var crc: UInt32 = 0xFFFF_FFFF
+    for byte in bytes {
+      crc ^= UInt32(byte)
+      for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+    }
+    return ~crc
+  }
+}
+
+final class ImageDiffTests: XCTestCase {
+  func samples(_ values: [UInt8]) -> PNGCodec.Samples {
+    PNGCodec.Samples(width: values.count / 4, height: 1, rgba: values.map { UInt16($0) * 257 }, pixelsPerMeter: 0)
+  }
+
+  func testOneLevelWithinToleranceAndTwoLevelsPast() {
+    let expected = samples([10, 20, 30, 255, 100, 100, 100, 255])
+    let oneOff = samples([11, 20, 30, 255, 100, 100, 100, 255])
+    let twoOff = samples([10, 20, 30, 255, 100, 102, 100, 255])
+    XCTAssertEqual(ImageDiff.compare(expected: expected, actual: oneOff, tolerance: 1)?.badPixels, 0)
+    let report = ImageDiff.compare(expected: expected, actual: twoOff, tolerance: 1)
+    XCTAssertEqual(report?.badPixels, 1)
+    XCTAssertEqual(report?.worstDifference, 2)
+    XCTAssertEqual(report?.worstX, 1)
+    XCTAssertNil(ImageDiff.compare(expected: expected, actual: samples([1, 2, 3, 4]), tolerance: 1))
+    XCTAssertEqual(ImageDiff.compare(expected: expected, actual: expected, tolerance: 0)?.psnr, .infinity)
+  }
+
+  func testSnapshotComparisonUsesTheTolerance() throws {
+    let a = RGBAImage(width: 4, height: 4, fill: SIMD4(0.5, 0.5, 0.5, 1))
+    var b = a
+    b[2, 2] = SIMD4(0.9, 0.5, 0.5, 1)
+    let da = try PNGCodec.encode(a)
+    XCTAssertNil(PNGComparison.mismatch(da, da, tolerance: 0))
+    let message = PNGComparison.mismatch(da, try PNGCodec.encode(b), tolerance: 2)
+    XCTAssertNotNil(message)
+    XCTAssertTrue(message?.contains("1 of 16 pixels") ?? false, message ?? "")
+  }
+}

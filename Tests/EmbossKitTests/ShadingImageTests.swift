@@ -1,0 +1,81 @@
+import XCTest
+
+@testable import EmbossKit
+
+final class ShadingImageTests: XCTestCase {
+  let surface = Surface(
+    base: SIMD3(0.6, 0.4, 0.2), specular: SIMD3(1, 1, 1), shininess: 20, ambient: 0.1, metallic: 0)
+  let lights = [
+    Light(kind: .omni, position: SIMD3(-2, 2, 3), color: SIMD3(1, 0.9, 0.8), intensity: 1),
+    Light(kind: .omni, position: SIMD3(3, -1, 1), color: SIMD3(0.2, 0.3, 1), intensity: 0.5),
+  ]
+
+  /// Blinn-Phong written out independently of `Surface.shade`.
+  func analytic(_ n: SIMD3<Double>) -> SIMD3<Double> {
+    func normalize(_ v: SIMD3<Double>) -> SIMD3<Double> { v / (v * v).sum().squareRoot() }
+    let base = SIMD3<Double>(0.6, 0.4, 0.2)
+    var color = base * 0.1
+    for light in lights {
+      let position = SIMD3<Double>(light.position)
+      let l = normalize(position - n)
+      let diffuse = (n * l).sum()
+      guard diffuse > 0 else { continue }
+      let h = normalize(l + SIMD3(0, 0, 1))
+      let specular = pow(max((n * h).sum(), 0), 20)
+      color += SIMD3<Double>(light.color) * Double(light.intensity) * (base * diffuse + SIMD3(repeating: specular))
+    }
+    return color
+  }
+
+  func testCenterAndSamplePointsMatchAnalyticBlinnPhong() {
+    let size = 65  // odd: pixel 32's center is the sphere's center
+    let image = ShadingImage.render(surface: surface, lights: lights, size: size, parallelism: .serial)
+    for (i, j) in [(32, 32), (20, 12), (50, 40), (10, 30), (40, 55)] {
+      let x = (Double(i) + 0.5) / Double(size) * 2 - 1
+      let y = 1 - (Double(j) + 0.5) / Double(size) * 2
+      let n = SIMD3(x, y, (1 - x * x - y * y).squareRoot())
+      let expected = analytic(n)
+      let got = image[i, j]
+      for c in 0..<3 {
+        XCTAssertEqual(Double(got[c]), expected[c], accuracy: 2e-4, "pixel (\(i), \(j)) channel \(c)")
+      }
+      XCTAssertEqual(got.w, 1)
+    }
+  }
+
+  func testRimIsAntiAliasedAndOutsideIsTransparent() {
+    let size = 64
+    let image = ShadingImage.render(surface: surface, lights: lights, size: size, parallelism: .serial)
+    XCTAssertEqual(image[0, 0].w, 0, "corner is outside the disk")
+    // The disk touches the image's edges (normal.x = -1 maps to column 0): the middle row's
+    // first pixel is mostly covered. Along the diagonal, alpha rises from 0 to 1 across the
+    // rim, with partial values between.
+    XCTAssertGreaterThan(image[0, 32].w, 0.5)
+    let diagonal = (0..<32).map { image[$0, $0].w }
+    XCTAssertEqual(diagonal[0], 0)
+    XCTAssertEqual(diagonal[31], 1)
+    XCTAssertTrue(diagonal.contains { $0 > 0.05 && $0 < 0.95 }, "rim has partial coverage")
+    XCTAssertEqual(diagonal, diagonal.sorted(), "coverage grows toward the center")
+    // Outside pixels keep a rim color (not black), so bilinear lookups never darken.
+    XCTAssertGreaterThan(image[0, 0].x + image[0, 0].y + image[0, 0].z, 0)
+  }
+
+  func testLightAtTopLeftLightsTheTopLeftOfTheBall() {
+    let light = Light(kind: .omni, position: SIMD3(-3, 3, 2), intensity: 1)
+    let image = ShadingImage.render(
+      surface: Surface(base: SIMD3(repeating: 0.5)), lights: [light], size: 64, parallelism: .serial)
+    XCTAssertGreaterThan(image[16, 16].x, image[48, 48].x + 0.2)
+  }
+
+  func testDistantAndSpotLights() {
+    let distant = Light(kind: .distant, position: SIMD3(0, 0, 1), intensity: 1)
+    let flat = Surface(base: SIMD3(repeating: 0.5), specular: SIMD3(repeating: 0), ambient: 0)
+    let n = SIMD3<Float>(0, 0, 1)
+    XCTAssertEqual(flat.shade(normal: n, point: n, lights: [distant]).x, 0.5, accuracy: 1e-6)
+    // A spot aimed away from the point gives nothing; aimed at it, full light.
+    let away = Light(kind: .spot, position: SIMD3(0, 0, 3), target: SIMD3(5, 0, 3), coneAngle: 20)
+    let toward = Light(kind: .spot, position: SIMD3(0, 0, 3), target: .zero, coneAngle: 20)
+    XCTAssertEqual(flat.shade(normal: n, point: n, lights: [away]).x, 0)
+    XCTAssertEqual(flat.shade(normal: n, point: n, lights: [toward]).x, 0.5, accuracy: 1e-6)
+  }
+}

@@ -1,0 +1,72 @@
+import SnapshotTesting
+import XCTest
+
+@testable import EmbossKit
+
+/// Reference renders, one concern each, named after what they vary. Tolerance: at most 2
+/// 8-bit levels in any channel, zero pixels beyond it.
+final class SnapshotTests: XCTestCase {
+  func render(
+    _ text: String = "Ag", size: Float = 56, configure: (inout MaterialSpec) -> Void = { _ in }
+  ) throws -> RGBAImage {
+    var material = try Fixtures.material()
+    material.shadingSize = 256
+    configure(&material)
+    let mask = try TextLayout(text: text, font: Fixtures.font(), style: TextStyle(pixelSize: size)).rasterize()
+    return Render(mask: mask, material: material, parallelism: .serial).image
+  }
+
+  func testDefaultMaterial() throws {
+    assertSnapshot(of: try render(), as: .png(), named: "default")
+  }
+
+  func testRadius() throws {
+    assertSnapshot(of: try render { $0.relief.radius = 4 }, as: .png(), named: "radius=4")
+  }
+
+  func testProfiles() throws {
+    for profile in [ReliefProfile.linear, .smooth] {
+      assertSnapshot(of: try render { $0.relief.profile = profile }, as: .png(), named: "profile=\(profile)")
+    }
+  }
+
+  func testLowered() throws {
+    assertSnapshot(of: try render { $0.relief.direction = .lowered }, as: .png(), named: "direction=lowered")
+  }
+
+  func testThreeColoredLights() throws {
+    let image = try render {
+      $0.lights = [
+        Light(position: SIMD3(-1.5, 1.5, 1), color: SIMD3(1, 0.2, 0.2), intensity: 0.9),
+        Light(position: SIMD3(1.5, 1.5, 1), color: SIMD3(0.2, 1, 0.2), intensity: 0.9),
+        Light(position: SIMD3(0, -1.5, 1), color: SIMD3(0.2, 0.2, 1), intensity: 0.9),
+      ]
+    }
+    assertSnapshot(of: image, as: .png(), named: "lights=3")
+  }
+
+  func testTransparentBackground() throws {
+    assertSnapshot(of: try render { $0.background = .transparent }, as: .png(), named: "background=transparent")
+  }
+
+  func testShadingImage() throws {
+    let material = try Fixtures.material()
+    let image = ShadingImage.render(surface: material.surface, lights: material.lights, size: 96, parallelism: .serial)
+    assertSnapshot(of: image, as: .png(), named: "shading=default")
+  }
+}
+
+final class DeterminismTests: XCTestCase {
+  /// The same scene gives the same bytes on 1, 2 and 7 threads.
+  func testSameBytesOnAnyThreadCount() throws {
+    let resources = Fixtures.resources
+    var outputs: [Data] = []
+    for threads in [1, 2, 7] {
+      let job = TextRenderJob(
+        text: "Same\nbytes", style: TextStyle(pixelSize: 48), parallelism: Parallelism(threads: threads))
+      outputs.append(try job.run(resources: resources).png)
+    }
+    XCTAssertEqual(outputs[0], outputs[1])
+    XCTAssertEqual(outputs[0], outputs[2])
+  }
+}

@@ -1,0 +1,104 @@
+import XCTest
+
+@testable import EmbossKit
+
+final class TextLayoutTests: XCTestCase {
+  func testRasterizesAntiAliasedCoverageWithPadding() throws {
+    let layout = try TextLayout(text: "Hi", font: Fixtures.font(), style: TextStyle(pixelSize: 40, padding: 5))
+    let mask = layout.rasterize()
+    XCTAssertEqual(mask.inkBounds.x, 5)
+    XCTAssertEqual(mask.inkBounds.y, 5)
+    XCTAssertEqual(mask.width, mask.inkBounds.width + 10)
+    XCTAssertEqual(mask.plane.bounds(above: 0), mask.inkBounds)
+    XCTAssertEqual(mask.plane.pixels.max(), 1)
+    XCTAssertTrue(mask.plane.pixels.contains { $0 > 0.1 && $0 < 0.9 }, "edges are anti-aliased")
+  }
+
+  func testMissingGlyphNamesCharacterAndFont() throws {
+    XCTAssertThrowsError(try TextLayout(text: "a\u{0F00}", font: Fixtures.font(), style: TextStyle())) { error in
+      XCTAssertEqual(
+        (error as? EmbossError)?.message,
+        "font 'DejaVu Sans Bold' (\(Fixtures.fontPath)) has no glyph for '\u{0F00}' (U+0F00)")
+    }
+  }
+
+  func testEmptyOrBlankTextIsAnError() throws {
+    for text in ["", "   ", "\n\n"] {
+      XCTAssertThrowsError(try TextLayout(text: text, font: Fixtures.font(), style: TextStyle())) { error in
+        XCTAssertEqual((error as? EmbossError)?.message, "the text renders no ink (it is empty or only spaces)")
+      }
+    }
+  }
+
+  func testAlignmentMovesShortLines() throws {
+    let font = try Fixtures.font()
+    func firstInkColumnOfLastLine(_ alignment: TextAlignment) throws -> Int {
+      let mask = try TextLayout(
+        text: "WWWWW\nI", font: font, style: TextStyle(pixelSize: 30, alignment: alignment, padding: 4)
+      ).rasterize()
+      let lastRow = mask.inkBounds.maxY - 3
+      return (0..<mask.width).first { mask.plane[$0, lastRow] > 0.5 } ?? -1
+    }
+    let left = try firstInkColumnOfLastLine(.left)
+    let center = try firstInkColumnOfLastLine(.center)
+    let right = try firstInkColumnOfLastLine(.right)
+    XCTAssertLessThan(left, center)
+    XCTAssertLessThan(center, right)
+  }
+
+  func testLineHeightAndLetterSpacingGrowTheBlock() throws {
+    let font = try Fixtures.font()
+    let base = try TextLayout(text: "AB\nCD", font: font, style: TextStyle(pixelSize: 30))
+    let spaced = try TextLayout(text: "AB\nCD", font: font, style: TextStyle(pixelSize: 30, letterSpacing: 10, lineHeight: 2))
+    XCTAssertEqual(spaced.inkBounds.width, base.inkBounds.width + 10, accuracy: 1)
+    XCTAssertGreaterThan(spaced.inkBounds.height, base.inkBounds.height + 25)
+  }
+
+  func testKerningTightensPairsTheFontKerns() throws {
+    let font = try Fixtures.font()
+    XCTAssertTrue(font.hasKerning, "DejaVu ships a kern table")
+    // "AV" is kerned in DejaVu Sans Bold: its ink is narrower than A and V set apart by advances.
+    let kerned = try TextLayout(text: "AV", font: font, style: TextStyle(pixelSize: 100)).inkBounds.width
+    let spaced = try TextLayout(text: "A V", font: font, style: TextStyle(pixelSize: 100)).inkBounds.width
+    let space = try TextLayout(text: "A\u{00A0}V", font: font, style: TextStyle(pixelSize: 100)).inkBounds.width
+    XCTAssertEqual(spaced, space)
+    let a = try TextLayout(text: "A", font: font, style: TextStyle(pixelSize: 100)).inkBounds.width
+    XCTAssertLessThan(kerned, a * 2)
+  }
+
+  func testFixedCanvasCentersTheInk() throws {
+    let layout = try TextLayout(
+      text: "O", font: Fixtures.font(), style: TextStyle(pixelSize: 40), canvas: CanvasSize(width: 200, height: 100))
+    XCTAssertEqual(layout.canvasWidth, 200)
+    XCTAssertEqual(layout.canvasHeight, 100)
+    let ink = layout.inkBounds
+    XCTAssertEqual(Double(ink.x) + Double(ink.width) / 2, 100, accuracy: 1)
+    XCTAssertEqual(Double(ink.y) + Double(ink.height) / 2, 50, accuracy: 1)
+    XCTAssertThrowsError(
+      try TextLayout(text: "WIDE TEXT", font: Fixtures.font(), style: TextStyle(pixelSize: 40), canvas: CanvasSize(width: 50, height: 50)))
+  }
+
+  func testFontErrors() {
+    XCTAssertThrowsError(try Font(path: "/nonexistent/font.ttf")) { error in
+      XCTAssertEqual((error as? EmbossError)?.message, "font file '/nonexistent/font.ttf' does not exist")
+    }
+    let notAFont = Fixtures.root.appendingPathComponent("Package.swift").path
+    XCTAssertThrowsError(try Font(path: notAFont)) { error in
+      XCTAssertEqual(
+        (error as? EmbossError)?.message,
+        "cannot load font '\(notAFont)': unknown file format (not a font FreeType can read)")
+    }
+  }
+
+  func testAbsurdSizesAreRefused() throws {
+    let font = try Fixtures.font()
+    for size: Float in [0, -1, .nan, .infinity, 1e9] {
+      XCTAssertThrowsError(try TextLayout(text: "A", font: font, style: TextStyle(pixelSize: size)), "\(size)")
+    }
+    XCTAssertThrowsError(
+      try TextLayout(text: "A", font: font, style: TextStyle(pixelSize: 2000), limits: RenderLimits(maxPixels: 1000))
+    ) { error in
+      XCTAssertTrue((error as? EmbossError)?.message.contains("--max-pixels") ?? false)
+    }
+  }
+}
