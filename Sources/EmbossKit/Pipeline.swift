@@ -7,7 +7,7 @@ public struct Render: Sendable {
   public var mask: CoverageMask
   public var height: HeightField
   public var shading: RGBAImage
-  public var image: RGBAImage
+  public var image: CanvasImage
   public var timings: StageTimings
 
   /// Renders a mask with a material. Cannot fail: every input is already validated.

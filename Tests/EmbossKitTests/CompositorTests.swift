@@ -12,7 +12,8 @@ final class CompositorTests: XCTestCase {
       size: 128, parallelism: .serial)
     return ShadedMaterial.composite(
       height: height, mask: square, shading: shading, scale: 10, background: background,
-      parallelism: .serial)
+      parallelism: .serial
+    ).flattened()
   }
 
   /// Core Image's y points up and ours down: a light at the top-left must brighten the

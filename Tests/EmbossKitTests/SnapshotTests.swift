@@ -13,7 +13,7 @@ final class SnapshotTests: XCTestCase {
     material.shadingSize = 256
     configure(&material)
     let mask = try TextLayout(text: text, font: Fixtures.font(), style: TextStyle(pixelSize: size)).rasterize()
-    return Render(mask: mask, material: material, parallelism: .serial).image
+    return Render(mask: mask, material: material, parallelism: .serial).image.flattened()
   }
 
   func testDefaultMaterial() throws {

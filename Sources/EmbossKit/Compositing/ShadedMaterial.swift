@@ -38,54 +38,54 @@ public enum ShadedMaterial {
 
   /// Composites the embossed image.
   ///
-  /// - Returns: a canvas-sized image, linear light, straight alpha. Over a background color
-  ///   every pixel is opaque (`color * coverage + background * (1 - coverage)`); with a
-  ///   transparent background the color is the shaded color and alpha the mask's coverage.
-  ///   Only the height field's region is shaded; the rest is background.
+  /// - Returns: a canvas-sized image, linear light, straight alpha, whose content is the
+  ///   mask's ink bounds (the only pixels that can differ from the background). Over a
+  ///   background color every pixel is opaque (`color * coverage + background * (1 - coverage)`);
+  ///   with a transparent background the color is the shaded color and alpha the coverage.
   public static func composite(
     height: HeightField, mask: CoverageMask, shading: RGBAImage, scale: Float,
     background: Background, parallelism: Parallelism = .allCores
-  ) -> RGBAImage {
+  ) -> CanvasImage {
     let fill: SIMD4<Float>
     switch background {
     case .transparent: fill = .zero
     case .color(let c): fill = SIMD4(c, 1)
     }
-    var image = RGBAImage(width: mask.width, height: mask.height, fill: fill)
-    let ink = mask.inkBounds.intersection(mask.plane.bounds)
-    guard !ink.isEmpty, shading.width > 0 else { return image }
+    let ink = shading.width > 0 ? mask.inkBounds.intersection(mask.plane.bounds) : PixelRect(x: 0, y: 0, width: 0, height: 0)
+    var content = RGBAImage(width: ink.width, height: ink.height, fill: fill)
     let region = height.region
     let size = shading.width
-    image.pixels.withUnsafeMutableBufferPointer { out in
+    content.pixels.withUnsafeMutableBufferPointer { out in
       let out = SharedPointer(out)
       height.plane.pixels.withUnsafeBufferPointer { h in
         let h = UnsafeBufferPointerBox(h)
         mask.plane.pixels.withUnsafeBufferPointer { coverage in
           let coverage = UnsafeBufferPointerBox(coverage)
+          shading.pixels.withUnsafeBufferPointer { ball in
+          let ball = UnsafeBufferPointerBox(ball)
           parallelism.forEachBand(ink.height, bandSize: 16) { rows in
             for row in rows {
               let y = ink.y + row
-              for x in ink.x..<ink.maxX {
+              for column in 0..<ink.width {
+                let x = ink.x + column
                 let a = coverage.buffer[y * mask.width + x]
                 guard a > 0 else { continue }
                 let n = normal(
                   h.buffer, width: region.width, x: x - region.x, y: y - region.y, scale: scale)
                 let uv = lookup(n, size: size)
-                let color = shading.sampleBilinear(x: uv.x, y: uv.y)
+                let color = RGBAImage.sampleBilinear(
+                  ball.buffer, width: size, height: size, x: uv.x, y: uv.y)
                 let rgb = SIMD3(color.x, color.y, color.z)
-                switch background {
-                case .transparent:
-                  out[y * mask.width + x] = SIMD4(rgb, a)
-                case .color(let bg):
-                  out[y * mask.width + x] = SIMD4(rgb * a + bg * (1 - a), 1)
-                }
+                out[row * ink.width + column] =
+                  fill.w == 0 ? SIMD4(rgb, a) : SIMD4(rgb * a + SIMD3(fill.x, fill.y, fill.z) * (1 - a), 1)
               }
             }
+          }
           }
         }
       }
     }
-    return image
+    return CanvasImage(width: mask.width, height: mask.height, fill: fill, contentRect: ink, content: content)
   }
 
   /// The normals as an image for inspection: (n + 1) / 2 in r, g, b (y down), alpha 1, over

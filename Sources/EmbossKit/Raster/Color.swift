@@ -10,7 +10,7 @@ public enum SRGB {
 
   @inline(__always)
   public static func encode(_ v: Float) -> Float {
-    let c = min(max(v, 0), 1)
+    let c = v > 0 ? (v < 1 ? v : 1) : 0  // NaN -> 0
     return c <= 0.0031308 ? c * 12.92 : 1.055 * powf(c, 1 / 2.4) - 0.055
   }
 

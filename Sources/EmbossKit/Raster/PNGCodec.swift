@@ -20,52 +20,67 @@ public enum PNGCodec {
     _ image: RGBAImage, depth: BitDepth = .eight, compression: Int = defaultCompression,
     pixelsPerMeter: UInt32 = 0, parallelism: Parallelism = .allCores
   ) throws -> Data {
-    let count = image.width * image.height
+    try encode(
+      CanvasImage(image), depth: depth, compression: compression, pixelsPerMeter: pixelsPerMeter,
+      parallelism: parallelism)
+  }
+
+  /// Encodes a canvas image: background pixels are converted once and repeated.
+  public static func encode(
+    _ image: CanvasImage, depth: BitDepth = .eight, compression: Int = defaultCompression,
+    pixelsPerMeter: UInt32 = 0, parallelism: Parallelism = .allCores
+  ) throws -> Data {
     switch depth {
     case .eight:
-      var bytes = [UInt8](repeating: 0, count: count * 4)
-      bytes.withUnsafeMutableBufferPointer { out in
-        let out = SharedPointer(out)
-        image.pixels.withUnsafeBufferPointer { src in
-          let src = UnsafeBufferPointerBox(src)
-          SRGB.encode8Table.withUnsafeBufferPointer { table in
-            let table = UnsafeBufferPointerBox(table)
-            parallelism.forEachBand(count, bandSize: 65536) { range in
-              for i in range {
-                let p = src.buffer[i]
-                out[4 * i] = table.buffer[tableIndex(p.x)]
-                out[4 * i + 1] = table.buffer[tableIndex(p.y)]
-                out[4 * i + 2] = table.buffer[tableIndex(p.z)]
-                out[4 * i + 3] = UInt8((min(max(p.w, 0), 1) * 255).rounded())
-              }
-            }
-          }
+      let bytes = SRGB.encode8Table.withUnsafeBufferPointer { table in
+        let table = UnsafeBufferPointerBox(table)
+        return quantize(image, parallelism: parallelism) { p in
+          SIMD4(
+            table.buffer[tableIndex(p.x)], table.buffer[tableIndex(p.y)],
+            table.buffer[tableIndex(p.z)], UInt8(unitClamp(p.w) * 255 + 0.5))
         }
       }
-      return try encodeRaw(bytes, width: image.width, height: image.height, channels: 4, bitDepth: 8,
-                           compression: compression, pixelsPerMeter: pixelsPerMeter, srgb: true)
+      return try encodeRaw(
+        bytes, width: image.width, height: image.height, channels: 4, bitDepth: 8,
+        compression: compression, pixelsPerMeter: pixelsPerMeter, srgb: true)
     case .sixteen:
-      var samples = [UInt16](repeating: 0, count: count * 4)
-      samples.withUnsafeMutableBufferPointer { out in
-        let out = SharedPointer(out)
-        image.pixels.withUnsafeBufferPointer { src in
-          let src = UnsafeBufferPointerBox(src)
-          parallelism.forEachBand(count, bandSize: 65536) { range in
-            for i in range {
-              let p = src.buffer[i]
-              out[4 * i] = UInt16((SRGB.encode(p.x) * 65535).rounded())
-              out[4 * i + 1] = UInt16((SRGB.encode(p.y) * 65535).rounded())
-              out[4 * i + 2] = UInt16((SRGB.encode(p.z) * 65535).rounded())
-              out[4 * i + 3] = UInt16((min(max(p.w, 0), 1) * 65535).rounded())
-            }
-          }
-        }
+      let samples = quantize(image, parallelism: parallelism) { p in
+        SIMD4(
+          UInt16(SRGB.encode(p.x) * 65535 + 0.5), UInt16(SRGB.encode(p.y) * 65535 + 0.5),
+          UInt16(SRGB.encode(p.z) * 65535 + 0.5), UInt16(unitClamp(p.w) * 65535 + 0.5))
       }
-      return try encodeRaw(samples, width: image.width, height: image.height, channels: 4,
-                           bitDepth: 16, compression: compression, pixelsPerMeter: pixelsPerMeter,
-                           srgb: true)
+      return try encodeRaw(
+        samples, width: image.width, height: image.height, channels: 4, bitDepth: 16,
+        compression: compression, pixelsPerMeter: pixelsPerMeter, srgb: true)
     }
   }
+
+  /// Converts every pixel of a canvas image with `convert`, row bands in parallel; the
+  /// background is converted once.
+  private static func quantize<T: SIMDScalar & Sendable>(
+    _ image: CanvasImage, parallelism: Parallelism, _ convert: @Sendable (SIMD4<Float>) -> SIMD4<T>
+  ) -> [SIMD4<T>] {
+    let background = convert(image.fill)
+    var out = [SIMD4<T>](repeating: background, count: image.width * image.height)
+    let rect = image.contentRect
+    out.withUnsafeMutableBufferPointer { out in
+      let out = SharedPointer(out)
+      image.content.pixels.withUnsafeBufferPointer { src in
+        let src = UnsafeBufferPointerBox(src)
+        parallelism.forEachBand(rect.height, bandSize: 32) { rows in
+          for row in rows {
+            let dst = (rect.y + row) * image.width + rect.x
+            let s = row * rect.width
+            for x in 0..<rect.width { out[dst + x] = convert(src.buffer[s + x]) }
+          }
+        }
+      }
+    }
+    return out
+  }
+
+  @inline(__always)
+  static func unitClamp(_ v: Float) -> Float { v > 0 ? (v < 1 ? v : 1) : 0 }
 
   /// Encodes a plane as a grayscale PNG, mapping `range` to black...white linearly (no sRGB
   /// curve: the values are data, such as heights, not light).

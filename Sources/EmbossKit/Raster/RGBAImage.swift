@@ -33,6 +33,16 @@ public struct RGBAImage: Sendable, Equatable {
   /// to the nearest edge pixel outside the image.
   @inline(__always)
   public func sampleBilinear(x: Float, y: Float) -> SIMD4<Float> {
+    pixels.withUnsafeBufferPointer { p in
+      Self.sampleBilinear(p, width: width, height: height, x: x, y: y)
+    }
+  }
+
+  /// `sampleBilinear` on raw pixels, for inner loops that hold the buffer already.
+  @inline(__always)
+  static func sampleBilinear(
+    _ p: UnsafeBufferPointer<SIMD4<Float>>, width: Int, height: Int, x: Float, y: Float
+  ) -> SIMD4<Float> {
     let fx = min(max(x - 0.5, 0), Float(width - 1))
     let fy = min(max(y - 0.5, 0), Float(height - 1))
     let x0 = Int(fx)
@@ -41,11 +51,9 @@ public struct RGBAImage: Sendable, Equatable {
     let y1 = min(y0 + 1, height - 1)
     let tx = fx - Float(x0)
     let ty = fy - Float(y0)
-    return pixels.withUnsafeBufferPointer { p in
-      let top = p[y0 * width + x0] * (1 - tx) + p[y0 * width + x1] * tx
-      let bottom = p[y1 * width + x0] * (1 - tx) + p[y1 * width + x1] * tx
-      return top * (1 - ty) + bottom * ty
-    }
+    let top = p[y0 * width + x0] * (1 - tx) + p[y0 * width + x1] * tx
+    let bottom = p[y1 * width + x0] * (1 - tx) + p[y1 * width + x1] * tx
+    return top * (1 - ty) + bottom * ty
   }
 
   /// A gray view of one channel (0 r, 1 g, 2 b, 3 a).

@@ -4,9 +4,14 @@ enum EdgeDistance {
   /// coverage 0), the distance in pixels from its center to the mask's 0.5 iso-line, for
   /// pixels at least half covered, and 0 for the others.
   ///
-  /// `region` must have a ring of uncovered pixels around the ink, so every inside pixel's
-  /// nearest outside pixel lies within it.
-  static func inside(mask: Plane, region: PixelRect, parallelism: Parallelism) -> Plane {
+  /// Distances are measured to edges inside `region` only; a pixel with no edge in the
+  /// region at all gets infinity (deep inside: plateau).
+  ///
+  /// Pixels farther than `exactWithin` from every seed get their plain Euclidean distance to
+  /// the nearest seed center (callers only care that it is large: the plateau).
+  static func inside(
+    mask: Plane, region: PixelRect, exactWithin: Float = .infinity, parallelism: Parallelism
+  ) -> Plane {
     let w = region.width
     let h = region.height
     guard w > 0, h > 0 else { return Plane(width: w, height: h) }
@@ -23,7 +28,8 @@ enum EdgeDistance {
       coverage[$0] < 1
     }
     // Each seed's estimate of the edge: the point on the 0.5 iso-line nearest its center
-    // (x, y offsets from the center) and the inward unit normal (z, w).
+    // (x, y in region pixels) and the inward unit normal (z, w); a zero normal means the
+    // coverage around the seed gives no direction.
     var edges = [SIMD4<Float>](repeating: .zero, count: w * h)
     edges.withUnsafeMutableBufferPointer { out in
       let out = SharedPointer(out)
@@ -34,15 +40,20 @@ enum EdgeDistance {
             for x in 0..<w where coverage.buffer[y * w + x] < 1 {
               let g = gradient(coverage.buffer, w: w, h: h, x: x, y: y)
               let length = (g * g).sum().squareRoot()
-              guard length > 0 else { continue }
+              let center = SIMD2<Float>(Float(x), Float(y))
+              guard length > 0 else {
+                out[y * w + x] = SIMD4(lowHalf: center, highHalf: .zero)
+                continue
+              }
               let inward = -g / length
               let offset = edgeOffset(gx: g.x, gy: g.y, coverage: coverage.buffer[y * w + x])
-              out[y * w + x] = SIMD4(lowHalf: inward * offset, highHalf: inward)
+              out[y * w + x] = SIMD4(lowHalf: center + inward * offset, highHalf: inward)
             }
           }
         }
       }
     }
+    let limit = exactWithin.isFinite ? (exactWithin + 2) * (exactWithin + 2) : .infinity
     // Two refinement passes: each pixel considers the seeds its 3x3 neighbourhood found.
     var seeds = transform.nearestSeed
     var distances = [Float](repeating: 0, count: w * h)
@@ -65,6 +76,11 @@ enum EdgeDistance {
                     let i = y * w + x
                     let c = coverage.buffer[i]
                     guard c >= 0.5 else { continue }
+                    let squared = transform.squaredDistance[i]
+                    if Float(squared) > limit {
+                      if last { distanceOut[i] = squared == Int.max ? .infinity : Float(squared).squareRoot() }
+                      continue
+                    }
                     var best = Float.infinity
                     var bestDistance = Float.infinity
                     var bestSeed = seeds.buffer[i]
@@ -72,20 +88,17 @@ enum EdgeDistance {
                       for nx in max(0, x - 1)...min(w - 1, x + 1) {
                         let seed = seeds.buffer[ny * w + nx]
                         guard seed >= 0 else { continue }
-                        let s = Int(seed)
-                        let edge = edges.buffer[s]
-                        let qx = Float(x - s % w)
-                        let qy = Float(y - s / w)
+                        let edge = edges.buffer[Int(seed)]
+                        let px = Float(x) - edge.x
+                        let py = Float(y) - edge.y
                         let pointDistance: Float
                         let lineDistance: Float
                         if edge.z == 0 && edge.w == 0 {
                           // No direction (coverage balanced around the seed): its center is
                           // taken half a pixel outside the edge.
-                          pointDistance = (qx * qx + qy * qy).squareRoot() - 0.5
+                          pointDistance = (px * px + py * py).squareRoot() - 0.5
                           lineDistance = pointDistance
                         } else {
-                          let px = qx - edge.x
-                          let py = qy - edge.y
                           pointDistance = (px * px + py * py).squareRoot()
                           // Distance to the edge's tangent line: exact for straight edges,
                           // and smooth as the chosen seed changes along a curve.

@@ -90,21 +90,36 @@ public struct HeightField: Sendable, Equatable {
   /// "Anti-aliased Euclidean distance transform", 2011). Each pixel takes the best edge among
   /// its own nearest seed and its 8 neighbours' (twice), so neighbouring pixels agree on where
   /// a curved edge lies and the bevel shows no streaks. Heights follow `relief.profile` over
-  /// `relief.radius`. An empty mask gives an empty region.
+  /// `relief.radius`. An empty mask gives an empty region. The result does not depend on
+  /// the thread count.
   public static func make(
     mask: CoverageMask, relief: ReliefSpec, parallelism: Parallelism = .allCores
   ) -> HeightField {
     let region = mask.inkBounds.isEmpty ? mask.inkBounds : mask.inkBounds.grown(by: 1)
-    let distance = EdgeDistance.inside(mask: mask.plane, region: region, parallelism: parallelism)
     let sign: Float = relief.direction == .raised ? 1 : -1
     let inverseRadius = 1 / relief.radius
-    var heights = distance.pixels
+    // Only distances up to the radius shape the bevel, so the field is computed in bands of
+    // rows, each with a halo of radius + 5 rows: every pixel within radius + 2 of an edge
+    // finds the same seeds as over the whole region (the two refinement passes reach two
+    // pixels further), and the rest is plateau either way. Memory stays per band.
+    let halo = Int(relief.radius.rounded(.up)) + 5
+    let bandRows = max(128, 2 * halo)
+    var heights = [Float](repeating: 0, count: region.width * region.height)
     heights.withUnsafeMutableBufferPointer { out in
       let out = SharedPointer(out)
-      parallelism.forEachBand(region.height, bandSize: 16) { rows in
-        for i in rows.lowerBound * region.width..<rows.upperBound * region.width {
-          let d = out[i]
-          out[i] = d > 0 ? sign * relief.profile.height(d * inverseRadius) : 0
+      parallelism.forEachBand(region.height, bandSize: bandRows) { rows in
+        let band = PixelRect(
+          x: region.x, y: region.y + rows.lowerBound - halo, width: region.width,
+          height: rows.count + 2 * halo)
+        let distance = EdgeDistance.inside(
+          mask: mask.plane, region: band, exactWithin: relief.radius, parallelism: .serial)
+        for row in rows {
+          let src = (row - rows.lowerBound + halo) * region.width
+          let dst = row * region.width
+          for x in 0..<region.width {
+            let d = distance.pixels[src + x]
+            out[dst + x] = d > 0 ? sign * relief.profile.height(d * inverseRadius) : 0
+          }
         }
       }
     }
