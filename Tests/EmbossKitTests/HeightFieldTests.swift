@@ -117,3 +117,25 @@ final class HeightFieldTests: XCTestCase {
     XCTAssertEqual(one, seven)
   }
 }
+
+extension HeightFieldTests {
+  /// The field is computed in bands of rows with a halo; it must equal one computation over
+  /// the whole region.
+  func testBandsGiveTheSameFieldAsOneRegion() {
+    let mask = Fixtures.mask(width: 70, height: 420, samples: 4) { x, y in
+      let center = 35 + 18 * sin(y / 40)
+      return abs(x - center) < 9 + 4 * cos(y / 23) && y > 4 && y < 414
+    }
+    for relief in [ReliefSpec(radius: 6, profile: .linear), ReliefSpec(radius: 3.5, profile: .round)] {
+      let field = HeightField.make(mask: mask, relief: relief, parallelism: Parallelism(threads: 3))
+      let region = mask.inkBounds.grown(by: 1)
+      XCTAssertEqual(field.region, region)
+      let whole = EdgeDistance.inside(mask: mask.plane, region: region, parallelism: .serial)
+      for i in 0..<whole.pixels.count {
+        let d = whole.pixels[i]
+        let expected = d > 0 ? relief.profile.height(d * (1 / relief.radius)) : 0
+        XCTAssertEqual(field.plane.pixels[i], expected, "pixel \(i % region.width), \(i / region.width)")
+      }
+    }
+  }
+}

@@ -28,9 +28,14 @@ enum EdgeDistance {
       coverage[$0] < 1
     }
     // Each seed's estimate of the edge: the point on the 0.5 iso-line nearest its center
-    // (x, y in region pixels) and the inward unit normal (z, w); a zero normal means the
-    // coverage around the seed gives no direction.
+    // (x, y: offset from that center, so results do not depend on where the region starts)
+    // and the inward unit normal (z, w); a zero normal means the coverage around the seed
+    // gives no direction. `position` holds each pixel's integer coordinates.
     var edges = [SIMD4<Float>](repeating: .zero, count: w * h)
+    var position = [SIMD2<Int32>](repeating: .zero, count: w * h)
+    for y in 0..<h {
+      for x in 0..<w { position[y * w + x] = SIMD2(Int32(x), Int32(y)) }
+    }
     edges.withUnsafeMutableBufferPointer { out in
       let out = SharedPointer(out)
       coverage.withUnsafeBufferPointer { coverage in
@@ -40,14 +45,10 @@ enum EdgeDistance {
             for x in 0..<w where coverage.buffer[y * w + x] < 1 {
               let g = gradient(coverage.buffer, w: w, h: h, x: x, y: y)
               let length = (g * g).sum().squareRoot()
-              let center = SIMD2<Float>(Float(x), Float(y))
-              guard length > 0 else {
-                out[y * w + x] = SIMD4(lowHalf: center, highHalf: .zero)
-                continue
-              }
+              guard length > 0 else { continue }
               let inward = -g / length
               let offset = edgeOffset(gx: g.x, gy: g.y, coverage: coverage.buffer[y * w + x])
-              out[y * w + x] = SIMD4(lowHalf: center + inward * offset, highHalf: inward)
+              out[y * w + x] = SIMD4(lowHalf: inward * offset, highHalf: inward)
             }
           }
         }
@@ -68,6 +69,8 @@ enum EdgeDistance {
             let seeds = UnsafeBufferPointerBox(seeds)
             edges.withUnsafeBufferPointer { edges in
             let edges = UnsafeBufferPointerBox(edges)
+            position.withUnsafeBufferPointer { positions in
+            let positions = UnsafeBufferPointerBox(positions)
             coverage.withUnsafeBufferPointer { coverage in
               let coverage = UnsafeBufferPointerBox(coverage)
               parallelism.forEachBand(h, bandSize: 16) { rows in
@@ -89,8 +92,9 @@ enum EdgeDistance {
                         let seed = seeds.buffer[ny * w + nx]
                         guard seed >= 0 else { continue }
                         let edge = edges.buffer[Int(seed)]
-                        let px = Float(x) - edge.x
-                        let py = Float(y) - edge.y
+                        let q = positions.buffer[Int(seed)]
+                        let px = Float(x - Int(q.x)) - edge.x
+                        let py = Float(y - Int(q.y)) - edge.y
                         let pointDistance: Float
                         let lineDistance: Float
                         if edge.z == 0 && edge.w == 0 {
@@ -117,6 +121,7 @@ enum EdgeDistance {
                   }
                 }
               }
+            }
             }
             }
           }
