@@ -33,11 +33,14 @@ public struct Render: Sendable {
   }
 
   /// The intermediate stages as PNG files, named after what they hold: `mask.png` (coverage),
-  /// `height.png` (16-bit gray, -1...1 mapped to black...white, so 0 is mid-gray),
+  /// `height.png` (16-bit gray, black lowest and white highest: 0...1 when raised, -1...0
+  /// when lowered),
   /// `normals.png` ((n + 1) / 2 as RGB, y down) and `shading.png` (the lit hemisphere).
-  public func stageFiles(scale: Float, compression: Int = PNGCodec.defaultCompression) throws
-    -> [(name: String, data: [UInt8])]
-  {
+  public func stageFiles(
+    relief: ReliefSpec, compression: Int = PNGCodec.defaultCompression
+  ) throws -> [(name: String, data: [UInt8])] {
+    let scale = relief.scale
+    let range: ClosedRange<Float> = relief.direction == .raised ? 0...1 : -1...0
     let normals = ShadedMaterial.normalMap(height: height, scale: scale)
     let normalBytes = normals.pixels.flatMap { p in
       [p.x, p.y, p.z, p.w].map { UInt8((min(max($0, 0), 1) * 255).rounded()) }
@@ -48,7 +51,7 @@ public struct Render: Sendable {
         "height.png",
         Array(
           try PNGCodec.encodeGray(
-            height.canvasPlane(), range: -1...1, depth: .sixteen, compression: compression))
+            height.canvasPlane(), range: range, depth: .sixteen, compression: compression))
       ),
       (
         "normals.png",

@@ -83,7 +83,7 @@ struct RenderCommand: ParsableCommand {
     let result = try job.run(resources: resources)
     if let directory = saveStages {
       try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-      for file in try result.render.stageFiles(scale: result.material.relief.scale) {
+      for file in try result.render.stageFiles(relief: result.material.relief) {
         try OutputFile.write(Data(file.data), to: directory + "/" + file.name)
       }
     }
