@@ -24,7 +24,7 @@ let package = Package(
       providers: [.apt(["libpng-dev", "pkg-config"])]
     ),
     // Owns every libpng call that needs setjmp: no longjmp ever crosses a Swift frame.
-    .target(name: "CPNG", dependencies: ["CLibPNG"]),
+    .target(name: "CPNG", dependencies: ["CLibPNG"], linkerSettings: [.linkedLibrary("z")]),
     .target(
       name: "EmbossKit",
       dependencies: [

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 typedef struct {
   char *err;
@@ -113,6 +114,128 @@ int emboss_png_encode(const void *pixels, uint32_t width, uint32_t height, int c
     png_write_row(png, (png_const_bytep)(base + (size_t)y * row_bytes));
   }
   png_write_end(png, NULL);
+  png_destroy_write_struct(&png, &info);
+  return 0;
+}
+
+/* ---------- parallel-friendly writing ---------- */
+
+static int buffer_append(emboss_png_buffer *buffer, const unsigned char *bytes, size_t length) {
+  if (buffer->size + length > buffer->capacity) {
+    size_t capacity = buffer->capacity ? buffer->capacity : 65536;
+    while (capacity < buffer->size + length) capacity *= 2;
+    unsigned char *grown = (unsigned char *)realloc(buffer->data, capacity);
+    if (!grown) return 1;
+    buffer->data = grown;
+    buffer->capacity = capacity;
+  }
+  memcpy(buffer->data + buffer->size, bytes, length);
+  buffer->size += length;
+  return 0;
+}
+
+int emboss_deflate_band(const unsigned char *rows, size_t row_bytes, size_t row_count,
+                        const unsigned char *previous_row, int level, int last,
+                        emboss_png_buffer *out, uint32_t *adler_out, size_t *filtered_size_out,
+                        char *err, size_t err_len) {
+  z_stream stream;
+  memset(&stream, 0, sizeof stream);
+  if (deflateInit2(&stream, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+    set_error(err, err_len, "cannot start zlib");
+    return 1;
+  }
+  unsigned char *filtered = (unsigned char *)malloc(row_bytes + 1);
+  unsigned char chunk[65536];
+  uLong adler = adler32(0L, Z_NULL, 0);
+  int status = 0;
+  if (!filtered) {
+    set_error(err, err_len, "out of memory while encoding PNG");
+    deflateEnd(&stream);
+    return 1;
+  }
+  for (size_t r = 0; r < row_count && status == 0; r++) {
+    const unsigned char *row = rows + r * row_bytes;
+    const unsigned char *above = r > 0 ? row - row_bytes : previous_row;
+    filtered[0] = above ? 2 : 0; /* Up, or None for the image's first row */
+    if (above) {
+      for (size_t i = 0; i < row_bytes; i++) filtered[i + 1] = (unsigned char)(row[i] - above[i]);
+    } else {
+      memcpy(filtered + 1, row, row_bytes);
+    }
+    adler = adler32(adler, filtered, (uInt)(row_bytes + 1));
+    stream.next_in = filtered;
+    stream.avail_in = (uInt)(row_bytes + 1);
+    int flush = r + 1 == row_count ? (last ? Z_FINISH : Z_FULL_FLUSH) : Z_NO_FLUSH;
+    do {
+      stream.next_out = chunk;
+      stream.avail_out = sizeof chunk;
+      int result = deflate(&stream, flush);
+      if (result == Z_STREAM_ERROR) {
+        set_error(err, err_len, "zlib failed while encoding PNG");
+        status = 1;
+        break;
+      }
+      if (buffer_append(out, chunk, sizeof chunk - stream.avail_out)) {
+        set_error(err, err_len, "out of memory while encoding PNG");
+        status = 1;
+        break;
+      }
+    } while (stream.avail_out == 0 || (flush == Z_FINISH && stream.avail_in > 0));
+  }
+  free(filtered);
+  deflateEnd(&stream);
+  *adler_out = (uint32_t)adler;
+  *filtered_size_out = row_count * (row_bytes + 1);
+  return status;
+}
+
+uint32_t emboss_adler32_combine(uint32_t first, uint32_t second, size_t second_size) {
+  return (uint32_t)adler32_combine(first, second, (z_off_t)second_size);
+}
+
+int emboss_png_write_zlib(uint32_t width, uint32_t height, int channels, int bit_depth,
+                          uint32_t pixels_per_meter, int srgb, const unsigned char *zlib_stream,
+                          size_t zlib_size, emboss_png_buffer *out, char *err, size_t err_len) {
+  int color_type;
+  switch (channels) {
+    case 1: color_type = PNG_COLOR_TYPE_GRAY; break;
+    case 2: color_type = PNG_COLOR_TYPE_GRAY_ALPHA; break;
+    case 4: color_type = PNG_COLOR_TYPE_RGB_ALPHA; break;
+    default: set_error(err, err_len, "unsupported channel count"); return 1;
+  }
+  error_sink sink = {err, err_len};
+  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &sink, on_error, on_warning);
+  if (!png) {
+    set_error(err, err_len, "cannot create PNG writer");
+    return 1;
+  }
+  png_infop info = png_create_info_struct(png);
+  if (!info) {
+    png_destroy_write_struct(&png, NULL);
+    set_error(err, err_len, "cannot create PNG info");
+    return 1;
+  }
+  if (setjmp(png_jmpbuf(png))) {
+    png_destroy_write_struct(&png, &info);
+    emboss_png_buffer_free(out);
+    return 1;
+  }
+  png_set_write_fn(png, out, write_to_buffer, flush_buffer);
+  png_set_IHDR(png, info, width, height, bit_depth, color_type, PNG_INTERLACE_NONE,
+               PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  if (srgb) png_set_sRGB_gAMA_and_cHRM(png, info, PNG_sRGB_INTENT_PERCEPTUAL);
+  if (pixels_per_meter) {
+    png_set_pHYs(png, info, pixels_per_meter, pixels_per_meter, PNG_RESOLUTION_METER);
+  }
+  png_write_info(png, info);
+  static const png_byte idat[5] = "IDAT";
+  static const png_byte iend[5] = "IEND";
+  const size_t piece = 1u << 20;
+  for (size_t offset = 0; offset < zlib_size; offset += piece) {
+    size_t length = zlib_size - offset < piece ? zlib_size - offset : piece;
+    png_write_chunk(png, idat, zlib_stream + offset, length);
+  }
+  png_write_chunk(png, iend, NULL, 0);
   png_destroy_write_struct(&png, &info);
   return 0;
 }

@@ -41,6 +41,9 @@ struct RenderCommand: ParsableCommand {
     help: ArgumentHelp("Also write mask.png, height.png, normals.png and shading.png here.", valueName: "dir"))
   var saveStages: String?
 
+  @Flag(help: "Print each stage's time to standard error.")
+  var timings = false
+
   @Option(name: .customLong("max-pixels"), help: "Refuse images larger than this many pixels.")
   var maxPixels: Int = RenderLimits.default.maxPixels
 
@@ -87,6 +90,13 @@ struct RenderCommand: ParsableCommand {
         try OutputFile.write(Data(file.data), to: directory + "/" + file.name)
       }
     }
-    try OutputFile.write(result.png, to: output.output)
+    var all = result.timings
+    try all.measure("write") { try OutputFile.write(result.png, to: output.output) }
+    if timings {
+      for stage in all.stages {
+        printError(String(format: "%-14@ %8.2f ms", stage.name, stage.seconds * 1000))
+      }
+      printError(String(format: "%-14@ %8.2f ms", "total", all.total * 1000))
+    }
   }
 }

@@ -24,7 +24,7 @@ final class DistanceTransformTests: XCTestCase {
               }
             }
             let i = y * width + x
-            XCTAssertEqual(result.squaredDistance[i], best, "trial \(trial) at (\(x), \(y))")
+            XCTAssertEqual(result.squaredDistance(i), best, "trial \(trial) at (\(x), \(y))")
             if best == Int.max {
               XCTAssertEqual(result.nearestSeed[i], -1)
             } else {
@@ -42,8 +42,8 @@ final class DistanceTransformTests: XCTestCase {
 
   func testSingleSeedGivesSquaredEuclideanDistances() {
     let result = DistanceTransform.compute(width: 7, height: 5) { $0 == 2 * 7 + 3 }
-    XCTAssertEqual(result.squaredDistance[0], 9 + 4)
-    XCTAssertEqual(result.squaredDistance[2 * 7 + 3], 0)
-    XCTAssertEqual(result.squaredDistance[4 * 7 + 6], 9 + 4)
+    XCTAssertEqual(result.squaredDistance(0), 9 + 4)
+    XCTAssertEqual(result.squaredDistance(2 * 7 + 3), 0)
+    XCTAssertEqual(result.squaredDistance(4 * 7 + 6), 9 + 4)
   }
 }

@@ -56,8 +56,11 @@ final class ShadingImageTests: XCTestCase {
     XCTAssertEqual(diagonal[31], 1)
     XCTAssertTrue(diagonal.contains { $0 > 0.05 && $0 < 0.95 }, "rim has partial coverage")
     XCTAssertEqual(diagonal, diagonal.sorted(), "coverage grows toward the center")
-    // Outside pixels keep a rim color (not black), so bilinear lookups never darken.
-    XCTAssertGreaterThan(image[0, 0].x + image[0, 0].y + image[0, 0].z, 0)
+    // The last transparent pixel before the rim keeps the rim's color (not black), so
+    // bilinear lookups at the rim never darken.
+    guard let outside = diagonal.lastIndex(of: 0) else { return XCTFail("no transparent pixel") }
+    let rim = image[outside, outside]
+    XCTAssertGreaterThan(rim.x + rim.y + rim.z, 0)
   }
 
   func testLightAtTopLeftLightsTheTopLeftOfTheBall() {

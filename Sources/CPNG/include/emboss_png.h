@@ -28,6 +28,29 @@ int emboss_png_encode(const void *pixels, uint32_t width, uint32_t height, int c
 
 void emboss_png_buffer_free(emboss_png_buffer *buffer);
 
+/// One band of a zlib stream compressed on its own, so bands can be compressed in parallel
+/// and concatenated (as pigz does): rows are Up-filtered (each row minus the one above; the
+/// band's first row uses `previous_row`, or none for the image's first row), each prefixed
+/// with its filter byte, then raw-deflated at `level`. A band that is not `last` ends with a
+/// full flush (byte-aligned, no final block) so the next band's data can follow it.
+/// `adler_out` receives the Adler-32 of the band's filtered bytes.
+/// Returns 0 on success, else non-zero with a message in `err`.
+int emboss_deflate_band(const unsigned char *rows, size_t row_bytes, size_t row_count,
+                        const unsigned char *previous_row, int level, int last,
+                        emboss_png_buffer *out, uint32_t *adler_out, size_t *filtered_size_out,
+                        char *err, size_t err_len);
+
+/// The Adler-32 of two concatenated byte strings from each one's checksum (zlib's combine).
+uint32_t emboss_adler32_combine(uint32_t first, uint32_t second, size_t second_size);
+
+/// Writes a PNG whose image data is the given complete zlib stream (as built from
+/// emboss_deflate_band results): header chunks through libpng (IHDR, sRGB, pHYs, as in
+/// emboss_png_encode), the stream as IDAT chunks of at most 1 MiB, then IEND.
+/// Returns 0 on success, else non-zero with a message in `err`.
+int emboss_png_write_zlib(uint32_t width, uint32_t height, int channels, int bit_depth,
+                          uint32_t pixels_per_meter, int srgb, const unsigned char *zlib_stream,
+                          size_t zlib_size, emboss_png_buffer *out, char *err, size_t err_len);
+
 /// Decodes any PNG libpng reads (gray, gray+alpha, RGB, RGBA, palette, 1...16 bits, tRNS)
 /// into RGBA with 16-bit native-endian samples, straight alpha, in the file's own encoding.
 /// Dimensions are checked against max_pixels from the header, before any pixel memory is

@@ -25,58 +25,62 @@ public enum PNGCodec {
       parallelism: parallelism)
   }
 
-  /// Encodes a canvas image: background pixels are converted once and repeated.
+  /// Encodes a canvas image: background pixels are converted once and repeated, and rows are
+  /// converted band by band inside the parallel compressor, so no full-size 8/16-bit copy of
+  /// the canvas is ever held.
   public static func encode(
     _ image: CanvasImage, depth: BitDepth = .eight, compression: Int = defaultCompression,
     pixelsPerMeter: UInt32 = 0, parallelism: Parallelism = .allCores
   ) throws -> Data {
     switch depth {
     case .eight:
-      let bytes = SRGB.encode8Table.withUnsafeBufferPointer { table in
+      return try SRGB.encode8Table.withUnsafeBufferPointer { table in
         let table = UnsafeBufferPointerBox(table)
-        return quantize(image, parallelism: parallelism) { p in
+        return try encodeRows(
+          image, bitDepth: 8, compression: compression, pixelsPerMeter: pixelsPerMeter,
+          parallelism: parallelism
+        ) { (p: SIMD4<Float>) -> SIMD4<UInt8> in
           SIMD4(
             table.buffer[tableIndex(p.x)], table.buffer[tableIndex(p.y)],
             table.buffer[tableIndex(p.z)], UInt8(unitClamp(p.w) * 255 + 0.5))
         }
       }
-      return try encodeRaw(
-        bytes, width: image.width, height: image.height, channels: 4, bitDepth: 8,
-        compression: compression, pixelsPerMeter: pixelsPerMeter, srgb: true)
     case .sixteen:
-      let samples = quantize(image, parallelism: parallelism) { p in
+      // PNG stores 16-bit samples big-endian.
+      return try encodeRows(
+        image, bitDepth: 16, compression: compression, pixelsPerMeter: pixelsPerMeter,
+        parallelism: parallelism
+      ) { (p: SIMD4<Float>) -> SIMD4<UInt16> in
         SIMD4(
-          UInt16(SRGB.encode(p.x) * 65535 + 0.5), UInt16(SRGB.encode(p.y) * 65535 + 0.5),
-          UInt16(SRGB.encode(p.z) * 65535 + 0.5), UInt16(unitClamp(p.w) * 65535 + 0.5))
+          UInt16(SRGB.encode(p.x) * 65535 + 0.5).bigEndian,
+          UInt16(SRGB.encode(p.y) * 65535 + 0.5).bigEndian,
+          UInt16(SRGB.encode(p.z) * 65535 + 0.5).bigEndian,
+          UInt16(unitClamp(p.w) * 65535 + 0.5).bigEndian)
       }
-      return try encodeRaw(
-        samples, width: image.width, height: image.height, channels: 4, bitDepth: 16,
-        compression: compression, pixelsPerMeter: pixelsPerMeter, srgb: true)
     }
   }
 
-  /// Converts every pixel of a canvas image with `convert`, row bands in parallel; the
-  /// background is converted once.
-  private static func quantize<T: SIMDScalar & Sendable>(
-    _ image: CanvasImage, parallelism: Parallelism, _ convert: @Sendable (SIMD4<Float>) -> SIMD4<T>
-  ) -> [SIMD4<T>] {
-    let background = convert(image.fill)
-    var out = [SIMD4<T>](repeating: background, count: image.width * image.height)
+  /// `encodeBanded` over a canvas image whose pixels `convert` turns into RGBA samples.
+  private static func encodeRows<T: SIMDScalar & Sendable>(
+    _ image: CanvasImage, bitDepth: Int, compression: Int, pixelsPerMeter: UInt32,
+    parallelism: Parallelism, _ convert: @Sendable (SIMD4<Float>) -> SIMD4<T>
+  ) throws -> Data {
+    let background = UncheckedSendable(convert(image.fill))
     let rect = image.contentRect
-    out.withUnsafeMutableBufferPointer { out in
-      let out = SharedPointer(out)
-      image.content.pixels.withUnsafeBufferPointer { src in
-        let src = UnsafeBufferPointerBox(src)
-        parallelism.forEachBand(rect.height, bandSize: 32) { rows in
-          for row in rows {
-            let dst = (rect.y + row) * image.width + rect.x
-            let s = row * rect.width
-            for x in 0..<rect.width { out[dst + x] = convert(src.buffer[s + x]) }
-          }
-        }
+    return try image.content.pixels.withUnsafeBufferPointer { src in
+      let src = UnsafeBufferPointerBox(src)
+      return try encodeBanded(
+        width: image.width, height: image.height, channels: 4, bitDepth: bitDepth,
+        compression: compression, pixelsPerMeter: pixelsPerMeter, srgb: true,
+        parallelism: parallelism
+      ) { y, row in
+        let out = row.assumingMemoryBound(to: SIMD4<T>.self)
+        for x in 0..<image.width { out[x] = background.value }
+        guard y >= rect.y, y < rect.maxY else { return }
+        let s = (y - rect.y) * rect.width
+        for x in 0..<rect.width { out[rect.x + x] = convert(src.buffer[s + x]) }
       }
     }
-    return out
   }
 
   @inline(__always)
@@ -103,7 +107,96 @@ public enum PNGCodec {
     }
   }
 
-  /// Encodes packed samples as they are: see `emboss_png_encode` for the layout.
+  /// Rows a zlib band holds. Fixed, so the file's bytes never depend on the thread count;
+  /// large enough that restarting the compressor's dictionary costs under 1% of size.
+  static let deflateBandRows = 256
+
+  /// Encodes 8- or 16-bit samples (16-bit big-endian) with the image data compressed in
+  /// bands of rows on all threads, as pigz does: each band is Up-filtered and deflated on its
+  /// own, the bands are concatenated into one zlib stream (Adler-32s combined), and libpng
+  /// writes the container around it.
+  ///
+  /// `fillRow(y, row)` writes row y's samples at `row` (width * channels * bitDepth / 8
+  /// bytes); it is called from several threads at once, for distinct rows.
+  static func encodeBanded(
+    width: Int, height: Int, channels: Int, bitDepth: Int, compression: Int,
+    pixelsPerMeter: UInt32, srgb: Bool, parallelism: Parallelism,
+    fillRow: @Sendable (Int, UnsafeMutableRawPointer) -> Void
+  ) throws -> Data {
+    guard width > 0, height > 0 else { throw EmbossError("cannot encode PNG: image is empty") }
+    let rowBytes = width * channels * bitDepth / 8
+    let bandCount = (height + deflateBandRows - 1) / deflateBandRows
+    struct Band {
+      var data = Data()
+      var adler: UInt32 = 1
+      var filteredSize = 0
+      var error: String? = nil
+    }
+    var bands = [Band](repeating: Band(), count: bandCount)
+    let level = Int32(min(max(compression, 0), 9))
+    bands.withUnsafeMutableBufferPointer { out in
+      let out = SharedPointer(out)
+      parallelism.forEachBand(bandCount, bandSize: 1) { range in
+        for index in range {
+          let first = index * deflateBandRows
+          let rows = min(deflateBandRows, height - first)
+          // The band's rows, after the row above it (which the Up filter needs).
+          let above = first > 0 ? 1 : 0
+          let samples = UnsafeMutableRawPointer.allocate(
+            byteCount: (rows + above) * rowBytes, alignment: 16)
+          defer { samples.deallocate() }
+          for r in 0..<(rows + above) { fillRow(first - above + r, samples + r * rowBytes) }
+          let rowsStart = UnsafePointer((samples + above * rowBytes).assumingMemoryBound(to: UInt8.self))
+          let previous = above == 1 ? UnsafePointer(samples.assumingMemoryBound(to: UInt8.self)) : nil
+          var buffer = emboss_png_buffer()
+          var adler: UInt32 = 0
+          var filtered = 0
+          var message = [CChar](repeating: 0, count: 256)
+          let status = emboss_deflate_band(
+            rowsStart, rowBytes, rows, previous, level, index == bandCount - 1 ? 1 : 0, &buffer,
+            &adler, &filtered, &message, message.count)
+          var band = Band(adler: adler, filteredSize: filtered)
+          if status != 0 {
+            band.error = cString(message)
+          } else if let data = buffer.data {
+            band.data = Data(bytes: data, count: buffer.size)
+          }
+          emboss_png_buffer_free(&buffer)
+          out[index] = band
+        }
+      }
+    }
+    if let error = bands.compactMap(\.error).first {
+      throw EmbossError("cannot encode PNG: \(error)")
+    }
+    // zlib header: deflate with a 32 KiB window, the level class, and the check bits.
+    let levelClass: UInt8 = level < 2 ? 0 : (level < 6 ? 1 : (level == 6 ? 2 : 3))
+    var flags = levelClass << 6
+    flags += UInt8(31 - (0x7800 + Int(flags)) % 31)
+    var stream = Data([0x78, flags])
+    stream.reserveCapacity(bands.reduce(6) { $0 + $1.data.count })
+    var adler: UInt32 = 1
+    for band in bands {
+      stream.append(band.data)
+      adler = emboss_adler32_combine(adler, band.adler, band.filteredSize)
+    }
+    stream.append(contentsOf: [UInt8(adler >> 24), UInt8(adler >> 16 & 0xff), UInt8(adler >> 8 & 0xff), UInt8(adler & 0xff)])
+    var buffer = emboss_png_buffer()
+    var message = [CChar](repeating: 0, count: 256)
+    let status = stream.withUnsafeBytes { z in
+      emboss_png_write_zlib(
+        UInt32(width), UInt32(height), Int32(channels), Int32(bitDepth), pixelsPerMeter,
+        srgb ? 1 : 0, z.bindMemory(to: UInt8.self).baseAddress, z.count, &buffer, &message,
+        message.count)
+    }
+    defer { emboss_png_buffer_free(&buffer) }
+    guard status == 0, let data = buffer.data else {
+      throw EmbossError("cannot encode PNG: \(cString(message))")
+    }
+    return Data(bytes: data, count: buffer.size)
+  }
+
+  /// Encodes packed samples as they are, on one thread: see `emboss_png_encode` for the layout.
   public static func encodeRaw<T>(
     _ samples: [T], width: Int, height: Int, channels: Int, bitDepth: Int, compression: Int,
     pixelsPerMeter: UInt32, srgb: Bool
@@ -199,6 +292,13 @@ public enum PNGCodec {
     let c = v > 0 ? (v < 1 ? v : 1) : 0
     return Int(c * 65535 + 0.5)
   }
+}
+
+/// A plain value shared with the bands of a parallel loop (SIMD vectors of Sendable scalars
+/// are values, but the compiler cannot see it for a generic scalar).
+struct UncheckedSendable<Value>: @unchecked Sendable {
+  let value: Value
+  init(_ value: Value) { self.value = value }
 }
 
 /// Read-only buffer access shared by the bands of a parallel loop.

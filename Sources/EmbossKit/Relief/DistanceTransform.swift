@@ -6,34 +6,40 @@ public enum DistanceTransform {
   public struct Result: Sendable {
     public let width: Int
     public let height: Int
-    /// Squared distance from each pixel center to the nearest seed's center, exact
-    /// (an integer); `Int.max` where there is no seed at all.
-    public var squaredDistance: [Int]
     /// Linear index (y * width + x) of the nearest seed; -1 where there is none. Ties go to
     /// the seed with the smaller row, then the smaller column, so the result is deterministic.
     public var nearestSeed: [Int32]
+
+    /// Squared distance from pixel `index`'s center to its nearest seed's center, exact (an
+    /// integer); `Int.max` where there is no seed at all.
+    @inline(__always)
+    public func squaredDistance(_ index: Int) -> Int {
+      let seed = Int(nearestSeed[index])
+      guard seed >= 0 else { return Int.max }
+      let dx = seed % width - index % width
+      let dy = seed / width - index / width
+      return dx * dx + dy * dy
+    }
   }
 
   /// Computes distances to the pixels where `isSeed` is true. Runs a column pass and a row
   /// pass, each split into fixed bands; the result does not depend on the thread count.
   public static func compute(
-    width: Int, height: Int, parallelism: Parallelism = .serial, isSeed: (Int) -> Bool
+    width: Int, height: Int, parallelism: Parallelism = .serial,
+    isSeed: @Sendable (Int) -> Bool
   ) -> Result {
     let count = width * height
-    var seeds = [Bool](repeating: false, count: count)
-    for i in 0..<count { seeds[i] = isSeed(i) }
     // Column pass: the distance to the nearest seed in the same column, and that seed's row.
     var columnRow = [Int32](repeating: -1, count: count)
     columnRow.withUnsafeMutableBufferPointer { rowsOut in
       let rowsOut = SharedPointer(rowsOut)
-      seeds.withUnsafeBufferPointer { seeds in
-        let seeds = UnsafeBufferPointerBox(seeds)
+      do {
         parallelism.forEachBand(width, bandSize: 64) { columns in
           // Sweep down, then up, a band of columns at a time (rows stay contiguous in memory).
           var last = [Int32](repeating: -1, count: columns.count)
           for y in 0..<height {
             for (k, x) in columns.enumerated() {
-              if seeds.buffer[y * width + x] { last[k] = Int32(y) }
+              if isSeed(y * width + x) { last[k] = Int32(y) }
               rowsOut[y * width + x] = last[k]
             }
           }
@@ -41,7 +47,7 @@ public enum DistanceTransform {
           for y in stride(from: height - 1, through: 0, by: -1) {
             for (k, x) in columns.enumerated() {
               let i = y * width + x
-              if seeds.buffer[i] { last[k] = Int32(y) }
+              if isSeed(i) { last[k] = Int32(y) }
               let below = last[k]
               let above = rowsOut[i]
               // Keep the upper seed on a tie: it has the smaller row.
@@ -55,10 +61,8 @@ public enum DistanceTransform {
     }
 
     // Row pass: lower envelope of parabolas (p - q)^2 + f(q), f = squared column distance.
-    var squared = [Int](repeating: Int.max, count: count)
     var nearest = [Int32](repeating: -1, count: count)
-    squared.withUnsafeMutableBufferPointer { squaredOut in
-      let squaredOut = SharedPointer(squaredOut)
+    do {
       nearest.withUnsafeMutableBufferPointer { nearestOut in
         let nearestOut = SharedPointer(nearestOut)
         columnRow.withUnsafeBufferPointer { columnRow in
@@ -98,8 +102,6 @@ public enum DistanceTransform {
               for p in 0..<width {
                 while z[j + 1] < Double(p) { j += 1 }
                 let q = v[j]
-                let dx = p - q
-                squaredOut[base + p] = dx * dx + f[q]
                 nearestOut[base + p] = Int32(Int(columnRow.buffer[base + q]) * width + q)
               }
             }
@@ -107,7 +109,7 @@ public enum DistanceTransform {
         }
       }
     }
-    return Result(width: width, height: height, squaredDistance: squared, nearestSeed: nearest)
+    return Result(width: width, height: height, nearestSeed: nearest)
   }
 
   /// Where the parabolas rooted at q and r (q > r) cross.

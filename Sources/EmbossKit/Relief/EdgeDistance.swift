@@ -24,18 +24,17 @@ enum EdgeDistance {
     }
     // Seeds are all pixels not fully covered: each partly covered one (on either side of
     // the 0.5 line) says where the edge crosses it.
-    let transform = DistanceTransform.compute(width: w, height: h, parallelism: parallelism) {
-      coverage[$0] < 1
+    let transform = coverage.withUnsafeBufferPointer { c in
+      let c = UnsafeBufferPointerBox(c)
+      return DistanceTransform.compute(width: w, height: h, parallelism: parallelism) {
+        c.buffer[$0] < 1
+      }
     }
     // Each seed's estimate of the edge: the point on the 0.5 iso-line nearest its center
     // (x, y: offset from that center, so results do not depend on where the region starts)
     // and the inward unit normal (z, w); a zero normal means the coverage around the seed
-    // gives no direction. `position` holds each pixel's integer coordinates.
+    // gives no direction.
     var edges = [SIMD4<Float>](repeating: .zero, count: w * h)
-    var position = [SIMD2<Int32>](repeating: .zero, count: w * h)
-    for y in 0..<h {
-      for x in 0..<w { position[y * w + x] = SIMD2(Int32(x), Int32(y)) }
-    }
     edges.withUnsafeMutableBufferPointer { out in
       let out = SharedPointer(out)
       coverage.withUnsafeBufferPointer { coverage in
@@ -57,9 +56,9 @@ enum EdgeDistance {
     let limit = exactWithin.isFinite ? (exactWithin + 2) * (exactWithin + 2) : .infinity
     // Two refinement passes: each pixel considers the seeds its 3x3 neighbourhood found.
     var seeds = transform.nearestSeed
+    var next = seeds
     var distances = [Float](repeating: 0, count: w * h)
     for pass in 0..<2 {
-      var next = seeds
       let last = pass == 1
       next.withUnsafeMutableBufferPointer { nextOut in
         let nextOut = SharedPointer(nextOut)
@@ -69,8 +68,7 @@ enum EdgeDistance {
             let seeds = UnsafeBufferPointerBox(seeds)
             edges.withUnsafeBufferPointer { edges in
             let edges = UnsafeBufferPointerBox(edges)
-            position.withUnsafeBufferPointer { positions in
-            let positions = UnsafeBufferPointerBox(positions)
+
             coverage.withUnsafeBufferPointer { coverage in
               let coverage = UnsafeBufferPointerBox(coverage)
               parallelism.forEachBand(h, bandSize: 16) { rows in
@@ -79,7 +77,7 @@ enum EdgeDistance {
                     let i = y * w + x
                     let c = coverage.buffer[i]
                     guard c >= 0.5 else { continue }
-                    let squared = transform.squaredDistance[i]
+                    let squared = transform.squaredDistance(i)
                     if Float(squared) > limit {
                       if last { distanceOut[i] = squared == Int.max ? .infinity : Float(squared).squareRoot() }
                       continue
@@ -92,9 +90,9 @@ enum EdgeDistance {
                         let seed = seeds.buffer[ny * w + nx]
                         guard seed >= 0 else { continue }
                         let edge = edges.buffer[Int(seed)]
-                        let q = positions.buffer[Int(seed)]
-                        let px = Float(x - Int(q.x)) - edge.x
-                        let py = Float(y - Int(q.y)) - edge.y
+                        let (qy, qx) = seed.quotientAndRemainder(dividingBy: Int32(w))
+                        let px = Float(x - Int(qx)) - edge.x
+                        let py = Float(y - Int(qy)) - edge.y
                         let pointDistance: Float
                         let lineDistance: Float
                         if edge.z == 0 && edge.w == 0 {
@@ -123,11 +121,10 @@ enum EdgeDistance {
               }
             }
             }
-            }
           }
         }
       }
-      seeds = next
+      swap(&seeds, &next)
     }
     return Plane(width: w, height: h, pixels: distances)
   }

@@ -102,8 +102,11 @@ public struct HeightField: Sendable, Equatable {
     // rows, each with a halo of radius + 5 rows: every pixel within radius + 2 of an edge
     // finds the same seeds as over the whole region (the two refinement passes reach two
     // pixels further), and the rest is plateau either way. Memory stays per band.
+    // Any banding gives the same heights, so bands may follow the thread count: at least two
+    // per thread, at most 256 rows (plus halos) of temporaries at a time.
     let halo = Int(relief.radius.rounded(.up)) + 5
-    let bandRows = max(128, 2 * halo)
+    let perThread = (region.height + 2 * parallelism.threads - 1) / (2 * parallelism.threads)
+    let bandRows = max(2 * halo, min(256, perThread))
     var heights = [Float](repeating: 0, count: region.width * region.height)
     heights.withUnsafeMutableBufferPointer { out in
       let out = SharedPointer(out)

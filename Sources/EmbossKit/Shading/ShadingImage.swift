@@ -4,8 +4,10 @@
 ///
 /// Pixel contract: `size` x `size` RGBA, linear light, straight alpha. Row 0 is the top of the
 /// sphere (+y), column 0 its left (-x). Alpha is the disk's coverage, anti-aliased at the rim
-/// with 4x4 samples. Outside the disk the color continues the rim's color (the shading of a
-/// normal lying in the image plane), so lookups near the rim never blend with undefined color.
+/// with 4x4 samples. Within 2 pixels outside the disk the color continues the rim's color
+/// (the shading of a normal lying in the image plane), so bilinear lookups at the rim never
+/// blend with undefined color; normals (|n.xy| <= 1) never look further out, and the rest of
+/// the corners is transparent black.
 public enum ShadingImage {
   /// Renders the hemisphere. Sizes below 1 give an empty image.
   public static func render(
@@ -45,8 +47,9 @@ public enum ShadingImage {
         return SIMD4(surface.shade(normal: hit, point: hit, lights: lights), 1)
       }
     }
-    // Exterior pixels far from the rim: the rim color in this direction, alpha 0.
+    // Exterior pixels: the rim color in this direction next to the rim, alpha 0.
     if r > 1 + 1.5 * pixelSize {
+      guard r < 1 + 3.5 * pixelSize else { return .zero }
       return SIMD4(rimColor(center, surface: surface, lights: lights), 0)
     }
     // Near the rim: 4x4 samples; color averages the hits (straight alpha), alpha counts them.
@@ -75,16 +78,12 @@ public enum ShadingImage {
     return surface.shade(normal: n, point: n, lights: lights)
   }
 
-  /// The ball's signed distance function: negative inside the unit sphere.
+  /// The ball's signed distance function (negative inside the unit sphere) and its gradient
+  /// (unit length; on the surface, the normal), from one square root.
   @inline(__always)
-  static func signedDistance(_ p: SIMD3<Float>) -> Float {
-    simdDot(p, p).squareRoot() - 1
-  }
-
-  /// The SDF's gradient (unit length wherever it is defined): on the surface, the normal.
-  @inline(__always)
-  static func signedDistanceGradient(_ p: SIMD3<Float>) -> SIMD3<Float> {
-    normalized(p)
+  static func signedDistance(_ p: SIMD3<Float>) -> (distance: Float, gradient: SIMD3<Float>) {
+    let length = simdDot(p, p).squareRoot()
+    return (length - 1, length > 0 ? p / length : SIMD3(0, 0, 1))
   }
 
   /// Marches the ray from (p.x, p.y, 1), the top of the sphere's bounding box, toward -z
@@ -100,13 +99,13 @@ public enum ShadingImage {
   @inline(__always)
   static func march(_ p: SIMD2<Float>) -> SIMD3<Float>? {
     var point = SIMD3<Float>(p.x, p.y, 1)
-    let direction = SIMD3<Float>(0, 0, -1)
+    // The ray points along -z, so f'(t) = -gradient.z.
     for _ in 0..<32 {
-      let distance = signedDistance(point)
-      if distance < 1e-5 { return signedDistanceGradient(point) }
-      let slope = simdDot(signedDistanceGradient(point), direction)
+      let (distance, gradient) = signedDistance(point)
+      if distance < 1e-5 { return gradient }
+      let slope = -gradient.z
       if slope >= -1e-6 { return nil }
-      point += direction * (distance / -slope)
+      point.z += distance / slope
     }
     return nil
   }
