@@ -69,6 +69,35 @@ final class PNGCodecTests: XCTestCase {
     }
   }
 
+  /// Several 256-row deflate bands, compressed in parallel and stitched into one zlib
+  /// stream: libpng must read back every sample (it checks CRCs and the Adler-32).
+  func testBandedEncodingRoundTripsAcrossBands() throws {
+    var random = SeededGenerator(state: 7)
+    let width = 37
+    let height = 700
+    var image = RGBAImage(width: width, height: height)
+    for i in 0..<image.pixels.count {
+      image.pixels[i] = SIMD4(
+        Float.random(in: 0...1, using: &random), Float(i % width) / Float(width),
+        Float(i / width) / Float(height), Float.random(in: 0...1, using: &random))
+    }
+    for depth in BitDepth.allCases {
+      let one = try PNGCodec.encode(image, depth: depth, parallelism: .serial)
+      let three = try PNGCodec.encode(image, depth: depth, parallelism: Parallelism(threads: 3))
+      XCTAssertEqual(one, three, "bytes do not depend on the thread count")
+      let samples = try PNGCodec.decodeSamples(one)
+      for i in stride(from: 0, to: width * height, by: 97) {
+        let p = image.pixels[i]
+        let scale: Float = depth == .eight ? 255 : 65535
+        let expected = [SRGB.encode(p.x), SRGB.encode(p.y), SRGB.encode(p.z), p.w].map { ($0 * scale).rounded() }
+        for c in 0..<4 {
+          let got = Float(samples.rgba[4 * i + c]) / (depth == .eight ? 257 : 1)
+          XCTAssertEqual(got, expected[c], accuracy: 1, "pixel \(i) channel \(c) depth \(depth)")
+        }
+      }
+    }
+  }
+
   func testOutputIsReproducible() throws {
     let image = RGBAImage(width: 40, height: 30, fill: SIMD4(0.2, 0.4, 0.6, 0.8))
     XCTAssertEqual(try PNGCodec.encode(image), try PNGCodec.encode(image, parallelism: Parallelism(threads: 5)))
