@@ -14,7 +14,10 @@ struct Emboss: ParsableCommand {
         emboss shading -o ball.png
       """,
     version: "0.1.0",
-    subcommands: [RenderCommand.self, ShadingCommand.self, BenchCommand.self]
+    subcommands: [
+      RenderCommand.self, ShadingCommand.self, SheetCommand.self, MaterialsCommand.self,
+      CheckCommand.self, BenchCommand.self,
+    ]
   )
 
   /// Runtime failures print one `error:` line (or one per diagnostic) and exit 1; argument

@@ -154,4 +154,48 @@ final class CLITests: XCTestCase {
       XCTAssertTrue(help.contains(option), "help lacks \(option)")
     }
   }
+
+  func testMaterialsListsPresetsWithDescriptions() throws {
+    let result = try run(["materials"])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    let lines = String(decoding: result.stdout, as: UTF8.self).split(separator: "\n")
+    XCTAssertGreaterThanOrEqual(lines.count, 8)
+    for name in ["chrome", "gold", "copper", "mercury", "stone", "default"] {
+      XCTAssertTrue(lines.contains { $0.hasPrefix(name + " ") && !$0.contains("invalid") }, name)
+    }
+  }
+
+  func testCheckReportsEveryProblemAndExitCode() throws {
+    try "surface:\n  shininess: 0\n  base: \"#ggg\"\nrelief:\n  radus: 3\n".write(toFile: path("bad.yaml"), atomically: true, encoding: .utf8)
+    try "surface:\n  shininess: 90\n".write(toFile: path("good.yaml"), atomically: true, encoding: .utf8)
+    let result = try run(["check", "good.yaml", "bad.yaml", "gold"])
+    XCTAssertEqual(result.status, 1)
+    XCTAssertEqual(String(decoding: result.stdout, as: UTF8.self), "good.yaml: ok\ngold: ok\n")
+    XCTAssertEqual(result.stderr, """
+      bad.yaml:2:14: error: "surface.shininess": must be in 1...2048, got 0
+      bad.yaml:3:9: error: "surface.base": expected a color like "#rrggbb", "#rgb", "#rrggbbaa" or a name, got "#ggg"
+      bad.yaml:5:3: error: "relief.radus": unknown key; did you mean "radius"?
+
+      """)
+    XCTAssertEqual(try run(["check", "good.yaml"]).status, 0)
+  }
+
+  func testEveryPresetIsValid() throws {
+    let materials = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Materials")
+    let presets = try FileManager.default.contentsOfDirectory(atPath: materials.path)
+      .filter { $0.hasSuffix(".yaml") }
+    XCTAssertGreaterThanOrEqual(presets.count, 8)
+    let result = try run(["check"] + presets.map { String($0.dropLast(5)) })
+    XCTAssertEqual(result.status, 0, result.stderr)
+  }
+
+  func testSheetHasOneTilePerMaterial() throws {
+    let result = try run(["sheet", "--text", "A", "--size", "40", "--columns", "2", "--materials", "gold", "stone", "chrome", "-o", "sheet.png"])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    let samples = try PNGCodec.decodeSamples(Data(contentsOf: URL(fileURLWithPath: path("sheet.png"))))
+    XCTAssertEqual(samples.width % 2, 0, "two columns of equal tiles")
+    XCTAssertEqual(samples.height % 2, 0, "two rows of equal tiles")
+    XCTAssertGreaterThan(samples.width, 80)
+  }
 }

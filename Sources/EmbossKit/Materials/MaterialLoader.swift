@@ -59,6 +59,19 @@ public enum MaterialLoader {
     return spec
   }
 
+  /// Checks a material file (or preset name) without rendering: every problem found in it
+  /// and in what it extends, in reading order. Empty when the material is valid.
+  public static func check(_ reference: String, library: MaterialLibrary) -> [String] {
+    do {
+      _ = try load(reference, library: library)
+      return []
+    } catch let error as MaterialError {
+      return error.diagnostics.map(\.description)
+    } catch {
+      return ["\(reference): error: \(error)"]
+    }
+  }
+
   /// Parses material text as if read from `file`, reporting every problem into `sink`.
   /// Returns nil when the text is not usable at all (a syntax error).
   public static func parse(

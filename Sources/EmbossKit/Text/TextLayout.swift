@@ -67,6 +67,8 @@ public struct TextLayout: Sendable {
   public let canvasHeight: Int
   /// Where the ink lies on the canvas.
   public let inkBounds: PixelRect
+  /// The canvas row of the first line's baseline (rounded), for aligning text with text.
+  public let firstBaseline: Int
   let glyphs: [PlacedGlyph]
 
   /// Sets `text` (lines split at `\n`) in `font`.
@@ -209,6 +211,7 @@ public struct TextLayout: Sendable {
       )
     }
     glyphs = rendered.map { PlacedGlyph(x: $0.x + shiftX, y: $0.y + shiftY, coverage: $0.coverage) }
+    firstBaseline = Int(ascender.rounded()) + shiftY
     inkBounds = PixelRect(x: minX + shiftX, y: minY + shiftY, width: inkWidth, height: inkHeight)
   }
 

@@ -1,0 +1,103 @@
+import ArgumentParser
+import EmbossKit
+import Foundation
+
+struct MaterialsCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "materials", abstract: "List the material presets with a line about each.")
+
+  func run() throws {
+    let library = try Resources.locate().materialLibrary
+    let names = library.presetNames
+    let width = names.map(\.count).max() ?? 0
+    for name in names {
+      let padded = name.padding(toLength: width, withPad: " ", startingAt: 0)
+      do {
+        let material = try MaterialLoader.load(name, library: library)
+        print("\(padded)  \(material.description)")
+      } catch {
+        print("\(padded)  (invalid: run 'emboss check \(name)')")
+      }
+    }
+  }
+}
+
+struct CheckCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "check",
+    abstract: "Validate material files without rendering.",
+    discussion: "Prints every problem as file:line:column: error: ..., and 'FILE: ok' for valid files. Exits 1 if any file has a problem.")
+
+  @Argument(help: ArgumentHelp("Material files or preset names.", valueName: "file"))
+  var files: [String]
+
+  func validate() throws {
+    guard !files.isEmpty else { throw ValidationError("give at least one material file") }
+  }
+
+  func run() throws {
+    let library = try Resources.locate().materialLibrary
+    var failed = false
+    for file in files {
+      let problems = MaterialLoader.check(file, library: library)
+      if problems.isEmpty {
+        print("\(file): ok")
+      } else {
+        failed = true
+        for line in problems { printError(line) }
+      }
+    }
+    if failed { throw ExitCode(1) }
+  }
+}
+
+struct SheetCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "sheet",
+    abstract: "Render a contact sheet: the same text in every material, labelled.")
+
+  @Option(name: .shortAndLong, help: ArgumentHelp("Output PNG path, or - for standard output.", valueName: "file"))
+  var output: String
+
+  @Option(help: "The sample text.")
+  var text: String = "Aa"
+
+  @Option(help: "Text size in pixels.")
+  var size: Float = 120
+
+  @Option(help: "Tiles a row.")
+  var columns: Int = 5
+
+  @Option(parsing: .upToNextOption, help: ArgumentHelp("Materials to show (default: every preset).", valueName: "name|file"))
+  var materials: [String] = []
+
+  @Option(help: ArgumentHelp("A TTF/OTF font file (default: the bundled font).", valueName: "file"))
+  var font: String?
+
+  func validate() throws {
+    guard size.isFinite, size >= 8, size <= 1000 else { throw ValidationError("--size must be in 8...1000, got \(size)") }
+    guard columns >= 1, columns <= 100 else { throw ValidationError("--columns must be in 1...100, got \(columns)") }
+  }
+
+  func run() throws {
+    let resources = try Resources.locate()
+    let library = resources.materialLibrary
+    let names = materials.isEmpty ? library.presetNames : materials
+    var entries: [ContactSheet.Entry] = []
+    var problems: [Diagnostic] = []
+    for name in names {
+      do {
+        entries.append(ContactSheet.Entry(
+          name: URL(fileURLWithPath: name).deletingPathExtension().lastPathComponent,
+          material: try MaterialLoader.load(name, library: library)))
+      } catch let error as MaterialError {
+        problems += error.diagnostics
+      }
+    }
+    if !problems.isEmpty { throw MaterialError(diagnostics: problems) }
+    let face = try Font(path: font ?? resources.defaultFontPath)
+    let sample = try TextLayout(text: text.replacingOccurrences(of: "\\n", with: "\n"), font: face, style: TextStyle(pixelSize: size))
+    let sheet = try ContactSheet.render(entries: entries, sample: sample, font: face, textSize: size, columns: columns)
+    try OutputFile.write(try PNGCodec.encode(sheet), to: output)
+  }
+}
