@@ -11,14 +11,20 @@ public struct Render: Sendable {
   public var timings: StageTimings
 
   /// Renders a mask with a material. Cannot fail: every input is already validated.
-  public init(mask: CoverageMask, material: MaterialSpec, parallelism: Parallelism = .allCores) {
+  ///
+  /// - Parameter shadingImage: an external shading image (see `ShadingImage.read`) used
+  ///   instead of rendering the material's lit ball.
+  public init(
+    mask: CoverageMask, material: MaterialSpec, shadingImage: RGBAImage? = nil,
+    parallelism: Parallelism = .allCores
+  ) {
     var timings = StageTimings()
     self.mask = mask
     height = timings.measure("height field") {
       HeightField.make(mask: mask, relief: material.relief, parallelism: parallelism)
     }
     shading = timings.measure("shading image") {
-      ShadingImage.render(
+      shadingImage ?? ShadingImage.render(
         surface: material.surface, lights: material.lights, size: material.shadingSize,
         parallelism: parallelism)
     }

@@ -43,7 +43,12 @@ public struct TextRenderJob: Sendable {
   public var canvas: CanvasSize?
   /// A preset name or a path.
   public var material: String
+  /// `key=value` settings applied to the loaded material (see `MaterialLoader.apply`).
+  public var settings: [String]
+  /// Applied last.
   public var overrides: MaterialOverrides
+  /// An external shading image (PNG) replacing the material's lit ball.
+  public var shadingImagePath: String?
   public var depth: BitDepth
   public var compression: Int
   public var parallelism: Parallelism
@@ -52,7 +57,8 @@ public struct TextRenderJob: Sendable {
   public init(
     text: String, fontPath: String? = nil, style: TextStyle = TextStyle(),
     canvas: CanvasSize? = nil, material: String = Resources.defaultMaterialName,
-    overrides: MaterialOverrides = MaterialOverrides(), depth: BitDepth = .eight,
+    settings: [String] = [], overrides: MaterialOverrides = MaterialOverrides(),
+    shadingImagePath: String? = nil, depth: BitDepth = .eight,
     compression: Int = PNGCodec.defaultCompression, parallelism: Parallelism = .allCores,
     limits: RenderLimits = .default
   ) {
@@ -61,7 +67,9 @@ public struct TextRenderJob: Sendable {
     self.style = style
     self.canvas = canvas
     self.material = material
+    self.settings = settings
     self.overrides = overrides
+    self.shadingImagePath = shadingImagePath
     self.depth = depth
     self.compression = compression
     self.parallelism = parallelism
@@ -79,14 +87,18 @@ public struct TextRenderJob: Sendable {
   public func run(resources: Resources) throws -> Output {
     var timings = StageTimings()
     let spec = try timings.measure("material") {
-      overrides.applied(to: try MaterialLoader.load(material, library: resources.materialLibrary))
+      let file = try MaterialLoader.load(material, library: resources.materialLibrary)
+      return overrides.applied(to: try MaterialLoader.apply(settings: settings, to: file))
     }
     let font = try timings.measure("font") { try Font(path: fontPath ?? resources.defaultFontPath) }
     let layout = try timings.measure("layout") {
       try TextLayout(text: text, font: font, style: style, canvas: canvas, limits: limits)
     }
+    let shadingImage = try shadingImagePath.map { path in
+      try timings.measure("read shading") { try ShadingImage.read(path: path, limits: limits) }
+    }
     let mask = timings.measure("mask") { layout.rasterize() }
-    let render = Render(mask: mask, material: spec, parallelism: parallelism)
+    let render = Render(mask: mask, material: spec, shadingImage: shadingImage, parallelism: parallelism)
     timings.append(render.timings)
     let png = try timings.measure("png encode") {
       try PNGCodec.encode(render.image, depth: depth, compression: compression, parallelism: parallelism)

@@ -19,6 +19,13 @@ struct MaterialOptions: ParsableArguments {
       "A preset name from Materials/ or a material file path.", valueName: "name|file"))
   var material: String = Resources.defaultMaterialName
 
+  @Option(
+    name: .customLong("set"),
+    help: ArgumentHelp(
+      "Override one material value, as in the file: surface.shininess=60, lights[0].intensity=0.5, lights[1].color=#ff8800 (repeatable).",
+      valueName: "key=value"))
+  var settings: [String] = []
+
   @Option(help: "Bevel width in pixels, 0.5...1000 (material default: 10).")
   var radius: Float?
 
@@ -69,6 +76,12 @@ struct MaterialOptions: ParsableArguments {
     return MaterialOverrides(
       radius: radius, profile: profile, scale: scale, direction: direction,
       background: background, shadingSize: shadingSize)
+  }
+
+  /// The material with `--set` values and then the explicit options applied.
+  func load(from library: MaterialLibrary) throws -> MaterialSpec {
+    let file = try MaterialLoader.load(material, library: library)
+    return overrides.applied(to: try MaterialLoader.apply(settings: settings, to: file))
   }
 
   var parallelism: Parallelism {

@@ -37,6 +37,11 @@ struct RenderCommand: ParsableCommand {
   @OptionGroup var material: MaterialOptions
 
   @Option(
+    name: .customLong("shading-image"),
+    help: ArgumentHelp("A matcap PNG to use instead of the material's lit ball (its lights and surface are then unused).", valueName: "file"))
+  var shadingImage: String?
+
+  @Option(
     name: .customLong("save-stages"),
     help: ArgumentHelp("Also write mask.png, height.png, normals.png and shading.png here.", valueName: "dir"))
   var saveStages: String?
@@ -78,7 +83,9 @@ struct RenderCommand: ParsableCommand {
         padding: padding),
       canvas: canvas.flatMap(CanvasSize.parse),
       material: material.material,
+      settings: material.settings,
       overrides: material.overrides,
+      shadingImagePath: shadingImage,
       depth: output.depth,
       compression: output.compression,
       parallelism: material.parallelism,

@@ -21,8 +21,7 @@ struct ShadingCommand: ParsableCommand {
 
   func run() throws {
     let resources = try Resources.locate()
-    let spec = material.overrides.applied(
-      to: try MaterialLoader.load(material.material, library: resources.materialLibrary))
+    let spec = try material.load(from: resources.materialLibrary)
     let image = ShadingImage.render(
       surface: spec.surface, lights: spec.lights, size: size ?? spec.shadingSize,
       parallelism: material.parallelism)

@@ -50,9 +50,25 @@ final class CompositorTests: XCTestCase {
 
   func testLookupFollowsCoreImageConvention() {
     // (normal.xy + 1) / 2 * size, with Core Image's y up = our row counted from the top for -y.
-    XCTAssertEqual(ShadedMaterial.lookup(SIMD3(0, 0, 1), size: 100), SIMD2(50, 50))
-    XCTAssertEqual(ShadedMaterial.lookup(SIMD3(-1, 0, 0), size: 100), SIMD2(0, 50))
+    XCTAssertEqual(ShadedMaterial.lookup(SIMD3(0, 0, 1), width: 100, height: 100), SIMD2(50, 50))
+    XCTAssertEqual(ShadedMaterial.lookup(SIMD3(-1, 0, 0), width: 100, height: 100), SIMD2(0, 50))
     // A normal tilted up in the picture (image y < 0) reads the upper half of the ball.
-    XCTAssertEqual(ShadedMaterial.lookup(SIMD3(0, -1, 0), size: 100), SIMD2(50, 0))
+    XCTAssertEqual(ShadedMaterial.lookup(SIMD3(0, -1, 0), width: 100, height: 100), SIMD2(50, 0))
+  }
+
+  func testExternalShadingImageRimIsExtended() {
+    // A white disk on a black square: after extending, the corners are white too.
+    var image = RGBAImage(width: 32, height: 32, fill: SIMD4(0, 0, 0, 1))
+    for y in 0..<32 {
+      for x in 0..<32 {
+        let dx = Float(x) + 0.5 - 16
+        let dy = Float(y) + 0.5 - 16
+        if dx * dx + dy * dy < 15 * 15 { image[x, y] = SIMD4(1, 1, 1, 1) }
+      }
+    }
+    let extended = ShadingImage.extendingRim(image)
+    XCTAssertEqual(extended[0, 0].x, 1, accuracy: 0.01)
+    XCTAssertEqual(extended[31, 16].x, 1, accuracy: 0.01)
+    XCTAssertEqual(extended[16, 16], image[16, 16])
   }
 }

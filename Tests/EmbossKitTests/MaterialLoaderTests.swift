@@ -150,4 +150,39 @@ final class MaterialLoaderTests: XCTestCase {
     XCTAssertEqual(suggestion(for: "radus", among: MaterialLoader.reliefKeys), "radius")
     XCTAssertNil(suggestion(for: "zzzzzz", among: MaterialLoader.reliefKeys))
   }
+
+  func testSettingsOverrideTheResolvedMaterial() throws {
+    let base = try Fixtures.material()
+    let spec = try MaterialLoader.apply(
+      settings: [
+        "surface.shininess=90", "lights[0].intensity=0.5", "lights[1].color=#ff0000",
+        "relief.profile=linear", "background=transparent", "lights[3].position=[0, 0, 2]",
+        "shading.size=128",
+      ], to: base)
+    XCTAssertEqual(spec.surface.shininess, 90)
+    XCTAssertEqual(spec.lights[0].intensity, 0.5)
+    XCTAssertEqual(spec.lights[0].position, base.lights[0].position, "other keys of the light stay")
+    XCTAssertEqual(spec.lights[1].color, SIMD3(1, 0, 0))
+    XCTAssertEqual(spec.lights.count, 4, "index == count adds a light")
+    XCTAssertEqual(spec.lights[3].position, SIMD3(0, 0, 2))
+    XCTAssertEqual(spec.relief.profile, .linear)
+    XCTAssertEqual(spec.background, .transparent)
+    XCTAssertEqual(spec.shadingSize, 128)
+  }
+
+  func testBadSettingsAreLocatedInTheSetting() throws {
+    let base = try Fixtures.material()
+    XCTAssertThrowsError(try MaterialLoader.apply(settings: ["surface.shininess=0"], to: base)) { error in
+      XCTAssertEqual("\(error)", "--set:1:19: error: \"surface.shininess\": must be in 1...2048, got 0")
+    }
+    XCTAssertThrowsError(try MaterialLoader.apply(settings: ["lights[7].intensity=1"], to: base)) { error in
+      XCTAssertEqual("\(error)", "--set:1:1: error: \"lights[7].intensity\": no light [7]; the material has 3 (index 3 adds one)")
+    }
+    XCTAssertThrowsError(try MaterialLoader.apply(settings: ["surfce.shininess=3"], to: base)) { error in
+      XCTAssertEqual("\(error)", "--set:1:1: error: \"surfce.shininess\": not a key that can be set; did you mean \"surface\"?")
+    }
+    XCTAssertThrowsError(try MaterialLoader.apply(settings: ["shininess"], to: base)) { error in
+      XCTAssertEqual("\(error)", "--set:1:1: error: \"shininess\": expected key=value, such as surface.shininess=40")
+    }
+  }
 }

@@ -24,7 +24,7 @@ public enum ShadedMaterial {
     return normalized(SIMD3(-scale * dx, -scale * dy, 1))
   }
 
-  /// Where a normal looks up its color in a `size` x `size` shading image, in continuous
+  /// Where a normal looks up its color in a `width` x `height` shading image, in continuous
   /// pixel coordinates of that image (row 0 at its top).
   ///
   /// Core Image puts the lookup at `(normal.xy + 1) / 2 * size` with y pointing up; our
@@ -32,8 +32,8 @@ public enum ShadedMaterial {
   /// two flips cancel: row = (n.y + 1) / 2 * size with the image-space n.y. This is the one
   /// place the y axis changes convention.
   @inline(__always)
-  static func lookup(_ n: SIMD3<Float>, size: Int) -> SIMD2<Float> {
-    SIMD2((n.x + 1) * 0.5 * Float(size), (n.y + 1) * 0.5 * Float(size))
+  static func lookup(_ n: SIMD3<Float>, width: Int, height: Int) -> SIMD2<Float> {
+    SIMD2((n.x + 1) * 0.5 * Float(width), (n.y + 1) * 0.5 * Float(height))
   }
 
   /// Composites the embossed image.
@@ -54,7 +54,7 @@ public enum ShadedMaterial {
     let ink = shading.width > 0 ? mask.inkBounds.intersection(mask.plane.bounds) : PixelRect(x: 0, y: 0, width: 0, height: 0)
     var content = RGBAImage(width: ink.width, height: ink.height, fill: fill)
     let region = height.region
-    let size = shading.width
+    let (shadingWidth, shadingHeight) = (shading.width, shading.height)
     content.pixels.withUnsafeMutableBufferPointer { out in
       let out = SharedPointer(out)
       height.plane.pixels.withUnsafeBufferPointer { h in
@@ -72,9 +72,9 @@ public enum ShadedMaterial {
                 guard a > 0 else { continue }
                 let n = normal(
                   h.buffer, width: region.width, x: x - region.x, y: y - region.y, scale: scale)
-                let uv = lookup(n, size: size)
+                let uv = lookup(n, width: shadingWidth, height: shadingHeight)
                 let color = RGBAImage.sampleBilinear(
-                  ball.buffer, width: size, height: size, x: uv.x, y: uv.y)
+                  ball.buffer, width: shadingWidth, height: shadingHeight, x: uv.x, y: uv.y)
                 let rgb = SIMD3(color.x, color.y, color.z)
                 out[row * ink.width + column] =
                   fill.w == 0 ? SIMD4(rgb, a) : SIMD4(rgb * a + SIMD3(fill.x, fill.y, fill.z) * (1 - a), 1)

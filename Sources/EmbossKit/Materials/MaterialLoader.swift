@@ -217,6 +217,8 @@ public enum MaterialLoader {
 struct NodeReader {
   let file: String
   var sink: DiagnosticSink
+  /// Added to every column (for values parsed out of a longer line, such as `--set`).
+  var columnOffset = 0
 
   /// A key's node and the value's node.
   struct Field {
@@ -225,7 +227,8 @@ struct NodeReader {
   }
 
   func location(_ node: Node) -> SourceLocation {
-    SourceLocation(file: file, line: node.mark?.line ?? 1, column: node.mark?.column ?? 1)
+    SourceLocation(
+      file: file, line: node.mark?.line ?? 1, column: (node.mark?.column ?? 1) + columnOffset)
   }
 
   /// The fields of a mapping; unknown and duplicate keys are reported (and skipped).
@@ -474,33 +477,122 @@ struct NodeReader {
       let path = "lights[\(index)]"
       guard let fields = fields(item, path: path, allowed: MaterialLoader.lightKeys) else { continue }
       var light = Light(position: SIMD3(-1, 1, 1.5))
-      if let n = fields["kind"]?.value, let v = choice(n, path: "\(path).kind", as: LightKind.self) { light.kind = v }
-      if let n = fields["position"]?.value,
-        let v = vector(n, path: "\(path).position", range: MaterialSpec.positionRange)
-      {
-        light.position = v
-      }
-      if let n = fields["color"]?.value, let v = color(n, path: "\(path).color") { light.color = v }
-      if let n = fields["intensity"]?.value,
-        let v = number(n, path: "\(path).intensity", range: MaterialSpec.intensityRange)
-      {
-        light.intensity = v
-      }
-      if let n = fields["target"]?.value,
-        let v = vector(n, path: "\(path).target", range: MaterialSpec.positionRange)
-      {
-        light.target = v
-      }
-      if let n = fields["cone"]?.value, let v = number(n, path: "\(path).cone", range: MaterialSpec.coneRange) {
-        light.coneAngle = v
-      }
-      if light.kind == .distant, light.position == .zero {
-        sink.error("\"\(path).position\": a distant light needs a direction other than [0, 0, 0]",
-                   at: location(fields["position"]?.value ?? item))
-      }
+      apply(fields, path: path, node: item, to: &light)
       lights.append(light)
     }
     return lights
+  }
+}
+
+extension NodeReader {
+  /// Applies a light's fields (see the material reference) onto `light`.
+  mutating func apply(_ fields: [String: Field], path: String, node: Node, to light: inout Light) {
+    if let n = fields["kind"]?.value, let v = choice(n, path: "\(path).kind", as: LightKind.self) { light.kind = v }
+    if let n = fields["position"]?.value,
+      let v = vector(n, path: "\(path).position", range: MaterialSpec.positionRange)
+    {
+      light.position = v
+    }
+    if let n = fields["color"]?.value, let v = color(n, path: "\(path).color") { light.color = v }
+    if let n = fields["intensity"]?.value,
+      let v = number(n, path: "\(path).intensity", range: MaterialSpec.intensityRange)
+    {
+      light.intensity = v
+    }
+    if let n = fields["target"]?.value,
+      let v = vector(n, path: "\(path).target", range: MaterialSpec.positionRange)
+    {
+      light.target = v
+    }
+    if let n = fields["cone"]?.value, let v = number(n, path: "\(path).cone", range: MaterialSpec.coneRange) {
+      light.coneAngle = v
+    }
+    if light.kind == .distant, light.position == .zero {
+      sink.error("\"\(path).position\": a distant light needs a direction other than [0, 0, 0]",
+                 at: location(fields["position"]?.value ?? node))
+    }
+  }
+}
+
+extension MaterialLoader {
+  /// Applies `key.path=value` settings (as `--set` gives them) on top of a resolved material,
+  /// in order. Paths name a key as in a file: `surface.shininess`, `relief.profile`,
+  /// `background`, `lights[0].intensity`, `lights[1].position`; `lights[N]` with N the number of
+  /// lights adds one. Values are YAML (`0.5`, `[0, 1, 2]`, `{hue: 30}`); a value starting
+  /// with `#` is a color. Problems are reported like a file's, located in the setting (file
+  /// `--set`, line 1, the column within `key=value`).
+  public static func apply(settings: [String], to material: MaterialSpec) throws -> MaterialSpec {
+    var spec = material
+    var sink = DiagnosticSink()
+    for setting in settings {
+      apply(setting, to: &spec, sink: &sink)
+    }
+    if sink.hasErrors { throw MaterialError(diagnostics: sink.diagnostics) }
+    return spec
+  }
+
+  private static func apply(_ setting: String, to spec: inout MaterialSpec, sink: inout DiagnosticSink) {
+    let file = "--set"
+    guard let equals = setting.firstIndex(of: "="), equals != setting.startIndex else {
+      sink.error("\"\(setting)\": expected key=value, such as surface.shininess=40", at: SourceLocation(file: file, line: 1, column: 1))
+      return
+    }
+    let path = String(setting[..<equals])
+    let text = String(setting[setting.index(after: equals)...])
+    let valueColumn = path.unicodeScalars.count + 2
+    // A shell user writes --set surface.base=#ff0000: in YAML that would be a comment.
+    let yaml = text.hasPrefix("#") ? "\"\(text)\"" : text
+    let value: Node
+    do {
+      value = try Yams.compose(yaml: yaml) ?? Node("", Tag(.null), .plain)
+    } catch {
+      sink.error("\"\(path)\": the value is not valid YAML: \(text)", at: SourceLocation(file: file, line: 1, column: valueColumn))
+      return
+    }
+    // Locations inside the value point into the setting.
+    var reader = NodeReader(file: file, sink: sink, columnOffset: valueColumn - 1)
+    defer { sink = reader.sink }
+    let parts = path.split(separator: ".", maxSplits: 1).map(String.init)
+    let head = parts[0]
+    let rest = parts.count > 1 ? parts[1] : nil
+    let at = SourceLocation(file: file, line: 1, column: 1)
+    func single(_ key: String) -> Node { Node([(Node(key), value)]) }
+
+    if head.hasPrefix("lights[") && head.hasSuffix("]") {
+      guard let index = Int(head.dropFirst(7).dropLast()), index >= 0, index <= spec.lights.count else {
+        reader.sink.error("\"\(path)\": no light \(head.dropFirst(6)); the material has \(spec.lights.count) (index \(spec.lights.count) adds one)", at: at)
+        return
+      }
+      var light = index < spec.lights.count ? spec.lights[index] : Light(position: SIMD3(-1, 1, 1.5))
+      let mapping = rest.map(single) ?? value
+      guard let fields = reader.fields(mapping, path: head, allowed: MaterialLoader.lightKeys) else { return }
+      let before = reader.sink.diagnostics.count
+      reader.apply(fields, path: head, node: mapping, to: &light)
+      guard reader.sink.diagnostics.count == before else { return }
+      if index < spec.lights.count { spec.lights[index] = light } else { spec.lights.append(light) }
+      return
+    }
+    switch (head, rest) {
+    case ("description", nil):
+      if let v = reader.string(value, path: head) { spec.description = v }
+    case ("background", nil):
+      if let v = reader.background(value, path: head) { spec.background = v }
+    case ("surface", let key?):
+      if let fields = reader.fields(single(key), path: head, allowed: surfaceKeys) { reader.apply(fields, to: &spec.surface) }
+    case ("relief", let key?):
+      if let fields = reader.fields(single(key), path: head, allowed: reliefKeys) { reader.apply(fields, to: &spec.relief) }
+    case ("shading", let key?):
+      if let fields = reader.fields(single(key), path: head, allowed: shadingKeys), let size = fields["size"]?.value,
+        let v = reader.integer(size, path: "shading.size", range: MaterialSpec.shadingSizeRange)
+      {
+        spec.shadingSize = v
+      }
+    default:
+      var message = "\"\(path)\": not a key that can be set"
+      let known = ["description", "background", "surface", "relief", "shading", "lights[0]"]
+      if let close = suggestion(for: head, among: known) { message += "; did you mean \"\(close)\"?" }
+      reader.sink.error(message, at: at)
+    }
   }
 }
 

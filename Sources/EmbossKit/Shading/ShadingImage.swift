@@ -109,4 +109,39 @@ public enum ShadingImage {
     }
     return nil
   }
+
+  /// Prepares an external shading image (a matcap picture, as Core Image's
+  /// inputShadingImage): every pixel outside the ellipse inscribed in the image, less 1.5
+  /// pixels, takes the color at that ellipse in its direction, so lookups at the rim never
+  /// blend with whatever the picture has in its corners. Alpha is kept as it was. Images
+  /// smaller than 4x4 are returned unchanged.
+  public static func extendingRim(_ image: RGBAImage) -> RGBAImage {
+    guard image.width >= 4, image.height >= 4 else { return image }
+    var out = image
+    let rx = Float(image.width) / 2
+    let ry = Float(image.height) / 2
+    let inset: Float = 1.5
+    for y in 0..<image.height {
+      for x in 0..<image.width {
+        let dx = (Float(x) + 0.5 - rx) / (rx - inset)
+        let dy = (Float(y) + 0.5 - ry) / (ry - inset)
+        let r = (dx * dx + dy * dy).squareRoot()
+        guard r > 1 else { continue }
+        let sx = rx + dx / r * (rx - inset)
+        let sy = ry + dy / r * (ry - inset)
+        let color = image.sampleBilinear(x: sx, y: sy)
+        out[x, y] = SIMD4(color.x, color.y, color.z, image[x, y].w)
+      }
+    }
+    return out
+  }
+
+  /// Reads an external shading image: any PNG, as linear light, rim extended.
+  public static func read(path: String, limits: RenderLimits = .default) throws -> RGBAImage {
+    let decoded = try PNGCodec.read(path: path, maxPixels: min(limits.maxPixels, 4096 * 4096))
+    guard decoded.image.width >= 4, decoded.image.height >= 4 else {
+      throw EmbossError("shading image '\(path)' is \(decoded.image.width)x\(decoded.image.height); it needs at least 4x4 pixels")
+    }
+    return extendingRim(decoded.image)
+  }
 }
