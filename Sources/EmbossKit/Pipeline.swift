@@ -1,13 +1,14 @@
 /// The whole render, one pure stage after another:
 /// mask -> height field -> (normals x shading image) -> embossed image.
 ///
-/// Each stage is a function of its inputs only; this type just runs them in order and keeps
-/// every intermediate, so callers can write stages out or re-run only what changed.
+/// Each stage is a function of its inputs only; this type just keeps every intermediate, so
+/// callers can write stages out.
 public struct Render: Sendable {
   public var mask: CoverageMask
   public var height: HeightField
   public var shading: RGBAImage
   public var image: CanvasImage
+  /// The stages that ran (stages reused from a cache are not listed).
   public var timings: StageTimings
 
   /// Renders a mask with a material. Cannot fail: every input is already validated.
@@ -18,30 +19,25 @@ public struct Render: Sendable {
     mask: CoverageMask, material: MaterialSpec, shadingImage: RGBAImage? = nil,
     parallelism: Parallelism = .allCores
   ) {
-    var timings = StageTimings()
+    self = RenderCache().render(
+      mask: mask, material: material, shadingImage: shadingImage, parallelism: parallelism)
+  }
+
+  init(
+    mask: CoverageMask, height: HeightField, shading: RGBAImage, image: CanvasImage,
+    timings: StageTimings
+  ) {
     self.mask = mask
-    height = timings.measure("height field") {
-      HeightField.make(mask: mask, relief: material.relief, parallelism: parallelism)
-    }
-    shading = timings.measure("shading image") {
-      shadingImage ?? ShadingImage.render(
-        surface: material.surface, lights: material.lights, size: material.shadingSize,
-        parallelism: parallelism)
-    }
-    let height = self.height
-    let shading = self.shading
-    image = timings.measure("composite") {
-      ShadedMaterial.composite(
-        height: height, mask: mask, shading: shading, scale: material.relief.scale,
-        background: material.background, parallelism: parallelism)
-    }
+    self.height = height
+    self.shading = shading
+    self.image = image
     self.timings = timings
   }
 
   /// The intermediate stages as PNG files, named after what they hold: `mask.png` (coverage),
   /// `height.png` (16-bit gray, black lowest and white highest: 0...1 when raised, -1...0
-  /// when lowered),
-  /// `normals.png` ((n + 1) / 2 as RGB, y down) and `shading.png` (the lit hemisphere).
+  /// when lowered), `normals.png` ((n + 1) / 2 as RGB, y down) and `shading.png` (the lit
+  /// hemisphere).
   public func stageFiles(
     relief: ReliefSpec, compression: Int = PNGCodec.defaultCompression
   ) throws -> [(name: String, data: [UInt8])] {
@@ -68,5 +64,132 @@ public struct Render: Sendable {
       ),
       ("shading.png", Array(try PNGCodec.encode(shading, compression: compression))),
     ]
+  }
+}
+
+/// Remembers the last result of each stage with the inputs it came from, so a render whose
+/// inputs changed only in part re-runs only the stages downstream of the change: a light
+/// edit re-shades the ball and re-composites, never touching the mask or the height field.
+///
+/// Every entry is keyed by the stage's inputs, compared by value (arrays compare their
+/// storage first, so an unchanged mask or height field costs nothing to check). Not
+/// thread-safe: one render at a time.
+public final class RenderCache {
+  private struct HeightKey: Equatable {
+    var mask: CoverageMask
+    var radius: Float
+    var profile: ReliefProfile
+    var direction: ReliefDirection
+  }
+
+  private struct ShadingKey: Equatable {
+    var surface: Surface
+    var lights: [Light]
+    var size: Int
+  }
+
+  private struct LookupKey: Equatable {
+    var field: HeightField
+    var scale: Float
+    var shadingWidth: Int
+    var shadingHeight: Int
+  }
+
+  /// Everything a text mask depends on.
+  public struct TextKey: Equatable, Sendable {
+    public var text: String
+    public var fontPath: String
+    public var style: TextStyle
+    public var canvas: CanvasSize?
+    public var limits: RenderLimits
+
+    public init(text: String, fontPath: String, style: TextStyle, canvas: CanvasSize?, limits: RenderLimits) {
+      self.text = text
+      self.fontPath = fontPath
+      self.style = style
+      self.canvas = canvas
+      self.limits = limits
+    }
+  }
+
+  private var text: (key: TextKey, value: CoverageMask)?
+  private var height: (key: HeightKey, value: HeightField)?
+  private var geometry: BallGeometry?
+  private var shading: (key: ShadingKey, value: RGBAImage)?
+  private var lookup: (key: LookupKey, value: ShadedMaterial.LookupMap)?
+
+  public init() {}
+
+  /// The text mask for `key`, made by `make` unless the last one had the same key. (The font
+  /// file is read again only when the key changes.)
+  public func textMask(_ key: TextKey, make: () throws -> CoverageMask) rethrows -> CoverageMask {
+    if let cached = text, cached.key == key { return cached.value }
+    let mask = try make()
+    text = (key, mask)
+    return mask
+  }
+
+  /// Renders like `Render.init`, reusing every stage whose inputs are unchanged.
+  public func render(
+    mask: CoverageMask, material: MaterialSpec, shadingImage: RGBAImage? = nil,
+    parallelism: Parallelism = .allCores
+  ) -> Render {
+    var timings = StageTimings()
+    let relief = material.relief
+    let heightKey = HeightKey(
+      mask: mask, radius: relief.radius, profile: relief.profile, direction: relief.direction)
+    let field: HeightField
+    if let cached = height, cached.key == heightKey {
+      field = cached.value
+    } else {
+      field = timings.measure("height field") {
+        HeightField.make(mask: mask, relief: relief, parallelism: parallelism)
+      }
+      height = (heightKey, field)
+    }
+
+    let ball: RGBAImage
+    if let shadingImage {
+      ball = shadingImage
+    } else {
+      let key = ShadingKey(surface: material.surface, lights: material.lights, size: material.shadingSize)
+      if let cached = shading, cached.key == key {
+        ball = cached.value
+      } else {
+        let geometry: BallGeometry
+        if let cached = self.geometry, cached.size == material.shadingSize {
+          geometry = cached
+        } else {
+          geometry = timings.measure("ball geometry") {
+            BallGeometry.march(size: material.shadingSize, parallelism: parallelism)
+          }
+          self.geometry = geometry
+        }
+        ball = timings.measure("shading image") {
+          geometry.shade(surface: material.surface, lights: material.lights, parallelism: parallelism)
+        }
+        shading = (key, ball)
+      }
+    }
+
+    let lookupKey = LookupKey(
+      field: field, scale: relief.scale, shadingWidth: ball.width, shadingHeight: ball.height)
+    let map: ShadedMaterial.LookupMap
+    if let cached = lookup, cached.key == lookupKey {
+      map = cached.value
+    } else {
+      map = timings.measure("normals") {
+        ShadedMaterial.lookupMap(
+          height: field, mask: mask, scale: relief.scale, shadingWidth: ball.width,
+          shadingHeight: ball.height, parallelism: parallelism)
+      }
+      lookup = (lookupKey, map)
+    }
+    let image = timings.measure("composite") {
+      ShadedMaterial.composite(
+        map: map, mask: mask, shading: ball, background: material.background,
+        parallelism: parallelism)
+    }
+    return Render(mask: mask, height: field, shading: ball, image: image, timings: timings)
   }
 }

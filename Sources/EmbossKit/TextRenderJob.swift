@@ -84,21 +84,28 @@ public struct TextRenderJob: Sendable {
     public var timings: StageTimings
   }
 
-  public func run(resources: Resources) throws -> Output {
+  /// Renders; with a cache, stages whose inputs did not change since the cache's last render
+  /// are reused (see `RenderCache`).
+  public func run(resources: Resources, cache: RenderCache? = nil) throws -> Output {
+    let cache = cache ?? RenderCache()
     var timings = StageTimings()
     let spec = try timings.measure("material") {
       let file = try MaterialLoader.load(material, library: resources.materialLibrary)
       return overrides.applied(to: try MaterialLoader.apply(settings: settings, to: file))
     }
-    let font = try timings.measure("font") { try Font(path: fontPath ?? resources.defaultFontPath) }
-    let layout = try timings.measure("layout") {
-      try TextLayout(text: text, font: font, style: style, canvas: canvas, limits: limits)
+    let fontPath = self.fontPath ?? resources.defaultFontPath
+    let key = RenderCache.TextKey(text: text, fontPath: fontPath, style: style, canvas: canvas, limits: limits)
+    let mask = try cache.textMask(key) {
+      let font = try timings.measure("font") { try Font(path: fontPath) }
+      let layout = try timings.measure("layout") {
+        try TextLayout(text: text, font: font, style: style, canvas: canvas, limits: limits)
+      }
+      return timings.measure("mask") { layout.rasterize() }
     }
     let shadingImage = try shadingImagePath.map { path in
       try timings.measure("read shading") { try ShadingImage.read(path: path, limits: limits) }
     }
-    let mask = timings.measure("mask") { layout.rasterize() }
-    let render = Render(mask: mask, material: spec, shadingImage: shadingImage, parallelism: parallelism)
+    let render = cache.render(mask: mask, material: spec, shadingImage: shadingImage, parallelism: parallelism)
     timings.append(render.timings)
     let png = try timings.measure("png encode") {
       try PNGCodec.encode(render.image, depth: depth, compression: compression, parallelism: parallelism)

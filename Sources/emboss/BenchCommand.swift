@@ -12,6 +12,9 @@ struct BenchCommand: ParsableCommand {
       process's maximum resident set, so run one case per process to read it per case.
       """)
 
+  @Flag(help: "Also time a light change re-rendered with the stage cache (case B), as --watch does.")
+  var relight = false
+
   @Option(help: "Cases to run: any of A, B, C.")
   var cases: String = "ABC"
 
@@ -57,6 +60,38 @@ struct BenchCommand: ParsableCommand {
       let peak = peakResidentBytes()
       print(String(format: "  peak memory so far: %.1f MiB, %.1f bytes per output pixel", Double(peak) / 1048576, Double(peak) / Double(pixels)))
     }
+    if relight { try relightBenchmark(resources: resources, parallelism: parallelism) }
+  }
+
+  /// Case B rendered from scratch, then again after a light change with the stage cache:
+  /// only the shading image and the composite should run.
+  private func relightBenchmark(resources: Resources, parallelism: Parallelism) throws {
+    let benchCase = try BenchmarkCase.named("B")
+    var job = TextRenderJob(
+      text: benchCase.text, style: TextStyle(pixelSize: benchCase.size),
+      compression: compression, parallelism: parallelism)
+    var full: [StageTimings] = []
+    var relit: [StageTimings] = []
+    for iteration in 0..<iterations {
+      let cache = RenderCache()
+      job.settings = []
+      full.append(try job.run(resources: resources, cache: cache).timings)
+      job.settings = ["lights[0].intensity=\(0.5 + Double(iteration) * 0.01)"]
+      relit.append(try job.run(resources: resources, cache: cache).timings)
+    }
+    func median(_ runs: [StageTimings], excluding: Set<String>) -> Double {
+      let totals = runs.map { $0.stages.filter { !excluding.contains($0.name) }.reduce(0) { $0 + $1.seconds } }.sorted()
+      return totals[totals.count / 2] * 1000
+    }
+    print("\nrelight: case B, lights[0].intensity changed, stage cache kept")
+    print("  stages re-run: \(relit[0].stages.map(\.name).joined(separator: ", "))")
+    let io: Set<String> = ["material", "png encode"]
+    let fullRender = median(full, excluding: io)
+    let relitRender = median(relit, excluding: io)
+    print(String(format: "  render stages: full %.2f ms, relight %.2f ms, ratio %.3f", fullRender, relitRender, relitRender / fullRender))
+    let fullAll = median(full, excluding: [])
+    let relitAll = median(relit, excluding: [])
+    print(String(format: "  with material load and PNG encode: full %.2f ms, relight %.2f ms, ratio %.3f", fullAll, relitAll, relitAll / fullAll))
   }
 
   private func peakResidentBytes() -> Int {

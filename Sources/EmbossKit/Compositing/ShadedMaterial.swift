@@ -36,6 +36,49 @@ public enum ShadedMaterial {
     SIMD2((n.x + 1) * 0.5 * Float(width), (n.y + 1) * 0.5 * Float(height))
   }
 
+  /// Where each pixel of the mask's ink bounds looks up its color: the part of compositing
+  /// that depends on the relief (heights, scale) and the shading image's size, not its colors.
+  public struct LookupMap: Sendable, Equatable {
+    /// The ink bounds on the canvas; `uv` is row-major over it.
+    public let rect: PixelRect
+    /// Continuous coordinates in the shading image (see `lookup`).
+    public let uv: [SIMD2<Float>]
+    public let shadingWidth: Int
+    public let shadingHeight: Int
+  }
+
+  /// Computes every ink pixel's normal and its lookup coordinate.
+  public static func lookupMap(
+    height: HeightField, mask: CoverageMask, scale: Float, shadingWidth: Int, shadingHeight: Int,
+    parallelism: Parallelism = .allCores
+  ) -> LookupMap {
+    let ink = mask.inkBounds.intersection(mask.plane.bounds)
+    var uv = [SIMD2<Float>](repeating: .zero, count: ink.width * ink.height)
+    let region = height.region
+    uv.withUnsafeMutableBufferPointer { out in
+      let out = SharedPointer(out)
+      height.plane.pixels.withUnsafeBufferPointer { h in
+        let h = UnsafeBufferPointerBox(h)
+        mask.plane.pixels.withUnsafeBufferPointer { coverage in
+          let coverage = UnsafeBufferPointerBox(coverage)
+          parallelism.forEachBand(ink.height, bandSize: 16) { rows in
+            for row in rows {
+              let y = ink.y + row
+              for column in 0..<ink.width {
+                let x = ink.x + column
+                guard coverage.buffer[y * mask.width + x] > 0 else { continue }
+                let n = normal(
+                  h.buffer, width: region.width, x: x - region.x, y: y - region.y, scale: scale)
+                out[row * ink.width + column] = lookup(n, width: shadingWidth, height: shadingHeight)
+              }
+            }
+          }
+        }
+      }
+    }
+    return LookupMap(rect: ink, uv: uv, shadingWidth: shadingWidth, shadingHeight: shadingHeight)
+  }
+
   /// Composites the embossed image.
   ///
   /// - Returns: a canvas-sized image, linear light, straight alpha, whose content is the
@@ -46,45 +89,62 @@ public enum ShadedMaterial {
     height: HeightField, mask: CoverageMask, shading: RGBAImage, scale: Float,
     background: Background, parallelism: Parallelism = .allCores
   ) -> CanvasImage {
+    let map = lookupMap(
+      height: height, mask: mask, scale: scale, shadingWidth: shading.width,
+      shadingHeight: shading.height, parallelism: parallelism)
+    return composite(map: map, mask: mask, shading: shading, background: background, parallelism: parallelism)
+  }
+
+  /// Composites from a lookup map (see `lookupMap`), whose shading size must be `shading`'s.
+  public static func composite(
+    map: LookupMap, mask: CoverageMask, shading: RGBAImage, background: Background,
+    parallelism: Parallelism = .allCores
+  ) -> CanvasImage {
+    precondition(map.shadingWidth == shading.width && map.shadingHeight == shading.height, "lookup map for another shading size")
     let fill: SIMD4<Float>
     switch background {
     case .transparent: fill = .zero
     case .color(let c): fill = SIMD4(c, 1)
     }
-    let ink = shading.width > 0 ? mask.inkBounds.intersection(mask.plane.bounds) : PixelRect(x: 0, y: 0, width: 0, height: 0)
-    var content = RGBAImage(width: ink.width, height: ink.height, fill: fill)
-    let region = height.region
+    let ink = shading.width > 0 ? map.rect : PixelRect(x: 0, y: 0, width: 0, height: 0)
     let (shadingWidth, shadingHeight) = (shading.width, shading.height)
-    content.pixels.withUnsafeMutableBufferPointer { out in
-      let out = SharedPointer(out)
-      height.plane.pixels.withUnsafeBufferPointer { h in
-        let h = UnsafeBufferPointerBox(h)
+    let background = SIMD3(fill.x, fill.y, fill.z)
+    // Every pixel is written exactly once (background where the coverage is 0), so the
+    // storage starts uninitialized instead of being filled first.
+    let pixels = [SIMD4<Float>](unsafeUninitializedCapacity: ink.width * ink.height) { buffer, count in
+      let out = SharedPointer(buffer)
+      map.uv.withUnsafeBufferPointer { uv in
+        let uv = UnsafeBufferPointerBox(uv)
         mask.plane.pixels.withUnsafeBufferPointer { coverage in
           let coverage = UnsafeBufferPointerBox(coverage)
           shading.pixels.withUnsafeBufferPointer { ball in
-          let ball = UnsafeBufferPointerBox(ball)
-          parallelism.forEachBand(ink.height, bandSize: 16) { rows in
-            for row in rows {
-              let y = ink.y + row
-              for column in 0..<ink.width {
-                let x = ink.x + column
-                let a = coverage.buffer[y * mask.width + x]
-                guard a > 0 else { continue }
-                let n = normal(
-                  h.buffer, width: region.width, x: x - region.x, y: y - region.y, scale: scale)
-                let uv = lookup(n, width: shadingWidth, height: shadingHeight)
-                let color = RGBAImage.sampleBilinear(
-                  ball.buffer, width: shadingWidth, height: shadingHeight, x: uv.x, y: uv.y)
-                let rgb = SIMD3(color.x, color.y, color.z)
-                out[row * ink.width + column] =
-                  fill.w == 0 ? SIMD4(rgb, a) : SIMD4(rgb * a + SIMD3(fill.x, fill.y, fill.z) * (1 - a), 1)
+            let ball = UnsafeBufferPointerBox(ball)
+            parallelism.forEachBand(ink.height, bandSize: 16) { rows in
+              for row in rows {
+                let y = ink.y + row
+                let source = y * mask.width + ink.x
+                let target = row * ink.width
+                for column in 0..<ink.width {
+                  let a = coverage.buffer[source + column]
+                  guard a > 0 else {
+                    (out.base + target + column).initialize(to: fill)
+                    continue
+                  }
+                  let p = uv.buffer[target + column]
+                  let color = RGBAImage.sampleBilinear(
+                    ball.buffer, width: shadingWidth, height: shadingHeight, x: p.x, y: p.y)
+                  let rgb = SIMD3(color.x, color.y, color.z)
+                  (out.base + target + column).initialize(
+                    to: fill.w == 0 ? SIMD4(rgb, a) : SIMD4(rgb * a + background * (1 - a), 1))
+                }
               }
             }
           }
-          }
         }
       }
+      count = ink.width * ink.height
     }
+    let content = RGBAImage(width: ink.width, height: ink.height, pixels: pixels)
     return CanvasImage(width: mask.width, height: mask.height, fill: fill, contentRect: ink, content: content)
   }
 

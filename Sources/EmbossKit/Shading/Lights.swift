@@ -82,17 +82,22 @@ public struct Surface: Sendable, Equatable {
   /// Blinn-Phong at a surface point with unit normal `n`, seen from +z (orthographic):
   /// ambient * base + sum over lights of radiance * (base * max(0, n.l) + spec * max(0, n.h)^shininess),
   /// with the highlight only where the light reaches the surface (n.l > 0).
+  ///
+  /// Where n.h is so small that the highlight term is under 2^-16 (below a 16-bit step), the
+  /// power is not evaluated.
   @inline(__always)
   public func shade(normal n: SIMD3<Float>, point: SIMD3<Float>, lights: [Light]) -> SIMD3<Float> {
     let view = SIMD3<Float>(0, 0, 1)
     let highlight = specular + (base - specular) * metallic
+    let cutoff = exp2f(-16 / shininess)
     var color = base * ambient
     for light in lights {
       let (l, radiance) = light.incidence(at: point)
       let diffuse = simdDot(n, l)
       guard diffuse > 0 else { continue }
       let h = normalized(l + view)
-      let specularTerm = powf(max(simdDot(n, h), 0), shininess)
+      let cosine = simdDot(n, h)
+      let specularTerm = cosine > cutoff ? powf(cosine, shininess) : 0
       color += radiance * (base * diffuse + highlight * specularTerm)
     }
     return color

@@ -9,73 +9,19 @@
 /// blend with undefined color; normals (|n.xy| <= 1) never look further out, and the rest of
 /// the corners is transparent black.
 public enum ShadingImage {
-  /// Renders the hemisphere. Sizes below 1 give an empty image.
+  /// Renders the hemisphere: `BallGeometry.march(size:)` then `shade`. Sizes below 1 give an
+  /// empty image.
   public static func render(
     surface: Surface, lights: [Light], size: Int, parallelism: Parallelism = .allCores
   ) -> RGBAImage {
-    guard size > 0 else { return RGBAImage(width: 0, height: 0) }
-    var pixels = [SIMD4<Float>](repeating: .zero, count: size * size)
-    let pixelSize = 2 / Float(size)
-    pixels.withUnsafeMutableBufferPointer { out in
-      let out = SharedPointer(out)
-      parallelism.forEachBand(size, bandSize: 8) { rows in
-        for j in rows {
-          for i in 0..<size {
-            out[j * size + i] = shadePixel(
-              i: i, j: j, size: size, pixelSize: pixelSize, surface: surface, lights: lights)
-          }
-        }
-      }
-    }
-    return RGBAImage(width: size, height: size, pixels: pixels)
+    BallGeometry.march(size: size, parallelism: parallelism)
+      .shade(surface: surface, lights: lights, parallelism: parallelism)
   }
 
   /// Sphere-space point (x right, y up) of image position (px, py) in pixels.
   @inline(__always)
   static func spherePoint(_ px: Float, _ py: Float, size: Int) -> SIMD2<Float> {
     SIMD2(px / Float(size) * 2 - 1, 1 - py / Float(size) * 2)
-  }
-
-  private static func shadePixel(
-    i: Int, j: Int, size: Int, pixelSize: Float, surface: Surface, lights: [Light]
-  ) -> SIMD4<Float> {
-    let center = spherePoint(Float(i) + 0.5, Float(j) + 0.5, size: size)
-    let r = (center * center).sum().squareRoot()
-    // Interior pixels far from the rim: one ray through the center.
-    if r < 1 - 1.5 * pixelSize {
-      if let hit = march(center) {
-        return SIMD4(surface.shade(normal: hit, point: hit, lights: lights), 1)
-      }
-    }
-    // Exterior pixels: the rim color in this direction next to the rim, alpha 0.
-    if r > 1 + 1.5 * pixelSize {
-      guard r < 1 + 3.5 * pixelSize else { return .zero }
-      return SIMD4(rimColor(center, surface: surface, lights: lights), 0)
-    }
-    // Near the rim: 4x4 samples; color averages the hits (straight alpha), alpha counts them.
-    var sum = SIMD3<Float>(repeating: 0)
-    var hits = 0
-    for sy in 0..<4 {
-      for sx in 0..<4 {
-        let p = spherePoint(
-          Float(i) + (Float(sx) + 0.5) / 4, Float(j) + (Float(sy) + 0.5) / 4, size: size)
-        if let hit = march(p) {
-          sum += surface.shade(normal: hit, point: hit, lights: lights)
-          hits += 1
-        }
-      }
-    }
-    if hits == 0 {
-      return SIMD4(rimColor(center, surface: surface, lights: lights), 0)
-    }
-    return SIMD4(sum / Float(hits), Float(hits) / 16)
-  }
-
-  /// The color of a normal lying in the image plane, pointing toward `p`.
-  private static func rimColor(_ p: SIMD2<Float>, surface: Surface, lights: [Light]) -> SIMD3<Float> {
-    let length = (p * p).sum().squareRoot()
-    let n = length > 0 ? SIMD3(p.x / length, p.y / length, 0) : SIMD3<Float>(0, 0, 1)
-    return surface.shade(normal: n, point: n, lights: lights)
   }
 
   /// The ball's signed distance function (negative inside the unit sphere) and its gradient
