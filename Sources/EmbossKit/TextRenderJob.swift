@@ -87,10 +87,18 @@ public struct TextRenderJob: Sendable {
   /// Renders; with a cache, stages whose inputs did not change since the cache's last render
   /// are reused (see `RenderCache`).
   public func run(resources: Resources, cache: RenderCache? = nil) throws -> Output {
+    var sources: [String] = []
+    return try run(resources: resources, cache: cache, materialSources: &sources)
+  }
+
+  /// `run`, also collecting the material files read (see `MaterialLoader.load`).
+  public func run(resources: Resources, cache: RenderCache?, materialSources: inout [String])
+    throws -> Output
+  {
     let cache = cache ?? RenderCache()
     var timings = StageTimings()
     let spec = try timings.measure("material") {
-      let file = try MaterialLoader.load(material, library: resources.materialLibrary)
+      let file = try MaterialLoader.load(material, library: resources.materialLibrary, sources: &materialSources)
       return overrides.applied(to: try MaterialLoader.apply(settings: settings, to: file))
     }
     let fontPath = self.fontPath ?? resources.defaultFontPath

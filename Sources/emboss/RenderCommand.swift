@@ -46,6 +46,12 @@ struct RenderCommand: ParsableCommand {
     help: ArgumentHelp("Also write mask.png, height.png, normals.png and shading.png here.", valueName: "dir"))
   var saveStages: String?
 
+  @Flag(help: "Re-render whenever the material file (or what it extends) changes; errors keep the last good image.")
+  var watch = false
+
+  @Option(name: .customLong("watch-limit"), help: .hidden)
+  var watchLimit: Int?
+
   @Flag(help: "Print each stage's time to standard error.")
   var timings = false
 
@@ -67,6 +73,9 @@ struct RenderCommand: ParsableCommand {
     }
     if let canvas, CanvasSize.parse(canvas) == nil {
       throw ValidationError("--canvas must be WIDTHxHEIGHT with positive numbers, got '\(canvas)'")
+    }
+    if watch, output.output == "-" {
+      throw ValidationError("--watch writes a file; give -o a path, not -")
     }
     guard maxPixels > 0 else {
       throw ValidationError("--max-pixels must be positive, got \(maxPixels)")
@@ -90,7 +99,26 @@ struct RenderCommand: ParsableCommand {
       compression: output.compression,
       parallelism: material.parallelism,
       limits: RenderLimits(maxPixels: maxPixels))
-    let result = try job.run(resources: resources)
+    if watch {
+      let output = self.output.output
+      MaterialWatcher(job: job, resources: resources).run(limit: watchLimit) { result in
+        try write(result)
+      } report: { event in
+        switch event {
+        case .rendered(let milliseconds, let stages):
+          let line = String(format: "rendered %@ in %.1f ms (%@)", output, milliseconds, stages.joined(separator: ", "))
+          FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        case .failed(let lines):
+          for line in lines { printError(line) }
+          printError("waiting for the next change; \(output) keeps the last good render")
+        }
+      }
+      return
+    }
+    try write(try job.run(resources: resources))
+  }
+
+  private func write(_ result: TextRenderJob.Output) throws {
     if let directory = saveStages {
       try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
       for file in try result.render.stageFiles(relief: result.material.relief) {

@@ -198,4 +198,43 @@ final class CLITests: XCTestCase {
     XCTAssertEqual(samples.height % 2, 0, "two rows of equal tiles")
     XCTAssertGreaterThan(samples.width, 80)
   }
+
+  /// Polls `condition` every 50 ms for up to `seconds`.
+  func eventually(_ seconds: Double, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+      if condition() { return true }
+      Thread.sleep(forTimeInterval: 0.05)
+    }
+    return condition()
+  }
+
+  func testWatchSurvivesABrokenSaveAndReusesStages() throws {
+    let material = path("m.yaml")
+    try "surface:\n  shininess: 40\n".write(toFile: material, atomically: true, encoding: .utf8)
+    FileManager.default.createFile(atPath: path("out.txt"), contents: nil)
+    FileManager.default.createFile(atPath: path("err.txt"), contents: nil)
+    let process = Process()
+    process.executableURL = Self.binary
+    process.arguments = ["render", "W", "--size", "30", "--material", "m.yaml", "-o", "w.png", "--watch", "--watch-limit", "2"]
+    process.currentDirectoryURL = directory
+    process.standardOutput = FileHandle(forWritingAtPath: path("out.txt"))
+    process.standardError = FileHandle(forWritingAtPath: path("err.txt"))
+    try process.run()
+    defer { if process.isRunning { process.terminate() } }
+    func text(_ name: String) -> String { (try? String(contentsOfFile: path(name), encoding: .utf8)) ?? "" }
+
+    XCTAssertTrue(eventually(20) { text("out.txt").contains("rendered w.png") }, "first render")
+    let first = try Data(contentsOf: URL(fileURLWithPath: path("w.png")))
+    try "surface:\n  shininess: 0\n".write(toFile: material, atomically: true, encoding: .utf8)
+    XCTAssertTrue(eventually(20) { text("err.txt").contains("m.yaml:2:14: error") }, text("err.txt"))
+    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path("w.png"))), first, "the last good image stays")
+    XCTAssertTrue(process.isRunning, "an error does not end watching")
+    try "surface:\n  shininess: 90\n".write(toFile: material, atomically: true, encoding: .utf8)
+    XCTAssertTrue(eventually(20) { !process.isRunning }, "stops after --watch-limit changes")
+    let lines = text("out.txt").split(separator: "\n")
+    XCTAssertEqual(lines.count, 2, text("out.txt"))
+    XCTAssertTrue(lines[1].hasSuffix("(material, shading image, composite, png encode)"), String(lines[1]))
+    XCTAssertNotEqual(try Data(contentsOf: URL(fileURLWithPath: path("w.png"))), first)
+  }
 }

@@ -30,6 +30,8 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
 /// Collects diagnostics, so a parser can report every problem in a file rather than the first.
 public struct DiagnosticSink: Sendable {
   private var found: [Diagnostic] = []
+  /// Files read while parsing (a material and what it extends).
+  var sources: [String] = []
 
   public init() {}
 

@@ -44,6 +44,15 @@ public enum MaterialLoader {
   /// Throws `MaterialError` with every problem found, or `EmbossError` when the reference
   /// names no file at all.
   public static func load(_ reference: String, library: MaterialLibrary) throws -> MaterialSpec {
+    var sources: [String] = []
+    return try load(reference, library: library, sources: &sources)
+  }
+
+  /// `load`, also collecting every file it read (the material and what it extends), even
+  /// when loading fails, so a watcher knows what to watch.
+  public static func load(_ reference: String, library: MaterialLibrary, sources: inout [String])
+    throws -> MaterialSpec
+  {
     guard let path = library.path(for: reference) else {
       var message = "no material named '\(reference)'"
       if let close = suggestion(for: reference, among: library.presetNames) {
@@ -53,6 +62,8 @@ public enum MaterialLoader {
       throw EmbossError(message)
     }
     var sink = DiagnosticSink()
+    sink.sources = [path]
+    defer { sources = sink.sources }
     let spec = try load(path: path, library: library, chain: [], sink: &sink)
     if sink.hasErrors { throw MaterialError(diagnostics: sink.diagnostics) }
     guard let spec else { throw EmbossError("cannot load material '\(path)'") }
@@ -179,6 +190,8 @@ public enum MaterialLoader {
       return nil
     }
     var parentSink = DiagnosticSink()
+    reader.sink.sources.append(path)
+    defer { reader.sink.sources += parentSink.sources }
     let parent: MaterialSpec?
     do {
       parent = try load(path: path, library: library, chain: chain, sink: &parentSink)
