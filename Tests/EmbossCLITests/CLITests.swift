@@ -237,4 +237,28 @@ final class CLITests: XCTestCase {
     XCTAssertTrue(lines[1].hasSuffix("(material, shading image, composite, png encode)"), String(lines[1]))
     XCTAssertNotEqual(try Data(contentsOf: URL(fileURLWithPath: path("w.png"))), first)
   }
+
+  func testDiffExitCodesAndReport() throws {
+    XCTAssertEqual(try run(["render", "A", "--size", "30", "-o", "a.png"]).status, 0)
+    XCTAssertEqual(try run(["render", "A", "--size", "30", "--set", "lights[0].intensity=1.3", "-o", "b.png"]).status, 0)
+    XCTAssertEqual(try run(["render", "AB", "--size", "30", "-o", "c.png"]).status, 0)
+    let same = try run(["diff", "a.png", "a.png"])
+    XCTAssertEqual(same.status, 0)
+    XCTAssertTrue(String(decoding: same.stdout, as: UTF8.self).hasPrefix("0 of "), String(decoding: same.stdout, as: UTF8.self))
+    XCTAssertTrue(String(decoding: same.stdout, as: UTF8.self).contains("PSNR inf dB"))
+    let different = try run(["diff", "a.png", "b.png", "--out", "d.png"])
+    XCTAssertEqual(different.status, 1)
+    let picture = try PNGCodec.decodeSamples(Data(contentsOf: URL(fileURLWithPath: path("d.png"))))
+    let a = try PNGCodec.decodeSamples(Data(contentsOf: URL(fileURLWithPath: path("a.png"))))
+    XCTAssertEqual(picture.width, 3 * a.width, "expected | diff | actual")
+    XCTAssertEqual(try run(["diff", "a.png", "b.png", "--tolerance", "255"]).status, 0)
+    XCTAssertEqual(try run(["diff", "a.png", "b.png", "--max-bad-fraction", "1"]).status, 0)
+    let sizes = try run(["diff", "a.png", "c.png"])
+    XCTAssertEqual(sizes.status, 2)
+    XCTAssertTrue(sizes.stderr.hasPrefix("error: sizes differ"), sizes.stderr)
+    try Data("not a png".utf8).write(to: URL(fileURLWithPath: path("bad.png")))
+    let unreadable = try run(["diff", "a.png", "bad.png"])
+    XCTAssertEqual(unreadable.status, 2)
+    XCTAssertEqual(unreadable.stderr, "error: cannot read PNG 'bad.png': not a PNG file (bad signature)\n")
+  }
 }

@@ -112,4 +112,14 @@ public struct ImageDiff: Sendable {
     }
     return (outWidth, h, out)
   }
+
+  /// `picture` encoded as an 8-bit PNG.
+  public static func picturePNG(
+    expected: PNGCodec.Samples, actual: PNGCodec.Samples, tolerance: Double
+  ) throws -> Data {
+    let p = picture(expected: expected, actual: actual, tolerance: tolerance)
+    return try PNGCodec.encodeRaw(
+      p.rgba, width: p.width, height: p.height, channels: 4, bitDepth: 8,
+      compression: PNGCodec.defaultCompression, pixelsPerMeter: 0, srgb: true)
+  }
 }

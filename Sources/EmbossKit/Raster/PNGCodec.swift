@@ -274,6 +274,18 @@ public enum PNGCodec {
       pixelsPerMeter: samples.pixelsPerMeter)
   }
 
+  /// Reads a PNG file's samples; errors name the path.
+  public static func readSamples(path: String, maxPixels: Int = RenderLimits.default.maxPixels)
+    throws -> Samples
+  {
+    let data = try InputFile.read(path, what: "PNG")
+    do {
+      return try decodeSamples(data, maxPixels: maxPixels)
+    } catch let error as EmbossError {
+      throw EmbossError("cannot read PNG '\(path)': \(error.message)")
+    }
+  }
+
   /// Reads and decodes a PNG file; errors name the path.
   public static func read(path: String, maxPixels: Int = RenderLimits.default.maxPixels) throws
     -> Decoded

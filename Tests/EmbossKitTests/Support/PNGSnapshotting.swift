@@ -39,15 +39,11 @@ enum PNGComparison {
       return "size differs: expected \(expected.width)x\(expected.height), got \(actual.width)x\(actual.height)"
     }
     guard report.badPixels > 0 else { return nil }
-    let picture = ImageDiff.picture(expected: expected, actual: actual, tolerance: tolerance)
     let directory = ProcessInfo.processInfo.environment["SNAPSHOT_ARTIFACTS"]
       ?? FileManager.default.temporaryDirectory.appendingPathComponent("emboss-snapshot-diffs").path
     try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     let path = directory + "/diff-\(UUID().uuidString.prefix(8)).png"
-    if let png = try? PNGCodec.encodeRaw(
-      picture.rgba, width: picture.width, height: picture.height, channels: 4, bitDepth: 8,
-      compression: 6, pixelsPerMeter: 0, srgb: true)
-    {
+    if let png = try? ImageDiff.picturePNG(expected: expected, actual: actual, tolerance: tolerance) {
       try? png.write(to: URL(fileURLWithPath: path))
     }
     return "images differ (tolerance \(tolerance) levels): \(report.summary); expected | diff | actual written to \(path)"
