@@ -4,12 +4,6 @@ import XCTest
 
 /// Runs the built `emboss` binary: output files, exit codes and messages.
 final class CLITests: XCTestCase {
-  struct Result {
-    var status: Int32
-    var stdout: Data
-    var stderr: String
-  }
-
   /// The `emboss` built beside the test bundle (SwiftPM puts both in the products folder).
   static let binary: URL = {
     let bundle = Bundle(for: CLITests.self).bundleURL
@@ -29,20 +23,8 @@ final class CLITests: XCTestCase {
     try? FileManager.default.removeItem(at: directory)
   }
 
-  func run(_ arguments: [String]) throws -> Result {
-    let process = Process()
-    process.executableURL = Self.binary
-    process.arguments = arguments
-    process.currentDirectoryURL = directory
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Result(status: process.terminationStatus, stdout: stdout, stderr: String(decoding: stderr, as: UTF8.self))
+  func run(_ arguments: [String]) throws -> CLIRunner.Result {
+    try CLIRunner.run(arguments, in: directory)
   }
 
   func path(_ name: String) -> String { directory.appendingPathComponent(name).path }

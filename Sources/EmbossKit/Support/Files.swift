@@ -32,12 +32,15 @@ public enum OutputFile {
       return
     }
     let url = URL(fileURLWithPath: path)
+    // The directory as the user wrote it, for messages; the resolved one for the temp file.
+    let written = (path as NSString).deletingLastPathComponent
+    let shown = written.isEmpty ? "." : written
     let directory = url.deletingLastPathComponent().path
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory),
       isDirectory.boolValue
     else {
-      throw EmbossError("cannot write '\(path)': directory '\(directory)' does not exist")
+      throw EmbossError("cannot write '\(path)': directory '\(shown)' does not exist")
     }
     if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
       isDirectory.boolValue

@@ -1,0 +1,190 @@
+import EmbossKit
+import Foundation
+import XCTest
+
+/// The catalogue of bad inputs: each gives one clear `error:` line (or ArgumentParser's
+/// usage error for arguments), the documented exit status, no crash, and leaves an existing
+/// output file untouched with no temporary file behind.
+final class BadInputTests: XCTestCase {
+  struct Case {
+    var name: String
+    var arguments: [String]
+    var status: Int32
+    /// The whole of stderr, or (when it ends with "...") its beginning.
+    var message: String?
+  }
+
+  var directory: URL!
+
+  override func setUpWithError() throws {
+    directory = FileManager.default.temporaryDirectory.appendingPathComponent("emboss-bad-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    try makeFixtures()
+  }
+
+  override func tearDownWithError() throws {
+    try? FileManager.default.removeItem(at: directory)
+  }
+
+  func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+  func write(_ bytes: [UInt8], _ name: String) throws {
+    try Data(bytes).write(to: URL(fileURLWithPath: path(name)))
+  }
+
+  /// Bad files: truncated, corrupt, huge, empty, not PNG, not a font, broken materials.
+  func makeFixtures() throws {
+    let good = [UInt8](try PNGCodec.encode(RGBAImage(width: 16, height: 16, fill: SIMD4(0.5, 0.5, 0.5, 1))))
+    try write(Array(good.prefix(good.count - 30)), "truncated.png")
+    var corrupt = good
+    corrupt[good.count - 20] ^= 0x5a
+    try write(corrupt, "corrupt.png")
+    var huge = good
+    let big: [UInt8] = [0x00, 0x01, 0x86, 0xA0]  // 100000
+    huge.replaceSubrange(16..<20, with: big)
+    huge.replaceSubrange(20..<24, with: big)
+    let crc = Self.crc32(Array(huge[12..<29]))
+    huge.replaceSubrange(29..<33, with: [UInt8(crc >> 24), UInt8(crc >> 16 & 0xff), UInt8(crc >> 8 & 0xff), UInt8(crc & 0xff)])
+    try write(huge, "huge.png")
+    try write([], "empty.png")
+    try write(Array("GIF89a not a png at all".utf8), "gif.png")
+    try write(Array("this is not a font".utf8), "font.ttf")
+    try FileManager.default.createDirectory(atPath: path("folder.png"), withIntermediateDirectories: true)
+    try "surface:\n  shininess: .nan\n".write(toFile: path("nan.yaml"), atomically: true, encoding: .utf8)
+    try "surface: [1, 2\n".write(toFile: path("syntax.yaml"), atomically: true, encoding: .utf8)
+    try write(good, "good.png")
+  }
+
+  var catalogue: [Case] {
+    let long = String(repeating: "x", count: 100_000)
+    let limit = "the limit of 100000000 pixels"
+    return [
+      Case(name: "truncated PNG", arguments: ["render", "A", "--shading-image", "truncated.png"], status: 1,
+           message: "error: cannot read PNG 'truncated.png': file is truncated\n"),
+      Case(name: "corrupt PNG", arguments: ["render", "A", "--shading-image", "corrupt.png"], status: 1,
+           message: "error: cannot read PNG 'corrupt.png': ..."),
+      Case(name: "PNG claiming 100000x100000", arguments: ["render", "A", "--shading-image", "huge.png"], status: 1,
+           message: "error: cannot read PNG 'huge.png': image is 100000x100000 (10000000000 pixels), over the limit of 16777216 pixels\n"),
+      Case(name: "huge PNG in diff", arguments: ["diff", "good.png", "huge.png"], status: 2,
+           message: "error: cannot read PNG 'huge.png': image is 100000x100000 (10000000000 pixels), over \(limit)\n"),
+      Case(name: "empty PNG", arguments: ["render", "A", "--shading-image", "empty.png"], status: 1,
+           message: "error: cannot read PNG 'empty.png': file is empty\n"),
+      Case(name: "not a PNG", arguments: ["render", "A", "--shading-image", "gif.png"], status: 1,
+           message: "error: cannot read PNG 'gif.png': not a PNG file (bad signature)\n"),
+      Case(name: "a directory as PNG", arguments: ["render", "A", "--shading-image", "folder.png"], status: 1,
+           message: "error: PNG file 'folder.png' is a directory\n"),
+      Case(name: "missing PNG", arguments: ["render", "A", "--shading-image", "nope.png"], status: 1,
+           message: "error: PNG file 'nope.png' does not exist\n"),
+      Case(name: "font that is not a font", arguments: ["render", "A", "--font", "font.ttf"], status: 1,
+           message: "error: cannot load font 'font.ttf': unknown file format (not a font FreeType can read)\n"),
+      Case(name: "missing font", arguments: ["render", "A", "--font", "none.otf"], status: 1,
+           message: "error: font file 'none.otf' does not exist\n"),
+      Case(name: "missing glyph", arguments: ["render", "a\u{0F00}"], status: 1,
+           message: "error: font 'DejaVu Sans Bold' ..."),
+      Case(name: "empty text", arguments: ["render", ""], status: 1,
+           message: "error: the text renders no ink (it is empty or only spaces)\n"),
+      Case(name: "control character", arguments: ["render", "a\u{07}b"], status: 1,
+           message: "error: text contains the control character U+0007; only line breaks are allowed\n"),
+      Case(name: "100,000 characters", arguments: ["render", long], status: 1,
+           message: "error: text is 100000 characters long; the limit is 10000\n"),
+      Case(name: "canvas over the pixel limit", arguments: ["render", "A", "--canvas", "100000x100000"], status: 1,
+           message: "error: the image would be 100000x100000 pixels, over \(limit) (raise it with --max-pixels)\n"),
+      Case(name: "text over the pixel limit", arguments: ["render", "W", "--size", "9000", "--max-pixels", "1000000"], status: 1,
+           message: "error: the image would be ..."),
+      Case(name: "NaN in a material", arguments: ["render", "A", "--material", "nan.yaml"], status: 1,
+           message: "nan.yaml:2:14: error: \"surface.shininess\": must be a finite number, got .nan\n"),
+      Case(name: "material syntax error", arguments: ["render", "A", "--material", "syntax.yaml"], status: 1,
+           message: "syntax.yaml:2:1: error: not valid YAML: ..."),
+      Case(name: "unknown preset", arguments: ["render", "A", "--material", "goldd"], status: 1,
+           message: "error: no material named 'goldd'; did you mean 'gold'? ..."),
+      Case(name: "output in a missing directory", arguments: ["render", "A", "-o", "no/such/dir/x.png"], status: 1,
+           message: "error: cannot write 'no/such/dir/x.png': directory 'no/such/dir' does not exist\n"),
+      Case(name: "output in a read-only place", arguments: ["render", "A", "-o", "/proc/emboss-test.png"], status: 1,
+           message: "error: cannot write '/proc/emboss-test.png': ..."),
+      Case(name: "output is a directory", arguments: ["render", "A", "-o", "folder.png"], status: 1,
+           message: "error: cannot write 'folder.png': it is a directory\n"),
+      Case(name: "size 0", arguments: ["render", "A", "--size", "0"], status: 64, message: nil),
+      Case(name: "size -1", arguments: ["render", "A", "--size", "-1"], status: 64, message: nil),
+      Case(name: "size NaN", arguments: ["render", "A", "--size", "nan"], status: 64, message: nil),
+      Case(name: "size 1e9", arguments: ["render", "A", "--size", "1e9"], status: 64, message: nil),
+      Case(name: "radius 0", arguments: ["render", "A", "--radius", "0"], status: 64, message: nil),
+      Case(name: "radius NaN", arguments: ["render", "A", "--radius", "nan"], status: 64, message: nil),
+      Case(name: "radius 1e9", arguments: ["render", "A", "--radius", "1e9"], status: 64, message: nil),
+      Case(name: "scale -1", arguments: ["render", "A", "--scale", "-1"], status: 64, message: nil),
+      Case(name: "scale inf", arguments: ["render", "A", "--scale", "inf"], status: 64, message: nil),
+      Case(name: "line height 0", arguments: ["render", "A", "--line-height", "0"], status: 64, message: nil),
+      Case(name: "letter spacing NaN", arguments: ["render", "A", "--letter-spacing", "nan"], status: 64, message: nil),
+      Case(name: "bad color", arguments: ["render", "A", "--background", "#12345"], status: 64, message: nil),
+      Case(name: "compression 10", arguments: ["render", "A", "--compression", "10"], status: 64, message: nil),
+      Case(name: "threads 0", arguments: ["render", "A", "--threads", "0"], status: 64, message: nil),
+      Case(name: "max pixels 0", arguments: ["render", "A", "--max-pixels", "0"], status: 64, message: nil),
+      Case(name: "bad --set", arguments: ["render", "A", "--set", "relief.radius=-2"], status: 1,
+           message: "--set:1:15: error: \"relief.radius\": must be in 0.5...1000, got -2\n"),
+    ]
+  }
+
+  func testCatalogue() throws {
+    let precious = Data("an earlier render".utf8)
+    for entry in catalogue {
+      var arguments = entry.arguments
+      if !arguments.contains("-o") && arguments.first != "diff" {
+        try precious.write(to: URL(fileURLWithPath: path("out.png")))
+        arguments += ["-o", "out.png"]
+      }
+      let before = Set(try FileManager.default.contentsOfDirectory(atPath: directory.path))
+      let result = try CLIRunner.run(arguments, in: directory)
+      XCTAssertEqual(result.status, entry.status, "\(entry.name): \(result.stderr)")
+      if let message = entry.message {
+        if message.hasSuffix("...") {
+          XCTAssertTrue(result.stderr.hasPrefix(String(message.dropLast(3))), "\(entry.name): \(result.stderr)")
+        } else {
+          XCTAssertEqual(result.stderr, message, entry.name)
+        }
+      }
+      if entry.status == 1 {
+        XCTAssertEqual(result.stderr.filter { $0 == "\n" }.count, 1, "\(entry.name): one line: \(result.stderr)")
+      }
+      if arguments.contains("out.png") {
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path("out.png"))), precious, "\(entry.name): output untouched")
+      }
+      let after = Set(try FileManager.default.contentsOfDirectory(atPath: directory.path))
+      XCTAssertEqual(after, before, "\(entry.name): no file created or left behind")
+    }
+  }
+
+  static func crc32(_ bytes: [UInt8]) -> UInt32 {
+    var crc: UInt32 = 0xFFFF_FFFF
+    for byte in bytes {
+      crc ^= UInt32(byte)
+      for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+    }
+    return ~crc
+  }
+}
+
+/// Runs the built `emboss` binary.
+enum CLIRunner {
+  struct Result {
+    var status: Int32
+    var stdout: Data
+    var stderr: String
+  }
+
+  static func run(_ arguments: [String], in directory: URL) throws -> Result {
+    let process = Process()
+    process.executableURL = CLITests.binary
+    process.arguments = arguments
+    process.currentDirectoryURL = directory
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    // Errors are one line, far below a pipe's buffer, so reading one pipe after the other
+    // cannot block the process.
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Result(status: process.terminationStatus, stdout: stdout, stderr: String(decoding: stderr, as: UTF8.self))
+  }
+}
