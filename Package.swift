@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -45,7 +46,7 @@ let package = Package(
         "EmbossKit",
         .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
       ],
-      exclude: ["__Snapshots__"]
+      exclude: ["__Snapshots__", "FuzzRegressions"]
     ),
     .testTarget(
       name: "EmbossCLITests",
@@ -53,3 +54,13 @@ let package = Package(
     ),
   ]
 )
+
+// Fuzz targets (see Fuzz/README.md), only when asked for: they need -sanitize=fuzzer to link.
+if ProcessInfo.processInfo.environment["EMBOSS_FUZZ"] != nil {
+  for name in ["FuzzPNG", "FuzzMaterial", "FuzzText"] {
+    package.targets.append(
+      .executableTarget(
+        name: name, dependencies: ["EmbossKit"], path: "Fuzz/\(name)",
+        swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
+  }
+}

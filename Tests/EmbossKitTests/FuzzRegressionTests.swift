@@ -1,0 +1,54 @@
+import Foundation
+import XCTest
+
+@testable import EmbossKit
+
+/// Replays every input kept in FuzzRegressions/ (fuzzer seeds and any input that once
+/// crashed) through the code paths the fuzz targets in Fuzz/ exercise. Passing means no crash.
+final class FuzzRegressionTests: XCTestCase {
+  func inputs(_ target: String) throws -> [(String, Data)] {
+    let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("FuzzRegressions/\(target)")
+    return try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().map {
+      ($0, try Data(contentsOf: folder.appendingPathComponent($0)))
+    }
+  }
+
+  func testPNGInputs() throws {
+    let all = try inputs("png")
+    XCTAssertFalse(all.isEmpty)
+    for (_, data) in all {
+      if let decoded = try? PNGCodec.decode(data, maxPixels: 1 << 22) {
+        _ = ShadingImage.extendingRim(decoded.image)
+        _ = try PNGCodec.encode(decoded.image, parallelism: .serial)
+      }
+    }
+  }
+
+  func testMaterialInputs() throws {
+    for (name, data) in try inputs("material") {
+      let text = String(decoding: data, as: UTF8.self)
+      var sink = DiagnosticSink()
+      if let spec = MaterialLoader.parse(yaml: text, file: name, library: MaterialLibrary(directories: []), sink: &sink) {
+        _ = try? MaterialLoader.apply(settings: text.split(separator: "\n").prefix(8).map(String.init), to: spec)
+      }
+    }
+  }
+
+  func testTextInputs() throws {
+    let font = try Fixtures.font()
+    let all = try inputs("text")
+    XCTAssertFalse(all.isEmpty)
+    for (_, data) in all where data.count >= 3 {
+      let bytes = [UInt8](data)
+      let style = TextStyle(
+        pixelSize: Float(bytes[0] % 48) + 1, alignment: TextAlignment.allCases[Int(bytes[1]) % 3],
+        letterSpacing: Float(Int8(bitPattern: bytes[2])) / 4, lineHeight: 1, padding: Int(bytes[2] % 5))
+      let text = String(decoding: bytes[3...], as: UTF8.self)
+      guard let layout = try? TextLayout(
+        text: text, font: font, style: style, limits: RenderLimits(maxPixels: 1 << 20, maxTextLength: 200))
+      else { continue }
+      _ = HeightField.make(mask: layout.rasterize(), relief: ReliefSpec(radius: 3), parallelism: .serial)
+    }
+  }
+}
