@@ -170,10 +170,23 @@ enum CLIRunner {
     var stderr: String
   }
 
+  /// The environment the binary runs in. Under `swift test --sanitize=address` the test
+  /// process itself runs without leak detection (XCTest holds objects at exit), but every
+  /// run of the binary checks for leaks, less the known leaks of libraries in .ci/lsan.supp.
+  static var environment: [String: String] {
+    var environment = ProcessInfo.processInfo.environment
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    environment["ASAN_OPTIONS"] = "detect_leaks=1"
+    environment["LSAN_OPTIONS"] = "suppressions=\(root.path)/.ci/lsan.supp"
+    return environment
+  }
+
   static func run(_ arguments: [String], in directory: URL) throws -> Result {
     let process = Process()
     process.executableURL = CLITests.binary
     process.arguments = arguments
+    process.environment = environment
     process.currentDirectoryURL = directory
     let out = Pipe()
     let err = Pipe()

@@ -199,6 +199,7 @@ final class CLITests: XCTestCase {
     let process = Process()
     process.executableURL = Self.binary
     process.arguments = ["render", "W", "--size", "30", "--material", "m.yaml", "-o", "w.png", "--watch", "--watch-limit", "2"]
+    process.environment = CLIRunner.environment
     process.currentDirectoryURL = directory
     process.standardOutput = FileHandle(forWritingAtPath: path("out.txt"))
     process.standardError = FileHandle(forWritingAtPath: path("err.txt"))

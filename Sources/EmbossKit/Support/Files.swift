@@ -15,6 +15,10 @@ public enum InputFile {
     guard !isDirectory.boolValue else {
       throw EmbossError("\(what) file '\(path)' is a directory")
     }
+    // An empty file needs no reading (and Foundation's reader leaks a buffer on one).
+    if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size == 0 {
+      return Data()
+    }
     guard let data = FileManager.default.contents(atPath: path) else {
       throw EmbossError("cannot read \(what) file '\(path)': permission denied or unreadable")
     }
