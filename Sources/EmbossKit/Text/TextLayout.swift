@@ -215,6 +215,27 @@ public struct TextLayout: Sendable {
     inkBounds = PixelRect(x: minX + shiftX, y: minY + shiftY, width: inkWidth, height: inkHeight)
   }
 
+  /// Sets `text` so that its ink, from the top of the highest glyph to the bottom of the
+  /// lowest, is `inkHeight` pixels tall (to the pixel): the size is found by measuring at
+  /// 100 px and scaling, then refined.
+  public static func fitting(
+    inkHeight: Double, text: String, font: Font, style: TextStyle, canvas: CanvasSize? = nil,
+    limits: RenderLimits = .default
+  ) throws -> TextLayout {
+    guard inkHeight.isFinite, inkHeight >= 2, inkHeight <= 20_000 else {
+      throw EmbossError("the text height must be 2...20000 pixels, got \(inkHeight)")
+    }
+    var sized = style
+    sized.pixelSize = 100
+    for _ in 0..<4 {
+      let measured = try TextLayout(text: text, font: font, style: sized, limits: limits)
+      let height = Double(measured.inkBounds.height)
+      if abs(height - inkHeight) < 0.5 { break }
+      sized.pixelSize = Float(Double(sized.pixelSize) * inkHeight / height)
+    }
+    return try TextLayout(text: text, font: font, style: sized, canvas: canvas, limits: limits)
+  }
+
   /// The coverage mask: 0 outside the ink, 1 inside, anti-aliased in between. Overlapping
   /// glyphs combine by maximum, so a shared edge does not double its coverage.
   public func rasterize() -> CoverageMask {

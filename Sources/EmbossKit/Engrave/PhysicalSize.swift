@@ -1,0 +1,80 @@
+import Foundation
+
+/// A length as people give it on the command line: `12` or `12px` (pixels), `20mm`, `2cm`,
+/// `0.5in`. Physical units need a resolution to become pixels.
+public struct Length: Sendable, Equatable, CustomStringConvertible {
+  public enum Unit: String, Sendable, CaseIterable {
+    case px, mm, cm, `in`
+  }
+
+  public var value: Double
+  public var unit: Unit
+
+  public init(value: Double, unit: Unit) {
+    self.value = value
+    self.unit = unit
+  }
+
+  /// Parses `NUMBER[px|mm|cm|in]`; nil for anything else (NaN and infinity included).
+  public static func parse(_ text: String) -> Length? {
+    let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+    for unit in [Unit.mm, .cm, .in, .px] where trimmed.hasSuffix(unit.rawValue) {
+      guard let value = Double(trimmed.dropLast(unit.rawValue.count)), value.isFinite else { return nil }
+      return Length(value: value, unit: unit)
+    }
+    guard let value = Double(trimmed), value.isFinite else { return nil }
+    return Length(value: value, unit: .px)
+  }
+
+  public var isPhysical: Bool { unit != .px }
+
+  /// In pixels at `dpi` (ignored for pixel lengths).
+  public func pixels(dpi: Double?) -> Double? {
+    switch unit {
+    case .px: return value
+    case .mm: return dpi.map { value / 25.4 * $0 }
+    case .cm: return dpi.map { value / 2.54 * $0 }
+    case .in: return dpi.map { value * $0 }
+    }
+  }
+
+  public var description: String {
+    let number = value == value.rounded() ? String(Int(value)) : String(value)
+    return number + unit.rawValue
+  }
+}
+
+/// Pixels per inch as PNG stores them: pHYs holds whole pixels per meter.
+public struct Resolution: Sendable, Equatable {
+  public var dpi: Double
+
+  public init(dpi: Double) {
+    self.dpi = dpi
+  }
+
+  public static let range: ClosedRange<Double> = 1...100_000
+
+  /// The pHYs value: pixels per meter, rounded.
+  public var pixelsPerMeter: UInt32 { UInt32((dpi / 0.0254).rounded()) }
+
+  /// What a reader computes back from pHYs.
+  public var storedDPI: Double { Double(pixelsPerMeter) * 0.0254 }
+
+  /// A warning when the DPI does not survive pHYs exactly (600 DPI is stored as 23622 px/m,
+  /// 599.9988 DPI, which some software truncates to 599), naming the nearest exact DPIs
+  /// (multiples of 127: 254, 508, 1016...); nil when it does.
+  public var roundTripWarning: String? {
+    guard abs(storedDPI - dpi) > 1e-9 else { return nil }
+    let below = (dpi / 127).rounded(.down) * 127
+    let above = below + 127
+    let choices = [below, above].filter { $0 >= 127 }.map { String(Int($0)) }
+    return String(
+      format: "%@ DPI is stored in the PNG as %u pixels per meter, %.4f DPI, which some software reads as %d; %@ DPI %@ stored exactly",
+      format(dpi), pixelsPerMeter, storedDPI, Int(storedDPI), choices.joined(separator: " or "),
+      choices.count > 1 ? "are" : "is")
+  }
+
+  private func format(_ v: Double) -> String {
+    v == v.rounded() ? String(Int(v)) : String(v)
+  }
+}

@@ -1,0 +1,133 @@
+import XCTest
+
+@testable import EmbossKit
+
+final class EngraveTests: XCTestCase {
+  func flat(_ gray: Float, size: Int = 64) -> Plane {
+    Plane(width: size, height: size, value: gray)
+  }
+
+  /// Glowforge: gray by luminance, transparent counts as white, white where
+  /// corrected >= threshold / 255.
+  func testThresholdIsGlowforges() {
+    var image = RGBAImage(width: 4, height: 1)
+    image[0, 0] = SIMD4(0, 0, 0, 1)  // black: burned
+    image[1, 0] = SIMD4(0, 0, 0, 0)  // transparent: white, never burned
+    image[2, 0] = SIMD4(1, 1, 1, 1)  // white
+    image[3, 0] = SIMD4(0, 0, 0, 0.4)  // corrected = 0.6
+    let gray = Engrave.gray(image)
+    XCTAssertEqual(gray.pixels[3], 0.6, accuracy: 1e-6)
+    let bits = Engrave.bitmap(gray, options: EngraveOptions(method: .threshold, threshold: 128))
+    XCTAssertEqual(bits.black, [true, false, false, false])
+    // corrected 0.6 = 153/255: white at threshold 153, black at 154.
+    XCTAssertFalse(Engrave.bitmap(gray, options: EngraveOptions(threshold: 153))[3, 0])
+    XCTAssertTrue(Engrave.bitmap(gray, options: EngraveOptions(threshold: 154))[3, 0])
+  }
+
+  /// Every halftoning method keeps the average: the fraction of black follows the gray level.
+  /// Error diffusion within 3%; an n x n ordered matrix has n * n + 1 levels, so within half
+  /// a level; Atkinson diffuses only 3/4 of the error, which clips the extreme tones (its
+  /// known look), so it is held to the mid-tones.
+  func testEveryMethodTracksTheGrayLevel() {
+    for method in DitherMethod.allCases where method != .threshold {
+      let levels: [Float] = method == .atkinson ? [0.3, 0.5, 0.7] : [0.1, 0.3, 0.5, 0.7, 0.9]
+      let tolerance: Double
+      switch method {
+      case .bayer2: tolerance = 0.5 / 4 + 0.01
+      case .bayer4: tolerance = 0.5 / 16 + 0.01
+      case .bayer8: tolerance = 0.5 / 64 + 0.01
+      case .atkinson: tolerance = 0.06
+      default: tolerance = 0.03
+      }
+      for level in levels {
+        let bits = Engrave.bitmap(flat(level), options: EngraveOptions(method: method))
+        XCTAssertEqual(bits.blackFraction, Double(1 - level), accuracy: tolerance, "\(method) at \(level)")
+      }
+    }
+  }
+
+  func testOrderedMatricesArePermutations() {
+    for n in [2, 4, 8] {
+      XCTAssertEqual(Engrave.bayer(n).sorted(), Array(0..<(n * n)))
+    }
+    XCTAssertEqual(Engrave.bayer(2), [0, 2, 3, 1])
+    XCTAssertEqual(BlueNoise.matrix.sorted(), Array(0..<(64 * 64)))
+  }
+
+  /// Blue noise has no clumps: at 1/8 density no dot touches another 8-connected neighbour
+  /// far more often than random dots would (about 61% of random dots have a neighbour).
+  func testBlueNoiseSpreadsDots() {
+    let bits = Engrave.bitmap(flat(0.875), options: EngraveOptions(method: .blueNoise))
+    var touching = 0
+    var dots = 0
+    for y in 0..<64 {
+      for x in 0..<64 where bits[x, y] {
+        dots += 1
+        var neighbour = false
+        for dy in -1...1 {
+          for dx in -1...1 where (dx, dy) != (0, 0) {
+            if bits[(x + dx + 64) % 64, (y + dy + 64) % 64] { neighbour = true }
+          }
+        }
+        if neighbour { touching += 1 }
+      }
+    }
+    XCTAssertGreaterThan(dots, 400)
+    XCTAssertLessThan(Double(touching) / Double(dots), 0.2)
+  }
+
+  /// Raster-order diffusion drags error rightwards, so dots line up along one diagonal
+  /// ("worms"); serpentine scanning mirrors the kernel on reverse rows and balances them.
+  func testSerpentineBalancesDiagonalStructure() {
+    func asymmetry(_ serpentine: Bool) -> Double {
+      let bits = Engrave.bitmap(flat(0.8, size: 128), options: EngraveOptions(method: .floydSteinberg, serpentine: serpentine))
+      var right = 0
+      var left = 0
+      for y in 0..<127 {
+        for x in 1..<127 where bits[x, y] {
+          if bits[x + 1, y + 1] { right += 1 }
+          if bits[x - 1, y + 1] { left += 1 }
+        }
+      }
+      return abs(Double(right - left)) / Double(max(1, right + left))
+    }
+    XCTAssertLessThan(asymmetry(true), asymmetry(false))
+    XCTAssertLessThan(asymmetry(true), 0.2)
+  }
+
+  func testNegativeMirrorAndDotWidth() {
+    var gray = Plane(width: 8, height: 1, value: 1)
+    for x in 0..<3 { gray[x, 0] = 0 }
+    let plain = Engrave.bitmap(gray, options: EngraveOptions())
+    XCTAssertEqual(plain.black, [true, true, true, false, false, false, false, false])
+    XCTAssertEqual(Engrave.bitmap(gray, options: EngraveOptions(negative: true)).black, plain.black.map { !$0 })
+    XCTAssertEqual(Engrave.bitmap(gray, options: EngraveOptions(mirror: true)).black, plain.black.reversed())
+    var run = Plane(width: 12, height: 1, value: 1)
+    for x in 2..<10 { run[x, 0] = 0 }
+    let shortened = Engrave.bitmap(run, options: EngraveOptions(dotWidth: 4))
+    XCTAssertEqual(shortened.black.enumerated().filter(\.element).map(\.offset), Array(4..<8))
+    // A run thinner than the beam keeps its middle pixel.
+    XCTAssertEqual(BitImage(width: 5, height: 1, black: [false, true, true, true, false]).shorteningRuns(by: 2).black,
+                   [false, false, true, false, false])
+  }
+
+  func testOneBitPNGWithDensity() throws {
+    var bits = BitImage(width: 11, height: 3, black: [Bool](repeating: false, count: 33))
+    bits[0, 0] = true
+    bits[10, 2] = true
+    let data = try Engrave.png(bits, pixelsPerMeter: 10000)
+    XCTAssertEqual(data[24], 1, "IHDR bit depth 1")
+    XCTAssertEqual(data[25], 0, "IHDR color type gray")
+    let samples = try PNGCodec.decodeSamples(data)
+    XCTAssertEqual(samples.pixelsPerMeter, 10000)
+    XCTAssertEqual(samples.rgba[0], 0)
+    XCTAssertEqual(samples.rgba[4], 65535)
+    XCTAssertEqual(samples.rgba[4 * 32], 0)
+  }
+
+  func testUnknownDitherListsTheValidOnes() {
+    guard case .failure(let error) = DitherMethod.parse("floyd") else { return XCTFail() }
+    XCTAssertTrue(error.message.hasPrefix("unknown dither 'floyd'"), error.message)
+    XCTAssertTrue(error.message.contains("floyd-steinberg, atkinson, jarvis-judice-ninke"), error.message)
+  }
+}
