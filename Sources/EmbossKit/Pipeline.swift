@@ -100,13 +100,18 @@ public final class RenderCache {
     public var text: String
     public var fontPath: String
     public var style: TextStyle
+    public var inkHeight: Double?
     public var canvas: CanvasSize?
     public var limits: RenderLimits
 
-    public init(text: String, fontPath: String, style: TextStyle, canvas: CanvasSize?, limits: RenderLimits) {
+    public init(
+      text: String, fontPath: String, style: TextStyle, inkHeight: Double? = nil,
+      canvas: CanvasSize?, limits: RenderLimits
+    ) {
       self.text = text
       self.fontPath = fontPath
       self.style = style
+      self.inkHeight = inkHeight
       self.canvas = canvas
       self.limits = limits
     }

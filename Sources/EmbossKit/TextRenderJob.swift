@@ -37,6 +37,10 @@ public struct MaterialOverrides: Sendable, Equatable {
 /// material (the steps that can fail), then run the pipeline (which cannot) and encode.
 public struct TextRenderJob: Sendable {
   public var text: String
+  /// Makes the text's ink this many pixels tall (overrides `style.pixelSize`).
+  public var inkHeight: Double?
+  /// A picture as the mask instead of the text.
+  public var maskImage: (path: String, mode: MaskMode, invert: Bool, threshold: Int)?
   /// nil: the bundled default font.
   public var fontPath: String?
   public var style: TextStyle
@@ -51,6 +55,8 @@ public struct TextRenderJob: Sendable {
   public var shadingImagePath: String?
   public var depth: BitDepth
   public var compression: Int
+  /// Stored in the PNG's pHYs chunk when set.
+  public var resolution: Resolution?
   public var parallelism: Parallelism
   public var limits: RenderLimits
 
@@ -63,6 +69,9 @@ public struct TextRenderJob: Sendable {
     limits: RenderLimits = .default
   ) {
     self.text = text
+    self.inkHeight = nil
+    self.maskImage = nil
+    self.resolution = nil
     self.fontPath = fontPath
     self.style = style
     self.canvas = canvas
@@ -101,14 +110,29 @@ public struct TextRenderJob: Sendable {
       let file = try MaterialLoader.load(material, library: resources.materialLibrary, sources: &materialSources)
       return overrides.applied(to: try MaterialLoader.apply(settings: settings, to: file))
     }
-    let fontPath = self.fontPath ?? resources.defaultFontPath
-    let key = RenderCache.TextKey(text: text, fontPath: fontPath, style: style, canvas: canvas, limits: limits)
-    let mask = try cache.textMask(key) {
-      let font = try timings.measure("font") { try Font(path: fontPath) }
-      let layout = try timings.measure("layout") {
-        try TextLayout(text: text, font: font, style: style, canvas: canvas, limits: limits)
+    let mask: CoverageMask
+    if let image = maskImage {
+      mask = try timings.measure("mask") {
+        try ImageMask.read(
+          path: image.path, mode: image.mode, invert: image.invert, threshold: image.threshold,
+          limits: limits)
       }
-      return timings.measure("mask") { layout.rasterize() }
+    } else {
+      let fontPath = self.fontPath ?? resources.defaultFontPath
+      let key = RenderCache.TextKey(
+        text: text, fontPath: fontPath, style: style, inkHeight: inkHeight, canvas: canvas,
+        limits: limits)
+      mask = try cache.textMask(key) {
+        let font = try timings.measure("font") { try Font(path: fontPath) }
+        let layout = try timings.measure("layout") {
+          if let inkHeight {
+            return try TextLayout.fitting(
+              inkHeight: inkHeight, text: text, font: font, style: style, canvas: canvas, limits: limits)
+          }
+          return try TextLayout(text: text, font: font, style: style, canvas: canvas, limits: limits)
+        }
+        return timings.measure("mask") { layout.rasterize() }
+      }
     }
     let shadingImage = try shadingImagePath.map { path in
       try timings.measure("read shading") { try ShadingImage.read(path: path, limits: limits) }
@@ -116,7 +140,9 @@ public struct TextRenderJob: Sendable {
     let render = cache.render(mask: mask, material: spec, shadingImage: shadingImage, parallelism: parallelism)
     timings.append(render.timings)
     let png = try timings.measure("png encode") {
-      try PNGCodec.encode(render.image, depth: depth, compression: compression, parallelism: parallelism)
+      try PNGCodec.encode(
+        render.image, depth: depth, compression: compression,
+        pixelsPerMeter: resolution?.pixelsPerMeter ?? 0, parallelism: parallelism)
     }
     return Output(render: render, material: spec, png: png, timings: timings)
   }

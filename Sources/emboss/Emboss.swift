@@ -16,7 +16,7 @@ struct Emboss: ParsableCommand {
     version: "0.1.0",
     subcommands: [
       RenderCommand.self, ShadingCommand.self, SheetCommand.self, MaterialsCommand.self,
-      CheckCommand.self, DiffCommand.self, BenchCommand.self,
+      CheckCommand.self, DiffCommand.self, EngraveCommand.self, BenchCommand.self,
     ]
   )
 

@@ -26,8 +26,8 @@ struct MaterialOptions: ParsableArguments {
       valueName: "key=value"))
   var settings: [String] = []
 
-  @Option(help: "Bevel width in pixels, 0.5...1000 (material default: 10).")
-  var radius: Float?
+  @Option(help: ArgumentHelp("Bevel width: pixels, or mm/cm/in with --dpi; 0.5...1000 px (material default: 10).", valueName: "length"))
+  var radius: String?
 
   @Option(help: "Bevel shape: round, linear or smooth (material default: round).")
   var profile: ReliefProfile?
@@ -51,8 +51,13 @@ struct MaterialOptions: ParsableArguments {
   var threads: Int?
 
   func validate() throws {
-    if let radius, !(radius.isFinite && ReliefSpec.radiusRange.contains(radius)) {
-      throw ValidationError("--radius must be in 0.5...1000, got \(radius)")
+    if let radius, let length = Length.parse(radius), !length.isPhysical,
+      !ReliefSpec.radiusRange.contains(Float(length.value))
+    {
+      throw ValidationError("--radius must be in 0.5...1000 pixels, got \(radius)")
+    }
+    if let radius, Length.parse(radius) == nil {
+      throw ValidationError("--radius must be a length such as 10, 10px or 0.5mm, got '\(radius)'")
     }
     if let scale, !(scale.isFinite && ReliefSpec.scaleRange.contains(scale)) {
       throw ValidationError("--scale must be in 0...1000, got \(scale)")
@@ -68,20 +73,29 @@ struct MaterialOptions: ParsableArguments {
     }
   }
 
-  var overrides: MaterialOverrides {
+  /// The explicit options as overrides; a physical radius becomes pixels at `resolution`.
+  func overrides(resolution: ResolutionOption? = nil) throws -> MaterialOverrides {
     var background: Background? = nil
     if let text = self.background, case .success(let value) = Background.parse(text) {
       background = value
     }
+    var pixels: Float? = nil
+    if let radius {
+      let value = Float(try (resolution ?? ResolutionOption()).pixels(radius, option: "--radius"))
+      guard ReliefSpec.radiusRange.contains(value) else {
+        throw ValidationError("--radius \(radius) is \(value) pixels; it must be 0.5...1000 pixels")
+      }
+      pixels = value
+    }
     return MaterialOverrides(
-      radius: radius, profile: profile, scale: scale, direction: direction,
+      radius: pixels, profile: profile, scale: scale, direction: direction,
       background: background, shadingSize: shadingSize)
   }
 
   /// The material with `--set` values and then the explicit options applied.
   func load(from library: MaterialLibrary) throws -> MaterialSpec {
     let file = try MaterialLoader.load(material, library: library)
-    return overrides.applied(to: try MaterialLoader.apply(settings: settings, to: file))
+    return try overrides().applied(to: try MaterialLoader.apply(settings: settings, to: file))
   }
 
   var parallelism: Parallelism {

@@ -8,8 +8,8 @@ struct RenderCommand: ParsableCommand {
     abstract: "Render text embossed in a material.",
     discussion: "A literal \\n in the text starts a new line.")
 
-  @Argument(help: "The text to emboss.")
-  var text: String
+  @Argument(help: "The text to emboss (ignored with --mask).")
+  var text: String = ""
 
   @OptionGroup var output: OutputOptions
 
@@ -18,6 +18,23 @@ struct RenderCommand: ParsableCommand {
 
   @Option(help: "Text size in pixels (the em size), 1...10000.")
   var size: Float = 160
+
+  @Option(help: ArgumentHelp("Height of the text's ink, top of the highest glyph to the bottom of the lowest: pixels, or mm/cm/in with --dpi (overrides --size).", valueName: "length"))
+  var height: String?
+
+  @OptionGroup var resolution: ResolutionOption
+
+  @Option(help: ArgumentHelp("A picture (any PNG) as the mask instead of text.", valueName: "file"))
+  var mask: String?
+
+  @Option(name: .customLong("mask-mode"), help: "threshold (dark is inside, hard edges) or coverage (the picture's gray and alpha, anti-aliased).")
+  var maskMode: MaskMode = .threshold
+
+  @Option(name: .customLong("mask-threshold"), help: "0...255: with --mask-mode threshold, gray below threshold/255 is inside.")
+  var maskThreshold: Int = 128
+
+  @Flag(name: .customLong("invert-mask"), help: "Light is inside instead of dark.")
+  var invertMask = false
 
   @Option(help: "Line alignment: left, center or right.")
   var align: TextAlignment = .center
@@ -40,6 +57,29 @@ struct RenderCommand: ParsableCommand {
     name: .customLong("shading-image"),
     help: ArgumentHelp("A matcap PNG to use instead of the material's lit ball (its lights and surface are then unused).", valueName: "file"))
   var shadingImage: String?
+
+  @Option(help: ArgumentHelp("Also write a 1-bit engrave bitmap (black = burn) of the render here.", valueName: "file"))
+  var engrave: String?
+
+  @OptionGroup(title: "Engrave bitmap") var engraving: EngraveArguments
+
+  @Option(name: .customLong("depth-map"), help: ArgumentHelp("Also write the height field as gray here: white = surface, black = deepest (LightBurn 3D, CNC).", valueName: "file"))
+  var depthMap: String?
+
+  @Option(name: .customLong("depth-map-bits"), help: "8 or 16.")
+  var depthMapBits: BitDepth = .sixteen
+
+  @Flag(name: .customLong("depth-map-invert"), help: "Black = surface, white = deepest.")
+  var depthMapInvert = false
+
+  @Option(help: ArgumentHelp("Also write an SVG (size in mm, needs --dpi) with the engrave bitmap and the cut line.", valueName: "file"))
+  var svg: String?
+
+  @Option(name: .customLong("cut-offset"), help: ArgumentHelp("Cut this far outside the ink (px, or mm with --dpi), like a sticker outline.", valueName: "length"))
+  var cutOffset: String = "0"
+
+  @Option(name: .customLong("cut-region"), help: ArgumentHelp("Cut only around the shape under this pixel (flood fill).", valueName: "x,y"))
+  var cutRegion: String?
 
   @Option(
     name: .customLong("save-stages"),
@@ -71,6 +111,22 @@ struct RenderCommand: ParsableCommand {
     if let padding, padding < 0 || padding > 100_000 {
       throw ValidationError("--padding must be in 0...100000, got \(padding)")
     }
+    guard (0...255).contains(maskThreshold) else {
+      throw ValidationError("--mask-threshold must be in 0...255, got \(maskThreshold)")
+    }
+    if let height {
+      let pixels = try resolution.pixels(height, option: "--height")
+      guard pixels >= 2, pixels <= 20_000 else {
+        throw ValidationError("--height \(height) is \(pixels) pixels; it must be 2...20000 pixels")
+      }
+    }
+    _ = try resolution.pixels(cutOffset, option: "--cut-offset")
+    if let cutRegion, parsePoint(cutRegion) == nil {
+      throw ValidationError("--cut-region must be x,y in pixels, got '\(cutRegion)'")
+    }
+    if svg != nil && resolution.dpi == nil {
+      throw ValidationError("--svg needs --dpi: the SVG's size is in millimeters")
+    }
     if let canvas, CanvasSize.parse(canvas) == nil {
       throw ValidationError("--canvas must be WIDTHxHEIGHT with positive numbers, got '\(canvas)'")
     }
@@ -84,7 +140,8 @@ struct RenderCommand: ParsableCommand {
 
   func run() throws {
     let resources = try Resources.locate()
-    let job = TextRenderJob(
+    if let warning = resolution.resolution?.roundTripWarning { printError("warning: \(warning)") }
+    var job = TextRenderJob(
       text: text.replacingOccurrences(of: "\\n", with: "\n"),
       fontPath: font,
       style: TextStyle(
@@ -93,12 +150,17 @@ struct RenderCommand: ParsableCommand {
       canvas: canvas.flatMap(CanvasSize.parse),
       material: material.material,
       settings: material.settings,
-      overrides: material.overrides,
+      overrides: try material.overrides(resolution: resolution),
       shadingImagePath: shadingImage,
       depth: output.depth,
       compression: output.compression,
       parallelism: material.parallelism,
       limits: RenderLimits(maxPixels: maxPixels))
+    job.resolution = resolution.resolution
+    job.inkHeight = try height.map { try resolution.pixels($0, option: "--height") }
+    if let mask {
+      job.maskImage = (mask, maskMode, invertMask, maskThreshold)
+    }
     if watch {
       let output = self.output.output
       MaterialWatcher(job: job, resources: resources).run(limit: watchLimit) { result in
@@ -118,7 +180,33 @@ struct RenderCommand: ParsableCommand {
     try write(try job.run(resources: resources))
   }
 
+  private var laser: LaserRequest {
+    get throws {
+      var request = LaserRequest()
+      request.resolution = resolution.resolution
+      if let engrave { request.engrave = (engrave, try engraving.options(resolution: resolution)) }
+      if let depthMap { request.depthMap = (depthMap, depthMapBits, depthMapInvert) }
+      if let svg {
+        let point = cutRegion.flatMap(parsePoint)
+        request.svg = (svg, try resolution.pixels(cutOffset, option: "--cut-offset"), point.map { (x: $0.0, y: $0.1) })
+      }
+      return request
+    }
+  }
+
+  private func parsePoint(_ text: String) -> (Int, Int)? {
+    let parts = text.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+    guard parts.count == 2, let x = parts[0], let y = parts[1] else { return nil }
+    return (x, y)
+  }
+
   private func write(_ result: TextRenderJob.Output) throws {
+    // Every file is made before any is written: a failure writes nothing.
+    var files: [(path: String, data: Data)] = []
+    let request = try laser
+    if !request.isEmpty {
+      files += try request.files(for: result.render, relief: result.material.relief)
+    }
     if let directory = saveStages {
       try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
       for file in try result.render.stageFiles(relief: result.material.relief) {
@@ -126,7 +214,10 @@ struct RenderCommand: ParsableCommand {
       }
     }
     var all = result.timings
-    try all.measure("write") { try OutputFile.write(result.png, to: output.output) }
+    try all.measure("write") {
+      for file in files { try OutputFile.write(file.data, to: file.path) }
+      try OutputFile.write(result.png, to: output.output)
+    }
     if timings {
       for stage in all.stages {
         printError(String(format: "%-14@ %8.2f ms", stage.name, stage.seconds * 1000))

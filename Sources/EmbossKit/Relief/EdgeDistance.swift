@@ -83,37 +83,40 @@ enum EdgeDistance {
                       continue
                     }
                     var best = Float.infinity
-                    var bestDistance = Float.infinity
                     var bestSeed = seeds.buffer[i]
                     for ny in max(0, y - 1)...min(h - 1, y + 1) {
                       for nx in max(0, x - 1)...min(w - 1, x + 1) {
                         let seed = seeds.buffer[ny * w + nx]
                         guard seed >= 0 else { continue }
-                        let edge = edges.buffer[Int(seed)]
-                        let (qy, qx) = seed.quotientAndRemainder(dividingBy: Int32(w))
-                        let px = Float(x - Int(qx)) - edge.x
-                        let py = Float(y - Int(qy)) - edge.y
-                        let pointDistance: Float
-                        let lineDistance: Float
-                        if edge.z == 0 && edge.w == 0 {
-                          // No direction (coverage balanced around the seed): its center is
-                          // taken half a pixel outside the edge.
-                          pointDistance = (px * px + py * py).squareRoot() - 0.5
-                          lineDistance = pointDistance
-                        } else {
-                          pointDistance = (px * px + py * py).squareRoot()
-                          // Distance to the edge's tangent line: exact for straight edges,
-                          // and smooth as the chosen seed changes along a curve.
-                          lineDistance = min(pointDistance, max(0, px * edge.z + py * edge.w))
-                        }
-                        if pointDistance < best {
-                          best = pointDistance
-                          bestDistance = lineDistance
+                        let distance = seedDistance(x: x, y: y, seed: Int(seed), w: w, edges: edges.buffer)
+                        if distance < best {
+                          best = distance
                           bestSeed = seed
                         }
                       }
                     }
-                    best = bestDistance
+                    if last && bestSeed >= 0 {
+                      // The nearest seed center is not always the seed whose edge is nearest
+                      // (on a curve, the band of partly covered pixels is thick): walk along
+                      // the edge to a neighbouring seed while that gets closer.
+                      for _ in 0..<EdgeDistance.descentSteps {
+                        let (sy, sx) = Int(bestSeed).quotientAndRemainder(dividingBy: w)
+                        var moved = false
+                        for ny in max(0, sy - 1)...min(h - 1, sy + 1) {
+                          for nx in max(0, sx - 1)...min(w - 1, sx + 1) {
+                            let k = ny * w + nx
+                            guard coverage.buffer[k] < 1 else { continue }
+                            let distance = seedDistance(x: x, y: y, seed: k, w: w, edges: edges.buffer)
+                            if distance < best {
+                              best = distance
+                              bestSeed = Int32(k)
+                              moved = true
+                            }
+                          }
+                        }
+                        if !moved { break }
+                      }
+                    }
                     nextOut[i] = bestSeed
                     if last { distanceOut[i] = max(best, 0) }
                   }
@@ -129,13 +132,30 @@ enum EdgeDistance {
     return Plane(width: w, height: h, pixels: distances)
   }
 
-  /// Distance from a pixel center to the edge near an outside seed pixel at offset (dx, dy)
-  /// with coverage `coverage` (< 0.5): the seed's center is `edgeOffset` outside the edge,
-  /// measured along the direction from the pixel to the seed.
+  /// Steps the final pass may walk along the edge from the best candidate seed.
+  static let descentSteps = 6
+
+  /// How far beyond its nearest seed a pixel's answer can come from: two 3x3 passes and the
+  /// descent. Callers computing in bands need this much halo past the distances they use.
+  static let reach = 2 + descentSteps + 1
+
+  /// Distance from pixel (x, y) to seed `seed`'s piece of edge: a segment about a pixel long
+  /// on the tangent through its edge point. Exact for straight edges; around a corner the
+  /// distance runs to the segment's end, not to the tangent line's continuation. A seed
+  /// without direction (coverage balanced around it) has its center half a pixel outside.
   @inline(__always)
-  static func edgeDistance(dx: Float, dy: Float, coverage: Float) -> Float {
-    let length = (dx * dx + dy * dy).squareRoot()
-    return length - edgeOffset(gx: dx, gy: dy, coverage: coverage)
+  static func seedDistance(x: Int, y: Int, seed: Int, w: Int, edges: UnsafeBufferPointer<SIMD4<Float>>) -> Float {
+    let edge = edges[seed]
+    let (qy, qx) = seed.quotientAndRemainder(dividingBy: w)
+    let px = Float(x - qx) - edge.x
+    let py = Float(y - qy) - edge.y
+    if edge.z == 0 && edge.w == 0 {
+      return (px * px + py * py).squareRoot() - 0.5
+    }
+    let along = max(0, px * edge.z + py * edge.w)
+    let across = abs(px * edge.w - py * edge.z)
+    let beyond = max(0, across - 0.5 * (abs(edge.z) + abs(edge.w)))
+    return (along * along + beyond * beyond).squareRoot()
   }
 
   /// Signed distance from a pixel's center to a straight edge crossing it with area coverage

@@ -99,12 +99,12 @@ public struct HeightField: Sendable, Equatable {
     let sign: Float = relief.direction == .raised ? 1 : -1
     let inverseRadius = 1 / relief.radius
     // Only distances up to the radius shape the bevel, so the field is computed in bands of
-    // rows, each with a halo of radius + 5 rows: every pixel within radius + 2 of an edge
-    // finds the same seeds as over the whole region (the two refinement passes reach two
-    // pixels further), and the rest is plateau either way. Memory stays per band.
+    // rows, each with a halo of rows: every pixel within radius + 2 of an edge finds the same
+    // seeds as over the whole region (the refinement reaches `EdgeDistance.reach` pixels
+    // further), and the rest is plateau either way. Memory stays per band.
     // Any banding gives the same heights, so bands may follow the thread count: at least two
     // per thread, at most 256 rows (plus halos) of temporaries at a time.
-    let halo = Int(relief.radius.rounded(.up)) + 5
+    let halo = Int(relief.radius.rounded(.up)) + 2 + EdgeDistance.reach
     let perThread = (region.height + 2 * parallelism.threads - 1) / (2 * parallelism.threads)
     let bandRows = max(2 * halo, min(256, perThread))
     var heights = [Float](repeating: 0, count: region.width * region.height)

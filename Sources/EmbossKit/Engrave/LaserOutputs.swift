@@ -1,0 +1,63 @@
+import Foundation
+
+/// What `emboss render` writes for a laser besides the picture, all computed before any
+/// file is written.
+public struct LaserRequest: Sendable {
+  /// 1-bit engrave bitmap.
+  public var engrave: (path: String, options: EngraveOptions)?
+  /// Height field as gray: white = surface, black = deepest (or inverted).
+  public var depthMap: (path: String, depth: BitDepth, invert: Bool)?
+  /// SVG with the engrave bitmap and the cut line.
+  public var svg: (path: String, cutOffset: Double, cutRegion: (x: Int, y: Int)?)?
+  /// Stored in every PNG (pHYs) and used for the SVG's millimeters.
+  public var resolution: Resolution?
+
+  public init() {}
+
+  public var isEmpty: Bool { engrave == nil && depthMap == nil && svg == nil }
+
+  /// The files, as (path, bytes). Throws for a cut region outside the image or on the
+  /// background.
+  public func files(for render: Render, relief: ReliefSpec, parallelism: Parallelism = .allCores)
+    throws -> [(path: String, data: Data)]
+  {
+    let ppm = resolution?.pixelsPerMeter ?? 0
+    var files: [(String, Data)] = []
+    var engravePNG: Data? = nil
+    if engrave != nil || svg != nil {
+      let options = engrave?.options ?? EngraveOptions()
+      let bits = Engrave.bitmap(Engrave.gray(render.image.flattened()), options: options)
+      engravePNG = try Engrave.png(bits, pixelsPerMeter: ppm)
+    }
+    if let engrave, let engravePNG { files.append((engrave.path, engravePNG)) }
+    if let depthMap {
+      // The relief's highest point is the untouched surface (white), its lowest the deepest cut.
+      let raised = relief.direction == .raised
+      var range: ClosedRange<Float> = raised ? 0...1 : -1...0
+      var plane = render.height.canvasPlane()
+      if depthMap.invert {
+        plane.pixels = plane.pixels.map { -$0 }
+        range = raised ? -1...0 : 0...1
+      }
+      files.append((depthMap.path, try PNGCodec.encodeGray(plane, range: range, depth: depthMap.depth, pixelsPerMeter: ppm)))
+    }
+    if let svg {
+      var mask = render.mask
+      if let point = svg.cutRegion {
+        guard point.x >= 0, point.y >= 0, point.x < mask.width, point.y < mask.height else {
+          throw EmbossError("--cut-region \(point.x),\(point.y) is outside the image (\(mask.width)x\(mask.height))")
+        }
+        guard let region = CutLine.region(of: mask, at: point.x, point.y) else {
+          throw EmbossError("--cut-region \(point.x),\(point.y) is on the background, not on the shape")
+        }
+        mask = region
+      }
+      let curves = CutLine.trace(mask: mask, offset: svg.cutOffset, parallelism: parallelism)
+      let document = SVGDocument.make(
+        canvasWidth: render.image.width, canvasHeight: render.image.height, image: engravePNG,
+        cut: curves, dpi: resolution?.dpi ?? 96)
+      files.append((svg.path, Data(document.utf8)))
+    }
+    return files
+  }
+}

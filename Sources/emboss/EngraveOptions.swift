@@ -1,0 +1,93 @@
+import ArgumentParser
+import EmbossKit
+
+extension MaskMode: ExpressibleByArgument {}
+
+/// `--dpi`: the resolution stored in every PNG and used for physical lengths.
+struct ResolutionOption: ParsableArguments {
+  @Option(help: "Resolution in dots per inch, stored in the PNGs (pHYs) and used for lengths in mm, cm or in. 254, 508 or 1016 are stored exactly.")
+  var dpi: Double?
+
+  func validate() throws {
+    if let dpi, !(dpi.isFinite && Resolution.range.contains(dpi)) {
+      throw ValidationError("--dpi must be in 1...100000, got \(dpi)")
+    }
+  }
+
+  var resolution: Resolution? { dpi.map(Resolution.init(dpi:)) }
+
+  /// A length option in pixels; physical units need --dpi.
+  func pixels(_ text: String, option: String, allowNegative: Bool = false) throws -> Double {
+    guard let length = Length.parse(text), allowNegative || length.value >= 0 else {
+      throw ValidationError("\(option) must be a length such as 12, 12px, 2mm, 0.5cm or 0.1in, got '\(text)'")
+    }
+    guard let pixels = length.pixels(dpi: dpi) else {
+      throw ValidationError("\(option) \(text) is a physical length: give --dpi too")
+    }
+    return pixels
+  }
+}
+
+/// How the engrave bitmap is made.
+struct EngraveArguments: ParsableArguments {
+  @Option(help: ArgumentHelp("threshold, floyd-steinberg, atkinson, jarvis-judice-ninke, stucki, burkes, sierra, sierra-2row, sierra-lite, bayer2, bayer4, bayer8 or blue-noise.", valueName: "method"))
+  var dither: String = "threshold"
+
+  @Option(help: "0...255: gray at or above threshold/255 stays white (unburned).")
+  var threshold: Int = 128
+
+  @Flag(inversion: .prefixedNo, help: "Error diffusion alternates direction row by row.")
+  var serpentine = true
+
+  @Option(help: "Gray is raised to this power before dithering (2.2: linear light).")
+  var gamma: Float = 1
+
+  @Flag(help: "Burn the light parts (slate, glass, anodized aluminum).")
+  var negative = false
+
+  @Flag(help: "Mirror left to right (engraving the back of acrylic).")
+  var mirror = false
+
+  @Option(name: .customLong("dot-width"), help: ArgumentHelp("Beam width (px, or mm with --dpi): burned runs are shortened by half of it at each end.", valueName: "length"))
+  var dotWidth: String = "0"
+
+  func validate() throws {
+    if case .failure(let error) = DitherMethod.parse(dither) { throw ValidationError("--dither: \(error.message)") }
+    guard (0...255).contains(threshold) else { throw ValidationError("--threshold must be in 0...255, got \(threshold)") }
+    guard gamma.isFinite, gamma >= 0.1, gamma <= 10 else { throw ValidationError("--gamma must be in 0.1...10, got \(gamma)") }
+  }
+
+  func options(resolution: ResolutionOption) throws -> EngraveOptions {
+    EngraveOptions(
+      method: (try? DitherMethod.parse(dither).get()) ?? .threshold, threshold: threshold,
+      serpentine: serpentine, gamma: gamma, negative: negative, mirror: mirror,
+      dotWidth: Float(try resolution.pixels(dotWidth, option: "--dot-width")))
+  }
+}
+
+struct EngraveCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "engrave",
+    abstract: "Turn any PNG into a 1-bit engrave bitmap (black = burn) with its DPI.")
+
+  @Argument(help: "The picture (any PNG).")
+  var input: String
+
+  @Option(name: .shortAndLong, help: ArgumentHelp("Output 1-bit PNG, or - for standard output.", valueName: "file"))
+  var output: String
+
+  @OptionGroup var engrave: EngraveArguments
+
+  @OptionGroup var resolution: ResolutionOption
+
+  @Option(name: .customLong("max-pixels"), help: "Refuse images larger than this many pixels.")
+  var maxPixels: Int = RenderLimits.default.maxPixels
+
+  func run() throws {
+    let decoded = try PNGCodec.read(path: input, maxPixels: maxPixels)
+    let bits = Engrave.bitmap(Engrave.gray(decoded.image), options: try engrave.options(resolution: resolution))
+    if let warning = resolution.resolution?.roundTripWarning { printError("warning: \(warning)") }
+    let ppm = resolution.resolution?.pixelsPerMeter ?? decoded.pixelsPerMeter
+    try OutputFile.write(try Engrave.png(bits, pixelsPerMeter: ppm), to: output)
+  }
+}
