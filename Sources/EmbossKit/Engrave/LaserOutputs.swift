@@ -26,7 +26,12 @@ public struct LaserRequest: Sendable {
     var engravePNG: Data? = nil
     if engrave != nil || svg != nil {
       let options = engrave?.options ?? EngraveOptions()
-      let bits = Engrave.bitmap(Engrave.gray(render.image.flattened()), options: options)
+      // Only the shape is engraved: the render over a transparent background, whatever the
+      // material's background, so the surroundings count as white (never burned).
+      let shape = ShadedMaterial.composite(
+        height: render.height, mask: render.mask, shading: render.shading, scale: relief.scale,
+        background: .transparent, parallelism: parallelism)
+      let bits = Engrave.bitmap(Engrave.gray(shape.flattened()), options: options)
       engravePNG = try Engrave.png(bits, pixelsPerMeter: ppm)
     }
     if let engrave, let engravePNG { files.append((engrave.path, engravePNG)) }
