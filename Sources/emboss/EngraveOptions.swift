@@ -85,7 +85,7 @@ struct EngraveCommand: ParsableCommand {
 
   func run() throws {
     let decoded = try PNGCodec.read(path: input, maxPixels: maxPixels)
-    let bits = Engrave.bitmap(Engrave.gray(decoded.image), options: try engrave.options(resolution: resolution))
+    let bits = Engrave.bitmap(decoded.image, options: try engrave.options(resolution: resolution))
     if let warning = resolution.resolution?.roundTripWarning { printError("warning: \(warning)") }
     let ppm = resolution.resolution?.pixelsPerMeter ?? decoded.pixelsPerMeter
     try OutputFile.write(try Engrave.png(bits, pixelsPerMeter: ppm), to: output)

@@ -130,4 +130,21 @@ final class EngraveTests: XCTestCase {
     XCTAssertTrue(error.message.hasPrefix("unknown dither 'floyd'"), error.message)
     XCTAssertTrue(error.message.contains("floyd-steinberg, atkinson, jarvis-judice-ninke"), error.message)
   }
+
+  /// White (and transparent) is never burned and black always is, whatever the method.
+  func testPureWhiteNeverBurnsPureBlackAlwaysDoes() {
+    var image = RGBAImage(width: 64, height: 64, fill: SIMD4(0, 0, 0, 0))
+    for y in 20..<44 { for x in 20..<44 { image[x, y] = SIMD4(0.2, 0.2, 0.2, 1) } }
+    for method in DitherMethod.allCases {
+      let bits = Engrave.bitmap(image, options: EngraveOptions(method: method, threshold: 200))
+      let outside = (0..<64 * 64).filter { i in !(20..<44).contains(i % 64) || !(20..<44).contains(i / 64) }
+      XCTAssertFalse(outside.contains { bits.black[$0] }, "\(method) burned the transparent surroundings")
+      let negative = Engrave.bitmap(image, options: EngraveOptions(method: method, negative: true))
+      XCTAssertFalse(outside.contains { negative.black[$0] }, "\(method) negative burned the transparent surroundings")
+    }
+    let black = Plane(width: 16, height: 16, value: 0)
+    for method in DitherMethod.allCases {
+      XCTAssertEqual(Engrave.bitmap(black, options: EngraveOptions(method: method)).blackFraction, 1, "\(method)")
+    }
+  }
 }

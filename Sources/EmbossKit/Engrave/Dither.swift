@@ -99,18 +99,29 @@ public struct EngraveOptions: Sendable, Equatable {
 public enum Engrave {
   /// Gray as the laser software sees it: luminance of the sRGB-encoded color (Rec. 709
   /// weights), then alpha-corrected as Glowforge does, `(1 - a) + a * gray`, so transparent
-  /// pixels count as white, which is never engraved. Input: linear light, straight alpha.
-  public static func gray(_ image: RGBAImage) -> Plane {
+  /// pixels count as white, which is never engraved. `negative` inverts the color under the
+  /// alpha, so a transparent background stays white. Input: linear light, straight alpha.
+  public static func gray(_ image: RGBAImage, negative: Bool = false) -> Plane {
     Plane(
       width: image.width, height: image.height,
       pixels: image.pixels.map { p in
         let gray = 0.2126 * SRGB.encode(p.x) + 0.7152 * SRGB.encode(p.y) + 0.0722 * SRGB.encode(p.z)
         let a = min(max(p.w, 0), 1)
-        return (1 - a) + a * gray
+        return (1 - a) + a * (negative ? 1 - gray : gray)
       })
   }
 
-  /// Turns gray (0 black ... 1 white) into an engrave bitmap.
+  /// An image's engrave bitmap: `gray` (with the negative applied to the color), then
+  /// `bitmap`.
+  public static func bitmap(_ image: RGBAImage, options: EngraveOptions) -> BitImage {
+    var plain = options
+    plain.negative = false
+    return bitmap(gray(image, negative: options.negative), options: plain)
+  }
+
+  /// Turns gray (0 black ... 1 white) into an engrave bitmap. Pure white is never burned and
+  /// pure black always is, whatever the method (no dots in the surroundings); in error
+  /// diffusion they pass no error on.
   public static func bitmap(_ gray: Plane, options: EngraveOptions) -> BitImage {
     let level = Float(options.threshold) / 255
     var values = gray.pixels.map { v -> Float in
@@ -131,7 +142,8 @@ public enum Engrave {
       for y in 0..<h {
         for x in 0..<w {
           let t = (Float(matrix[(y % n) * n + x % n]) + 0.5) / Float(n * n)
-          black[y * w + x] = values[y * w + x] + bias < t
+          let v = values[y * w + x]
+          black[y * w + x] = v < 1 && (v <= 0 || v + bias < t)
         }
       }
     case .blueNoise:
@@ -141,15 +153,22 @@ public enum Engrave {
       for y in 0..<h {
         for x in 0..<w {
           let t = (Float(matrix[(y % size) * size + x % size]) + 0.5) / Float(size * size)
-          black[y * w + x] = values[y * w + x] + bias < t
+          let v = values[y * w + x]
+          black[y * w + x] = v < 1 && (v <= 0 || v + bias < t)
         }
       }
     default:
       guard let (taps, divisor) = options.method.kernel else { break }
+      let original = values
       for y in 0..<h {
         let reverse = options.serpentine && y % 2 == 1
         for step in 0..<w {
           let x = reverse ? w - 1 - step : step
+          let pure = original[y * w + x]
+          if pure >= 1 || pure <= 0 {
+            black[y * w + x] = pure <= 0
+            continue
+          }
           let old = values[y * w + x]
           let isBlack = old < level
           black[y * w + x] = isBlack

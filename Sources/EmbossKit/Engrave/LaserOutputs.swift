@@ -31,7 +31,7 @@ public struct LaserRequest: Sendable {
       let shape = ShadedMaterial.composite(
         height: render.height, mask: render.mask, shading: render.shading, scale: relief.scale,
         background: .transparent, parallelism: parallelism)
-      let bits = Engrave.bitmap(Engrave.gray(shape.flattened()), options: options)
+      let bits = Engrave.bitmap(shape.flattened(), options: options)
       engravePNG = try Engrave.png(bits, pixelsPerMeter: ppm)
     }
     if let engrave, let engravePNG { files.append((engrave.path, engravePNG)) }
