@@ -147,4 +147,24 @@ final class EngraveTests: XCTestCase {
       XCTAssertEqual(Engrave.bitmap(black, options: EngraveOptions(method: method)).blackFraction, 1, "\(method)")
     }
   }
+
+  /// On a horizontal gray ramp, the black fraction of every eighth of the width follows that
+  /// eighth's mean gray.
+  func testRampIsReproducedBinByBin() {
+    var ramp = Plane(width: 256, height: 48)
+    for y in 0..<48 { for x in 0..<256 { ramp[x, y] = Float(x) / 255 } }
+    for method in DitherMethod.allCases where method != .threshold {
+      let bits = Engrave.bitmap(ramp, options: EngraveOptions(method: method))
+      // Atkinson clips the extreme tones (it diffuses 3/4 of the error): mid-tones only.
+      for bin in method == .atkinson ? 2..<6 : 1..<7 {
+        let columns = (bin * 32)..<((bin + 1) * 32)
+        var black = 0
+        for y in 0..<48 { for x in columns where bits[x, y] { black += 1 } }
+        let fraction = Double(black) / Double(32 * 48)
+        let meanGray = Double(columns.map { Float($0) / 255 }.reduce(0, +)) / 32
+        let tolerance = method == .bayer2 ? 0.14 : (method == .atkinson ? 0.08 : 0.05)
+        XCTAssertEqual(fraction, 1 - meanGray, accuracy: tolerance, "\(method), bin \(bin)")
+      }
+    }
+  }
 }

@@ -127,14 +127,15 @@ public enum ShadedMaterial {
                 for column in 0..<ink.width {
                   let a = coverage.buffer[source + column]
                   guard a > 0 else {
-                    (out.base + target + column).initialize(to: fill)
+                    out.initialize(target + column, to: fill)
                     continue
                   }
                   let p = uv.buffer[target + column]
                   let color = RGBAImage.sampleBilinear(
                     ball.buffer, width: shadingWidth, height: shadingHeight, x: p.x, y: p.y)
                   let rgb = SIMD3(color.x, color.y, color.z)
-                  (out.base + target + column).initialize(
+                  out.initialize(
+                    target + column,
                     to: fill.w == 0 ? SIMD4(rgb, a) : SIMD4(rgb * a + background * (1 - a), 1))
                 }
               }

@@ -45,15 +45,19 @@ public struct Parallelism: Sendable, Equatable {
 /// A raw pointer that bands of a parallel loop write through. Each band writes only its own
 /// rows, so sharing the pointer across threads is safe by construction.
 struct SharedPointer<Element>: @unchecked Sendable {
-  let base: UnsafeMutablePointer<Element>
+  let buffer: UnsafeMutableBufferPointer<Element>
 
   init(_ buffer: UnsafeMutableBufferPointer<Element>) {
-    // A zero-length buffer may have a nil base; nothing is written through it then.
-    self.base = buffer.baseAddress ?? UnsafeMutablePointer<Element>.allocate(capacity: 0)
+    self.buffer = buffer
   }
 
   subscript(index: Int) -> Element {
-    get { base[index] }
-    nonmutating set { base[index] = newValue }
+    get { buffer[index] }
+    nonmutating set { buffer[index] = newValue }
+  }
+
+  /// Initializes element `index` of uninitialized storage.
+  func initialize(_ index: Int, to value: Element) {
+    buffer.initializeElement(at: index, to: value)
   }
 }
