@@ -54,12 +54,13 @@ enum EdgeDistance {
       }
     }
     let limit = exactWithin.isFinite ? (exactWithin + 2) * (exactWithin + 2) : .infinity
-    // Two refinement passes: each pixel considers the seeds its 3x3 neighbourhood found.
+    // Refinement: each pixel considers the seeds its 3x3 neighbourhood found, then walks
+    // along the edge from the best of them (below).
     var seeds = transform.nearestSeed
     var next = seeds
     var distances = [Float](repeating: 0, count: w * h)
-    for pass in 0..<2 {
-      let last = pass == 1
+    for pass in 0..<EdgeDistance.passes {
+      let last = pass == EdgeDistance.passes - 1
       next.withUnsafeMutableBufferPointer { nextOut in
         let nextOut = SharedPointer(nextOut)
         distances.withUnsafeMutableBufferPointer { distanceOut in
@@ -135,9 +136,12 @@ enum EdgeDistance {
   /// Steps the final pass may walk along the edge from the best candidate seed.
   static let descentSteps = 6
 
-  /// How far beyond its nearest seed a pixel's answer can come from: two 3x3 passes and the
+  /// How far beyond its nearest seed a pixel's answer can come from: the 3x3 passes and the
   /// descent. Callers computing in bands need this much halo past the distances they use.
-  static let reach = 2 + descentSteps + 1
+  static let reach = passes + descentSteps + 1
+
+  /// Passes in which each pixel takes the best seed among its 3x3 neighbours'.
+  static let passes = 1
 
   /// Distance from pixel (x, y) to seed `seed`'s piece of edge: a segment about a pixel long
   /// on the tangent through its edge point. Exact for straight edges; around a corner the

@@ -87,9 +87,10 @@ public struct HeightField: Sendable, Equatable {
   /// (Euclidean distance transform), then refined to sub-pixel precision from the
   /// anti-aliased coverage: the edge passes where coverage is 0.5, at an offset from a pixel's
   /// center that depends on its coverage and the edge's direction (Gustavson & Strand,
-  /// "Anti-aliased Euclidean distance transform", 2011). Each pixel takes the best edge among
-  /// its own nearest seed and its 8 neighbours' (twice), so neighbouring pixels agree on where
-  /// a curved edge lies and the bevel shows no streaks. Heights follow `relief.profile` over
+  /// "Anti-aliased Euclidean distance transform", 2011); each seed's edge is a pixel-long
+  /// tangent segment. Each pixel takes the best edge among its own nearest seed and its 8
+  /// neighbours', then walks along the edge while that gets closer, so neighbouring pixels
+  /// agree on where a curved edge lies and the bevel shows no streaks. Heights follow `relief.profile` over
   /// `relief.radius`. An empty mask gives an empty region. The result does not depend on
   /// the thread count.
   public static func make(
