@@ -33,10 +33,12 @@ let package = Package(
         .product(name: "Yams", package: "Yams"),
       ]
     ),
+    // Process-level allocator tuning for the command line.
+    .target(name: "CSupport"),
     .executableTarget(
       name: "emboss",
       dependencies: [
-        "EmbossKit",
+        "EmbossKit", "CSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

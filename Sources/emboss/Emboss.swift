@@ -1,4 +1,5 @@
 import ArgumentParser
+import CSupport
 import EmbossKit
 import Foundation
 
@@ -23,6 +24,7 @@ struct Emboss: ParsableCommand {
   /// Runtime failures print one `error:` line (or one per diagnostic) and exit 1; argument
   /// errors go through ArgumentParser and exit 64.
   static func main() {
+    emboss_keep_freed_memory()
     do {
       var command = try parseAsRoot()
       try command.run()
