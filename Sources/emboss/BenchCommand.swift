@@ -85,6 +85,10 @@ struct BenchCommand: ParsableCommand {
     }
     print("\nrelight: case B, lights[0].intensity changed, stage cache kept")
     print("  stages re-run: \(relit[0].stages.map(\.name).joined(separator: ", "))")
+    for (index, stage) in relit[0].stages.enumerated() {
+      let times = relit.map { $0.stages[index].seconds }.sorted()
+      print(String(format: "    %-14@ %8.2f ms", stage.name, times[times.count / 2] * 1000))
+    }
     let io: Set<String> = ["material", "png encode"]
     let fullRender = median(full, excluding: io)
     let relitRender = median(relit, excluding: io)

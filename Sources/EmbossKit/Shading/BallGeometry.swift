@@ -95,6 +95,7 @@ public struct BallGeometry: Sendable, Equatable {
     guard size > 0 else { return RGBAImage(width: 0, height: 0) }
     var pixels = [SIMD4<Float>](repeating: .zero, count: size * size)
     let geometry = self
+    let shader = Shader(surface: surface, lights: lights)
     pixels.withUnsafeMutableBufferPointer { out in
       let out = SharedPointer(out)
       parallelism.forEachBand(size, bandSize: 8) { rows in
@@ -105,14 +106,14 @@ public struct BallGeometry: Sendable, Equatable {
             let end = start + Int(geometry.coverage[index] * 16 + 0.5)
             for k in start..<end {
               let n = geometry.samples[k]
-              sum += surface.shade(normal: n, point: n, lights: lights)
+              sum += shader.shade(normal: n, point: n)
             }
             out[index] = SIMD4(sum / Float(end - start), geometry.coverage[index])
             continue
           }
           let n = geometry.normals[index]
           guard n != .zero else { continue }
-          out[index] = SIMD4(surface.shade(normal: n, point: n, lights: lights), geometry.coverage[index])
+          out[index] = SIMD4(shader.shade(normal: n, point: n), geometry.coverage[index])
         }
       }
     }

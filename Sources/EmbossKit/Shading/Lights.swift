@@ -87,10 +87,34 @@ public struct Surface: Sendable, Equatable {
   /// power is not evaluated.
   @inline(__always)
   public func shade(normal n: SIMD3<Float>, point: SIMD3<Float>, lights: [Light]) -> SIMD3<Float> {
+    Shader(surface: self, lights: lights).shade(normal: n, point: point)
+  }
+}
+
+/// `Surface.shade` with everything that does not depend on the point worked out once, for
+/// shading many points under the same lights.
+struct Shader: Sendable {
+  let base: SIMD3<Float>
+  let highlight: SIMD3<Float>
+  let ambient: SIMD3<Float>
+  let shininess: Float
+  /// n.h below this gives a highlight under 2^-16.
+  let cutoff: Float
+  let lights: [Light]
+
+  init(surface: Surface, lights: [Light]) {
+    base = surface.base
+    highlight = surface.specular + (surface.base - surface.specular) * surface.metallic
+    ambient = surface.base * surface.ambient
+    shininess = surface.shininess
+    cutoff = exp2f(-16 / surface.shininess)
+    self.lights = lights
+  }
+
+  @inline(__always)
+  func shade(normal n: SIMD3<Float>, point: SIMD3<Float>) -> SIMD3<Float> {
     let view = SIMD3<Float>(0, 0, 1)
-    let highlight = specular + (base - specular) * metallic
-    let cutoff = exp2f(-16 / shininess)
-    var color = base * ambient
+    var color = ambient
     for light in lights {
       let (l, radiance) = light.incidence(at: point)
       let diffuse = simdDot(n, l)
