@@ -12,6 +12,5 @@ void emboss_keep_freed_memory(void) {
      trimming of the heap's top, so a freed band's memory serves the next band. */
   mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
-  mallopt(M_TOP_PAD, 64 * 1024 * 1024);
 #endif
 }
