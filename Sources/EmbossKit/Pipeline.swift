@@ -6,7 +6,11 @@
 public struct Render: Sendable {
   public var mask: CoverageMask
   public var height: HeightField
+  /// The shading image as the composite read it: with the material's own ball, only the
+  /// pixels the composite reads are shaded (`shadingIsComplete` is false); `stageFiles`
+  /// renders the whole ball.
   public var shading: RGBAImage
+  public var shadingIsComplete: Bool
   public var image: CanvasImage
   /// The stages that ran (stages reused from a cache are not listed).
   public var timings: StageTimings
@@ -24,12 +28,13 @@ public struct Render: Sendable {
   }
 
   init(
-    mask: CoverageMask, height: HeightField, shading: RGBAImage, image: CanvasImage,
-    timings: StageTimings
+    mask: CoverageMask, height: HeightField, shading: RGBAImage, shadingIsComplete: Bool,
+    image: CanvasImage, timings: StageTimings
   ) {
     self.mask = mask
     self.height = height
     self.shading = shading
+    self.shadingIsComplete = shadingIsComplete
     self.image = image
     self.timings = timings
   }
@@ -39,9 +44,13 @@ public struct Render: Sendable {
   /// when lowered), `normals.png` ((n + 1) / 2 as RGB, y down) and `shading.png` (the lit
   /// hemisphere).
   public func stageFiles(
-    relief: ReliefSpec, compression: Int = PNGCodec.defaultCompression
+    material: MaterialSpec, compression: Int = PNGCodec.defaultCompression
   ) throws -> [(name: String, data: [UInt8])] {
+    let relief = material.relief
     let scale = relief.scale
+    let ball = shadingIsComplete
+      ? shading
+      : ShadingImage.render(surface: material.surface, lights: material.lights, size: material.shadingSize)
     let range: ClosedRange<Float> = relief.direction == .raised ? 0...1 : -1...0
     let normals = ShadedMaterial.normalMap(height: height, scale: scale)
     let normalBytes = normals.pixels.flatMap { p in
@@ -62,7 +71,7 @@ public struct Render: Sendable {
             normalBytes, width: normals.width, height: normals.height, channels: 4, bitDepth: 8,
             compression: compression, pixelsPerMeter: 0, srgb: false))
       ),
-      ("shading.png", Array(try PNGCodec.encode(shading, compression: compression))),
+      ("shading.png", Array(try PNGCodec.encode(ball, compression: compression))),
     ]
   }
 }
@@ -86,6 +95,7 @@ public final class RenderCache {
     var surface: Surface
     var lights: [Light]
     var size: Int
+    var read: [Bool]
   }
 
   private struct LookupKey: Equatable {
@@ -121,7 +131,7 @@ public final class RenderCache {
   private var height: (key: HeightKey, value: HeightField)?
   private var geometry: BallGeometry?
   private var shading: (key: ShadingKey, value: RGBAImage)?
-  private var lookup: (key: LookupKey, value: ShadedMaterial.LookupMap)?
+  private var lookup: (key: LookupKey, value: ShadedMaterial.LookupMap, read: [Bool])?
 
   public init() {}
 
@@ -153,11 +163,33 @@ public final class RenderCache {
       height = (heightKey, field)
     }
 
+    // The lookup map needs only the ball's size, so it comes first and tells the shading
+    // which of the ball's pixels the composite will read.
+    let ballWidth = shadingImage?.width ?? material.shadingSize
+    let ballHeight = shadingImage?.height ?? material.shadingSize
+    let lookupKey = LookupKey(
+      field: field, scale: relief.scale, shadingWidth: ballWidth, shadingHeight: ballHeight)
+    let map: ShadedMaterial.LookupMap
+    let read: [Bool]
+    if let cached = lookup, cached.key == lookupKey {
+      map = cached.value
+      read = cached.read
+    } else {
+      (map, read) = timings.measure("normals") {
+        let map = ShadedMaterial.lookupMap(
+          height: field, mask: mask, scale: relief.scale, shadingWidth: ballWidth,
+          shadingHeight: ballHeight, parallelism: parallelism)
+        return (map, shadingImage == nil ? map.texelsRead(mask: mask) : [])
+      }
+      lookup = (lookupKey, map, read)
+    }
+
     let ball: RGBAImage
     if let shadingImage {
       ball = shadingImage
     } else {
-      let key = ShadingKey(surface: material.surface, lights: material.lights, size: material.shadingSize)
+      let key = ShadingKey(
+        surface: material.surface, lights: material.lights, size: material.shadingSize, read: read)
       if let cached = shading, cached.key == key {
         ball = cached.value
       } else {
@@ -171,30 +203,20 @@ public final class RenderCache {
           self.geometry = geometry
         }
         ball = timings.measure("shading image") {
-          geometry.shade(surface: material.surface, lights: material.lights, parallelism: parallelism)
+          geometry.shade(
+            surface: material.surface, lights: material.lights, only: read, parallelism: parallelism)
         }
         shading = (key, ball)
       }
     }
 
-    let lookupKey = LookupKey(
-      field: field, scale: relief.scale, shadingWidth: ball.width, shadingHeight: ball.height)
-    let map: ShadedMaterial.LookupMap
-    if let cached = lookup, cached.key == lookupKey {
-      map = cached.value
-    } else {
-      map = timings.measure("normals") {
-        ShadedMaterial.lookupMap(
-          height: field, mask: mask, scale: relief.scale, shadingWidth: ball.width,
-          shadingHeight: ball.height, parallelism: parallelism)
-      }
-      lookup = (lookupKey, map)
-    }
     let image = timings.measure("composite") {
       ShadedMaterial.composite(
         map: map, mask: mask, shading: ball, background: material.background,
         parallelism: parallelism)
     }
-    return Render(mask: mask, height: field, shading: ball, image: image, timings: timings)
+    return Render(
+      mask: mask, height: field, shading: ball, shadingIsComplete: shadingImage != nil,
+      image: image, timings: timings)
   }
 }

@@ -209,7 +209,7 @@ struct RenderCommand: ParsableCommand {
     }
     if let directory = saveStages {
       try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-      for file in try result.render.stageFiles(relief: result.material.relief) {
+      for file in try result.render.stageFiles(material: result.material) {
         try OutputFile.write(Data(file.data), to: directory + "/" + file.name)
       }
     }

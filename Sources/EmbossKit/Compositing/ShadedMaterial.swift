@@ -45,6 +45,29 @@ public enum ShadedMaterial {
     public let uv: [SIMD2<Float>]
     public let shadingWidth: Int
     public let shadingHeight: Int
+
+    /// The shading image's pixels that bilinear lookups at `uv` read (row-major over the
+    /// shading image): the only ones the composite needs colored.
+    public func texelsRead(mask: CoverageMask) -> [Bool] {
+      var read = [Bool](repeating: false, count: shadingWidth * shadingHeight)
+      for row in 0..<rect.height {
+        let y = rect.y + row
+        for column in 0..<rect.width where mask.plane[rect.x + column, y] > 0 {
+          let p = uv[row * rect.width + column]
+          let fx = min(max(p.x - 0.5, 0), Float(shadingWidth - 1))
+          let fy = min(max(p.y - 0.5, 0), Float(shadingHeight - 1))
+          let x0 = Int(fx)
+          let y0 = Int(fy)
+          let x1 = min(x0 + 1, shadingWidth - 1)
+          let y1 = min(y0 + 1, shadingHeight - 1)
+          read[y0 * shadingWidth + x0] = true
+          read[y0 * shadingWidth + x1] = true
+          read[y1 * shadingWidth + x0] = true
+          read[y1 * shadingWidth + x1] = true
+        }
+      }
+      return read
+    }
   }
 
   /// Computes every ink pixel's normal and its lookup coordinate.

@@ -89,9 +89,12 @@ public struct BallGeometry: Sendable, Equatable {
 
   /// The lit ball (see `ShadingImage`): Blinn-Phong at every normal; rim pixels average their
   /// hits' colors (straight alpha) with alpha = coverage.
-  public func shade(surface: Surface, lights: [Light], parallelism: Parallelism = .allCores)
-    -> RGBAImage
-  {
+  ///
+  /// - Parameter only: when given (size * size flags), only those pixels are shaded and the
+  ///   others left transparent black: what a composite reads, when its lookups are known.
+  public func shade(
+    surface: Surface, lights: [Light], only: [Bool]? = nil, parallelism: Parallelism = .allCores
+  ) -> RGBAImage {
     guard size > 0 else { return RGBAImage(width: 0, height: 0) }
     var pixels = [SIMD4<Float>](repeating: .zero, count: size * size)
     let geometry = self
@@ -100,6 +103,7 @@ public struct BallGeometry: Sendable, Equatable {
       let out = SharedPointer(out)
       parallelism.forEachBand(size, bandSize: 8) { rows in
         for index in rows.lowerBound * geometry.size..<rows.upperBound * geometry.size {
+          if let only, !only[index] { continue }
           let start = Int(geometry.sampleStart[index])
           if start >= 0 {
             var sum = SIMD3<Float>(repeating: 0)
