@@ -6,9 +6,9 @@
 public struct Render: Sendable {
   public var mask: CoverageMask
   public var height: HeightField
-  /// The shading image as the composite read it: with the material's own ball, only the
-  /// pixels the composite reads are shaded (`shadingIsComplete` is false); `stageFiles`
-  /// renders the whole ball.
+  /// The shading image as the composite read it. A cached re-render shades only the pixels
+  /// the composite reads (`shadingIsComplete` is then false); `stageFiles` renders the whole
+  /// ball.
   public var shading: RGBAImage
   public var shadingIsComplete: Bool
   public var image: CanvasImage
@@ -95,7 +95,6 @@ public final class RenderCache {
     var surface: Surface
     var lights: [Light]
     var size: Int
-    var read: [Bool]
   }
 
   private struct LookupKey: Equatable {
@@ -130,8 +129,10 @@ public final class RenderCache {
   private var text: (key: TextKey, value: CoverageMask)?
   private var height: (key: HeightKey, value: HeightField)?
   private var geometry: BallGeometry?
-  private var shading: (key: ShadingKey, value: RGBAImage)?
-  private var lookup: (key: LookupKey, value: ShadedMaterial.LookupMap, read: [Bool])?
+  /// The ball, the lookup map it was shaded for and whether every pixel was shaded.
+  private var shading: (key: ShadingKey, value: RGBAImage, lookup: LookupKey, complete: Bool)?
+  /// The lookup map and, once needed, the ball pixels it reads.
+  private var lookup: (key: LookupKey, value: ShadedMaterial.LookupMap, read: [Bool]?)?
 
   public init() {}
 
@@ -163,35 +164,36 @@ public final class RenderCache {
       height = (heightKey, field)
     }
 
-    // The lookup map needs only the ball's size, so it comes first and tells the shading
-    // which of the ball's pixels the composite will read.
+    // The lookup map needs only the ball's size, so it comes first. When it is reused, the
+    // ball is re-shaded only where the composite reads it (found once, on the first reuse).
     let ballWidth = shadingImage?.width ?? material.shadingSize
     let ballHeight = shadingImage?.height ?? material.shadingSize
     let lookupKey = LookupKey(
       field: field, scale: relief.scale, shadingWidth: ballWidth, shadingHeight: ballHeight)
     let map: ShadedMaterial.LookupMap
-    let read: [Bool]
+    let reused: Bool
     if let cached = lookup, cached.key == lookupKey {
       map = cached.value
-      read = cached.read
+      reused = true
     } else {
-      (map, read) = timings.measure("normals") {
-        let map = ShadedMaterial.lookupMap(
+      map = timings.measure("normals") {
+        ShadedMaterial.lookupMap(
           height: field, mask: mask, scale: relief.scale, shadingWidth: ballWidth,
           shadingHeight: ballHeight, parallelism: parallelism)
-        return (map, shadingImage == nil ? map.texelsRead(mask: mask) : [])
       }
-      lookup = (lookupKey, map, read)
+      lookup = (lookupKey, map, nil)
+      reused = false
     }
 
     let ball: RGBAImage
+    var complete = true
     if let shadingImage {
       ball = shadingImage
     } else {
-      let key = ShadingKey(
-        surface: material.surface, lights: material.lights, size: material.shadingSize, read: read)
-      if let cached = shading, cached.key == key {
+      let key = ShadingKey(surface: material.surface, lights: material.lights, size: material.shadingSize)
+      if let cached = shading, cached.key == key, cached.lookup == lookupKey || cached.complete {
         ball = cached.value
+        complete = cached.complete
       } else {
         let geometry: BallGeometry
         if let cached = self.geometry, cached.size == material.shadingSize {
@@ -202,11 +204,17 @@ public final class RenderCache {
           }
           self.geometry = geometry
         }
-        ball = timings.measure("shading image") {
-          geometry.shade(
+        let known = lookup?.read
+        let (shaded, read) = timings.measure("shading image") { () -> (RGBAImage, [Bool]?) in
+          let read = reused ? (known ?? map.texelsRead(mask: mask)) : nil
+          let image = geometry.shade(
             surface: material.surface, lights: material.lights, only: read, parallelism: parallelism)
+          return (image, read)
         }
-        shading = (key, ball)
+        if reused { lookup?.read = read }
+        ball = shaded
+        complete = read == nil
+        shading = (key, ball, lookupKey, complete)
       }
     }
 
@@ -216,7 +224,7 @@ public final class RenderCache {
         parallelism: parallelism)
     }
     return Render(
-      mask: mask, height: field, shading: ball, shadingIsComplete: shadingImage != nil,
-      image: image, timings: timings)
+      mask: mask, height: field, shading: ball, shadingIsComplete: complete, image: image,
+      timings: timings)
   }
 }
