@@ -110,15 +110,6 @@ public struct ColorLiteral: Sendable, Equatable {
     }
     self.init(red: r + m, green: g + m, blue: b + m)
   }
-
-  /// `#rrggbb` (or `#rrggbbaa` when not opaque).
-  public var hexString: String {
-    func byte(_ v: Float) -> String {
-      let s = String(Int((min(max(v, 0), 1) * 255).rounded()), radix: 16)
-      return s.count == 1 ? "0" + s : s
-    }
-    return "#" + byte(red) + byte(green) + byte(blue) + (alpha < 1 ? byte(alpha) : "")
-  }
 }
 
 /// What the embossed picture is composited over.

@@ -17,11 +17,9 @@ public struct PixelRect: Sendable, Equatable, CustomStringConvertible {
   public var maxY: Int { y + height }
 
   /// The rectangle grown by `margin` on every side.
-  public func insetBy(_ margin: Int) -> PixelRect {
-    PixelRect(x: x + margin, y: y + margin, width: width - 2 * margin, height: height - 2 * margin)
+  public func grown(by margin: Int) -> PixelRect {
+    PixelRect(x: x - margin, y: y - margin, width: width + 2 * margin, height: height + 2 * margin)
   }
-
-  public func grown(by margin: Int) -> PixelRect { insetBy(-margin) }
 
   public func intersection(_ other: PixelRect) -> PixelRect {
     let x0 = max(x, other.x)
@@ -98,20 +96,5 @@ public struct Plane: Sendable, Equatable {
     }
     guard maxX >= 0 else { return PixelRect(x: 0, y: 0, width: 0, height: 0) }
     return PixelRect(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1)
-  }
-
-  /// The samples inside `rect` (which must lie inside the plane) as a plane of their own.
-  public func cropped(to rect: PixelRect) -> Plane {
-    precondition(rect.intersection(bounds) == rect, "crop outside the plane")
-    var out = [Float](repeating: 0, count: rect.width * rect.height)
-    for y in 0..<rect.height {
-      let src = (rect.y + y) * width + rect.x
-      out.withUnsafeMutableBufferPointer { o in
-        pixels.withUnsafeBufferPointer { p in
-          for x in 0..<rect.width { o[y * rect.width + x] = p[src + x] }
-        }
-      }
-    }
-    return Plane(width: rect.width, height: rect.height, pixels: out)
   }
 }

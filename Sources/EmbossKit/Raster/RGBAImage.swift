@@ -55,9 +55,4 @@ public struct RGBAImage: Sendable, Equatable {
     let bottom = p[y1 * width + x0] * (1 - tx) + p[y1 * width + x1] * tx
     return top * (1 - ty) + bottom * ty
   }
-
-  /// A gray view of one channel (0 r, 1 g, 2 b, 3 a).
-  public func channel(_ index: Int) -> Plane {
-    Plane(width: width, height: height, pixels: pixels.map { $0[index] })
-  }
 }
