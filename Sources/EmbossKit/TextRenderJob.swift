@@ -4,15 +4,22 @@ import Foundation
 public struct MaterialOverrides: Sendable, Equatable {
   public var radius: Float?
   public var profile: ReliefProfile?
+  /// Core Image's per-pixel slope factor (`--scale`); wins over the material's depth.
   public var scale: Float?
+  /// The relief's depth (`--relief-depth`).
+  public var depth: ReliefDepth?
+  public var soften: Float?
   public var direction: ReliefDirection?
   public var background: Background?
   public var shadingSize: Int?
 
   public init(
     radius: Float? = nil, profile: ReliefProfile? = nil, scale: Float? = nil,
+    depth: ReliefDepth? = nil, soften: Float? = nil,
     direction: ReliefDirection? = nil, background: Background? = nil, shadingSize: Int? = nil
   ) {
+    self.depth = depth
+    self.soften = soften
     self.radius = radius
     self.profile = profile
     self.scale = scale
@@ -25,7 +32,9 @@ public struct MaterialOverrides: Sendable, Equatable {
     var m = material
     if let radius { m.relief.radius = radius }
     if let profile { m.relief.profile = profile }
-    if let scale { m.relief.scale = scale }
+    if let depth { m.relief.depth = depth }
+    if let scale { m.relief.depth = .scale(scale) }
+    if let soften { m.relief.soften = soften }
     if let direction { m.relief.direction = direction }
     if let background { m.background = background }
     if let shadingSize { m.shadingSize = shadingSize }

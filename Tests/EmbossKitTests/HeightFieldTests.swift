@@ -133,7 +133,7 @@ extension HeightFieldTests {
       let whole = EdgeDistance.inside(mask: mask.plane, region: region, parallelism: .serial)
       for i in 0..<whole.pixels.count {
         let d = whole.pixels[i]
-        let expected = d > 0 ? relief.profile.height(d * (1 / relief.radius)) : 0
+        let expected = d > 0 ? relief.profile.height(d / relief.radius) : 0
         XCTAssertEqual(field.plane.pixels[i], expected, "pixel \(i % region.width), \(i / region.width)")
       }
     }

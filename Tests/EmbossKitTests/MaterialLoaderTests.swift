@@ -16,7 +16,7 @@ final class MaterialLoaderTests: XCTestCase {
     let spec = try Fixtures.material()
     XCTAssertEqual(spec.name, "default")
     XCTAssertEqual(spec.lights.count, 3)
-    XCTAssertEqual(spec.relief, ReliefSpec(radius: 10, profile: .round, scale: 10, direction: .raised))
+    XCTAssertEqual(spec.relief, ReliefSpec(radius: 10, profile: .round, depth: .scale(10), direction: .raised))
     XCTAssertEqual(spec.shadingSize, 512)
   }
 

@@ -1,27 +1,11 @@
 /// The shaded-material compositor (CIShadedMaterial's role): each pixel's normal, from the
 /// height field's slopes times `scale`, picks its color from the shading image.
 public enum ShadedMaterial {
-  /// Unit normal of the height field at canvas pixel (x, y), in image space (x right, y down,
-  /// z toward the viewer): normalize(-scale * dh/dx, -scale * dh/dy, 1), with the slopes
-  /// taken by a 3x3 Sobel kernel (divided by 8, so a unit ramp has slope 1).
-  ///
-  /// `h` is the height plane, `(x, y)` a pixel whose 8 neighbours lie inside it.
+  /// Unit normal for a slope (dh/dx, dh/dy of the 0...1 heights per pixel), in image space
+  /// (x right, y down, z toward the viewer): normalize(-scale * dh/dx, -scale * dh/dy, 1).
   @inline(__always)
-  static func normal(_ h: UnsafeBufferPointer<Float>, width w: Int, x: Int, y: Int, scale: Float)
-    -> SIMD3<Float>
-  {
-    let i = y * w + x
-    let tl = h[i - w - 1]
-    let t = h[i - w]
-    let tr = h[i - w + 1]
-    let l = h[i - 1]
-    let r = h[i + 1]
-    let bl = h[i + w - 1]
-    let b = h[i + w]
-    let br = h[i + w + 1]
-    let dx = ((tr + 2 * r + br) - (tl + 2 * l + bl)) * 0.125
-    let dy = ((bl + 2 * b + br) - (tl + 2 * t + tr)) * 0.125
-    return normalized(SIMD3(-scale * dx, -scale * dy, 1))
+  static func normal(slope: SIMD2<Float>, scale: Float) -> SIMD3<Float> {
+    normalized(SIMD3(-scale * slope.x, -scale * slope.y, 1))
   }
 
   /// Where a normal looks up its color in a `width` x `height` shading image, in continuous
@@ -45,15 +29,35 @@ public enum ShadedMaterial {
     public let uv: [SIMD2<Float>]
     public let shadingWidth: Int
     public let shadingHeight: Int
+    /// Ink pixels (row-major indices into `rect`, ascending) whose color is the mean of several
+    /// lookups, `sampleUV[sampleOffsets[k]..<sampleOffsets[k + 1]]` (see `SubSamples`).
+    public let sampled: [Int32]
+    public let sampleOffsets: [Int32]
+    public let sampleUV: [SIMD2<Float>]
+
+    /// Index into `sampled` of the first entry at or after ink pixel `index`.
+    func firstSampled(atOrAfter index: Int) -> Int {
+      var lo = 0
+      var hi = sampled.count
+      while lo < hi {
+        let mid = (lo + hi) / 2
+        if Int(sampled[mid]) < index { lo = mid + 1 } else { hi = mid }
+      }
+      return lo
+    }
 
     /// The shading image's pixels that bilinear lookups at `uv` read (row-major over the
     /// shading image): the only ones the composite needs colored.
     public func texelsRead(mask: CoverageMask) -> [Bool] {
       var read = [Bool](repeating: false, count: shadingWidth * shadingHeight)
+      var points: [SIMD2<Float>] = sampleUV
       for row in 0..<rect.height {
         let y = rect.y + row
         for column in 0..<rect.width where mask.plane[rect.x + column, y] > 0 {
-          let p = uv[row * rect.width + column]
+          points.append(uv[row * rect.width + column])
+        }
+      }
+      for p in points {
           let fx = min(max(p.x - 0.5, 0), Float(shadingWidth - 1))
           let fy = min(max(p.y - 0.5, 0), Float(shadingHeight - 1))
           let x0 = Int(fx)
@@ -64,13 +68,12 @@ public enum ShadedMaterial {
           read[y0 * shadingWidth + x1] = true
           read[y1 * shadingWidth + x0] = true
           read[y1 * shadingWidth + x1] = true
-        }
       }
       return read
     }
   }
 
-  /// Computes every ink pixel's normal and its lookup coordinate.
+  /// Computes every ink pixel's normal and its lookup coordinate (and its sub-samples').
   public static func lookupMap(
     height: HeightField, mask: CoverageMask, scale: Float, shadingWidth: Int, shadingHeight: Int,
     parallelism: Parallelism = .allCores
@@ -80,8 +83,8 @@ public enum ShadedMaterial {
     let region = height.region
     uv.withUnsafeMutableBufferPointer { out in
       let out = SharedPointer(out)
-      height.plane.pixels.withUnsafeBufferPointer { h in
-        let h = UnsafeBufferPointerBox(h)
+      height.slopes.withUnsafeBufferPointer { slopes in
+        let slopes = UnsafeBufferPointerBox(slopes)
         mask.plane.pixels.withUnsafeBufferPointer { coverage in
           let coverage = UnsafeBufferPointerBox(coverage)
           parallelism.forEachBand(ink.height, bandSize: 16) { rows in
@@ -90,8 +93,8 @@ public enum ShadedMaterial {
               for column in 0..<ink.width {
                 let x = ink.x + column
                 guard coverage.buffer[y * mask.width + x] > 0 else { continue }
-                let n = normal(
-                  h.buffer, width: region.width, x: x - region.x, y: y - region.y, scale: scale)
+                let slope = slopes.buffer[(y - region.y) * region.width + (x - region.x)]
+                let n = normal(slope: slope, scale: scale)
                 out[row * ink.width + column] = lookup(n, width: shadingWidth, height: shadingHeight)
               }
             }
@@ -99,7 +102,26 @@ public enum ShadedMaterial {
         }
       }
     }
-    return LookupMap(rect: ink, uv: uv, shadingWidth: shadingWidth, shadingHeight: shadingHeight)
+    // Sub-sampled pixels of the region that are ink pixels.
+    var sampled: [Int32] = []
+    var offsets: [Int32] = [0]
+    var sampleUV: [SIMD2<Float>] = []
+    let samples = height.samples
+    for k in 0..<samples.count {
+      let (ry, rx) = Int(samples.pixels[k]).quotientAndRemainder(dividingBy: region.width)
+      let x = rx + region.x
+      let y = ry + region.y
+      guard x >= ink.x, y >= ink.y, x < ink.maxX, y < ink.maxY, mask.plane[x, y] > 0 else { continue }
+      sampled.append(Int32((y - ink.y) * ink.width + (x - ink.x)))
+      for j in Int(samples.offsets[k])..<Int(samples.offsets[k + 1]) {
+        let n = normal(slope: samples.slopes[j], scale: scale)
+        sampleUV.append(lookup(n, width: shadingWidth, height: shadingHeight))
+      }
+      offsets.append(Int32(sampleUV.count))
+    }
+    return LookupMap(
+      rect: ink, uv: uv, shadingWidth: shadingWidth, shadingHeight: shadingHeight,
+      sampled: sampled, sampleOffsets: offsets, sampleUV: sampleUV)
   }
 
   /// Composites the embossed image.
@@ -143,6 +165,8 @@ public enum ShadedMaterial {
           shading.pixels.withUnsafeBufferPointer { ball in
             let ball = UnsafeBufferPointerBox(ball)
             parallelism.forEachBand(ink.height, bandSize: 16) { rows in
+              // The first sub-sampled pixel at or after the band's first row.
+              var next = map.firstSampled(atOrAfter: rows.lowerBound * ink.width)
               for row in rows {
                 let y = ink.y + row
                 let source = y * mask.width + ink.x
@@ -153,9 +177,22 @@ public enum ShadedMaterial {
                     out.initialize(target + column, to: fill)
                     continue
                   }
-                  let p = uv.buffer[target + column]
-                  let color = RGBAImage.sampleBilinear(
-                    ball.buffer, width: shadingWidth, height: shadingHeight, x: p.x, y: p.y)
+                  var color: SIMD4<Float>
+                  if next < map.sampled.count && Int(map.sampled[next]) == target + column {
+                    let range = Int(map.sampleOffsets[next])..<Int(map.sampleOffsets[next + 1])
+                    color = .zero
+                    for k in range {
+                      let p = map.sampleUV[k]
+                      color += RGBAImage.sampleBilinear(
+                        ball.buffer, width: shadingWidth, height: shadingHeight, x: p.x, y: p.y)
+                    }
+                    color /= Float(max(range.count, 1))
+                    next += 1
+                  } else {
+                    let p = uv.buffer[target + column]
+                    color = RGBAImage.sampleBilinear(
+                      ball.buffer, width: shadingWidth, height: shadingHeight, x: p.x, y: p.y)
+                  }
                   let rgb = SIMD3(color.x, color.y, color.z)
                   out.initialize(
                     target + column,
@@ -173,17 +210,15 @@ public enum ShadedMaterial {
   }
 
   /// The normals as an image for inspection: (n + 1) / 2 in r, g, b (y down), alpha 1, over
-  /// the whole canvas (flat (0, 0, 1) outside the region).
+  /// the whole canvas (flat (0, 0, 1) outside the region); one normal per pixel center.
   public static func normalMap(height: HeightField, scale: Float) -> RGBAImage {
     var image = RGBAImage(
       width: height.canvasWidth, height: height.canvasHeight, fill: SIMD4(0.5, 0.5, 1, 1))
-    let region = height.region
-    height.plane.pixels.withUnsafeBufferPointer { h in
-      for y in max(region.y + 1, 0)..<min(region.maxY - 1, height.canvasHeight) {
-        for x in max(region.x + 1, 0)..<min(region.maxX - 1, height.canvasWidth) {
-          let n = normal(h, width: region.width, x: x - region.x, y: y - region.y, scale: scale)
-          image[x, y] = SIMD4((n + 1) * 0.5, 1)
-        }
+    let region = height.region.intersection(PixelRect(x: 0, y: 0, width: image.width, height: image.height))
+    for y in region.y..<region.maxY {
+      for x in region.x..<region.maxX {
+        let n = normal(slope: height.slope(x: x, y: y), scale: scale)
+        image[x, y] = SIMD4((n + 1) * 0.5, 1)
       }
     }
     return image

@@ -64,7 +64,8 @@ public enum CutLine {
     }
     let inverted = Plane(width: region.width, height: region.height, pixels: coverage.pixels.map { 1 - $0 })
     let inside = EdgeDistance.inside(mask: coverage, region: coverage.bounds, exactWithin: within, parallelism: parallelism)
-    let outside = EdgeDistance.inside(mask: inverted, region: inverted.bounds, exactWithin: within, parallelism: parallelism)
+    let outside = EdgeDistance.inside(
+      mask: inverted, region: inverted.bounds, exactWithin: within, beyond: 1, parallelism: parallelism)
     return Plane(
       width: region.width, height: region.height,
       pixels: (0..<coverage.pixels.count).map { i in

@@ -207,7 +207,7 @@ public enum MaterialLoader {
 
   static let topLevelKeys = ["description", "extends", "surface", "lights", "relief", "shading", "background"]
   static let surfaceKeys = ["base", "specular", "shininess", "ambient", "metallic"]
-  static let reliefKeys = ["radius", "profile", "scale", "direction"]
+  static let reliefKeys = ["radius", "profile", "depth", "scale", "direction", "soften"]
   static let shadingKeys = ["size"]
   static let lightKeys = ["kind", "position", "color", "intensity", "target", "cone"]
 
@@ -464,8 +464,21 @@ struct NodeReader {
     if let n = fields["radius"]?.value, let v = number(n, path: "relief.radius", range: ReliefSpec.radiusRange) {
       relief.radius = v
     }
+    if let n = fields["depth"]?.value,
+      let v = number(n, path: "relief.depth", range: ReliefSpec.depthMultipleRange)
+    {
+      relief.depth = .radiusMultiple(v)
+    }
     if let n = fields["scale"]?.value, let v = number(n, path: "relief.scale", range: ReliefSpec.scaleRange) {
-      relief.scale = v
+      if fields["depth"] != nil {
+        sink.error(
+          "\"relief.scale\": give either \"relief.depth\" (a multiple of the radius) or \"relief.scale\" (Core Image's per-pixel slope factor), not both",
+          at: location(n))
+      }
+      relief.depth = .scale(v)
+    }
+    if let n = fields["soften"]?.value, let v = number(n, path: "relief.soften", range: ReliefSpec.softenRange) {
+      relief.soften = v
     }
     if let n = fields["profile"]?.value, let v = choice(n, path: "relief.profile", as: ReliefProfile.self) {
       relief.profile = v

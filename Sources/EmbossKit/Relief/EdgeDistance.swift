@@ -1,173 +1,485 @@
-/// Sub-pixel distance from inside pixels to the edge of an anti-aliased mask.
-enum EdgeDistance {
-  /// For each pixel of `region` (canvas coordinates; samples outside the canvas count as
-  /// coverage 0), the distance in pixels from its center to the mask's 0.5 iso-line, for
-  /// pixels at least half covered, and 0 for the others.
-  ///
-  /// Distances are measured to edges inside `region` only; a pixel with no edge in the
-  /// region at all gets infinity (deep inside: plateau).
-  ///
-  /// Pixels farther than `exactWithin` from every seed get their plain Euclidean distance to
-  /// the nearest seed center (callers only care that it is large: the plateau).
-  static func inside(
-    mask: Plane, region: PixelRect, exactWithin: Float = .infinity, parallelism: Parallelism
-  ) -> Plane {
-    let w = region.width
-    let h = region.height
-    guard w > 0, h > 0 else { return Plane(width: w, height: h) }
-    var coverage = [Float](repeating: 0, count: w * h)
-    let visible = region.intersection(mask.bounds)
-    for y in visible.y..<visible.maxY {
-      let src = y * mask.width
-      let dst = (y - region.y) * w - region.x
-      for x in visible.x..<visible.maxX { coverage[dst + x] = mask.pixels[src + x] }
-    }
-    // Seeds are all pixels not fully covered: each partly covered one (on either side of
-    // the 0.5 line) says where the edge crosses it.
-    let transform = coverage.withUnsafeBufferPointer { c in
-      let c = UnsafeBufferPointerBox(c)
-      return DistanceTransform.compute(width: w, height: h, parallelism: parallelism) {
-        c.buffer[$0] < 1
-      }
-    }
-    // Each seed's estimate of the edge: the point on the 0.5 iso-line nearest its center
-    // (x, y: offset from that center, so results do not depend on where the region starts)
-    // and the inward unit normal (z, w); a zero normal means the coverage around the seed
-    // gives no direction.
-    var edges = [SIMD4<Float>](repeating: .zero, count: w * h)
-    edges.withUnsafeMutableBufferPointer { out in
-      let out = SharedPointer(out)
-      coverage.withUnsafeBufferPointer { coverage in
-        let coverage = UnsafeBufferPointerBox(coverage)
-        parallelism.forEachBand(h, bandSize: 16) { rows in
-          for y in rows {
-            for x in 0..<w where coverage.buffer[y * w + x] < 1 {
-              let g = gradient(coverage.buffer, w: w, h: h, x: x, y: y)
-              let length = (g * g).sum().squareRoot()
-              guard length > 0 else { continue }
-              let inward = -g / length
-              let offset = edgeOffset(gx: g.x, gy: g.y, coverage: coverage.buffer[y * w + x])
-              out[y * w + x] = SIMD4(lowHalf: inward * offset, highHalf: inward)
-            }
-          }
-        }
-      }
-    }
-    let limit = exactWithin.isFinite ? (exactWithin + 2) * (exactWithin + 2) : .infinity
-    // Refinement: each pixel considers the seeds its 3x3 neighbourhood found, then walks
-    // along the edge from the best of them (below).
-    var seeds = transform.nearestSeed
-    var next = seeds
-    var distances = [Float](repeating: 0, count: w * h)
-    for pass in 0..<EdgeDistance.passes {
-      let last = pass == EdgeDistance.passes - 1
-      next.withUnsafeMutableBufferPointer { nextOut in
-        let nextOut = SharedPointer(nextOut)
-        distances.withUnsafeMutableBufferPointer { distanceOut in
-          let distanceOut = SharedPointer(distanceOut)
-          seeds.withUnsafeBufferPointer { seeds in
-            let seeds = UnsafeBufferPointerBox(seeds)
-            edges.withUnsafeBufferPointer { edges in
-            let edges = UnsafeBufferPointerBox(edges)
+import Foundation
 
-            coverage.withUnsafeBufferPointer { coverage in
-              let coverage = UnsafeBufferPointerBox(coverage)
-              parallelism.forEachBand(h, bandSize: 16) { rows in
-                for y in rows {
-                  for x in 0..<w {
-                    let i = y * w + x
-                    let c = coverage.buffer[i]
-                    guard c >= 0.5 else { continue }
-                    let squared = transform.squaredDistance(i)
-                    if Float(squared) > limit {
-                      if last { distanceOut[i] = squared == Int.max ? .infinity : Float(squared).squareRoot() }
-                      continue
-                    }
-                    var best = Float.infinity
-                    var bestSeed = seeds.buffer[i]
-                    for ny in max(0, y - 1)...min(h - 1, y + 1) {
-                      for nx in max(0, x - 1)...min(w - 1, x + 1) {
-                        let seed = seeds.buffer[ny * w + nx]
-                        guard seed >= 0 else { continue }
-                        let distance = seedDistance(x: x, y: y, seed: Int(seed), w: w, edges: edges.buffer)
-                        if distance < best {
-                          best = distance
-                          bestSeed = seed
-                        }
-                      }
-                    }
-                    if last && bestSeed >= 0 {
-                      // The nearest seed center is not always the seed whose edge is nearest
-                      // (on a curve, the band of partly covered pixels is thick): walk along
-                      // the edge to a neighbouring seed while that gets closer.
-                      for _ in 0..<EdgeDistance.descentSteps {
-                        let (sy, sx) = Int(bestSeed).quotientAndRemainder(dividingBy: w)
-                        var moved = false
-                        for ny in max(0, sy - 1)...min(h - 1, sy + 1) {
-                          for nx in max(0, sx - 1)...min(w - 1, sx + 1) {
-                            let k = ny * w + nx
-                            guard coverage.buffer[k] < 1 else { continue }
-                            let distance = seedDistance(x: x, y: y, seed: k, w: w, edges: edges.buffer)
-                            if distance < best {
-                              best = distance
-                              bestSeed = Int32(k)
-                              moved = true
-                            }
-                          }
-                        }
-                        if !moved { break }
-                      }
-                    }
-                    nextOut[i] = bestSeed
-                    if last { distanceOut[i] = max(best, 0) }
-                  }
-                }
-              }
-            }
-            }
-          }
-        }
+/// Sub-pixel distance to the edge of an anti-aliased mask, exact to the edge's polygon.
+///
+/// The edge is the 0.5 iso-line of the coverage between pixel centers (marching squares),
+/// each crossing placed by the partly covered pixels' own straight-edge estimates (Gustavson
+/// & Strand's anti-aliased distance), so straight edges give straight polygons: a polygon of
+/// short segments, each owned by the cell of four pixel centers it crosses. Where a notch of
+/// the background is too narrow for the 0.5 iso-line (the acute inside corners of N, W, M,
+/// V, 4...), its tip is rebuilt: the two walls' lines, read a few segments away, meet at the
+/// true tip, and a spur segment runs there.
+///
+/// A pixel's distance is its exact Euclidean distance to the nearest of those segments,
+/// wherever that segment lies (around acute notches, across thin strokes, behind the far
+/// wall of a stroke), found in linear time:
+/// 1. an exact distance transform over the cells (Felzenszwalb & Huttenlocher) gives every
+///    pixel a cell near its nearest segment;
+/// 2. the pixel walks along the edge, cell to nearby cell, while that gets closer;
+/// 3. two raster sweeps let each pixel take a neighbour's segment when it is closer (the
+///    segment nearest a pixel is nearest to the pixels between it and that pixel too).
+///
+/// Every position is kept relative to its cell, so a band of rows computes exactly the values
+/// the whole image would.
+enum EdgeDistance {
+  /// The edge polygon and every pixel's nearest piece of it, over a `width` x `height` grid.
+  ///
+  /// Coordinates: pixel (x, y)'s center is at (x, y). Cell (cx, cy), for cx in 0...width and
+  /// cy in 0...height, has the centers of pixels (cx - 1, cy - 1) ... (cx, cy) as corners
+  /// (pixels outside the grid count as coverage 0), so the polygon closes at the border; its
+  /// segments are stored relative to pixel (cx - 1, cy - 1)'s center.
+  struct Field: Sendable {
+    let width: Int
+    let height: Int
+    /// Coverage of the grid, row-major.
+    let coverage: [Float]
+    /// Signed distance from each pixel's center to the edge polygon: positive inside
+    /// (coverage >= 0.5), negative outside. Exact for pixels with some coverage within
+    /// `exactWithin` of the edge; farther inside it is a distance to a cell center (the
+    /// plateau), +infinity with no edge at all; pixels without coverage hold -infinity.
+    let distance: [Float]
+    /// The cell holding each pixel's nearest segment (cy * (width + 1) + cx), -1 where none
+    /// was looked for.
+    let nearestCell: [Int32]
+    /// Cell k's segments are `segments[cellStart[k]..<cellStart[k + 1]]`, (a.x, a.y, b.x, b.y)
+    /// relative to the cell, oriented so that (-(b - a).y, (b - a).x) points inside.
+    let cellStart: [Int32]
+    let segments: [SIMD4<Float>]
+
+    var cellWidth: Int { width + 1 }
+
+    @inline(__always)
+    func hasSegments(_ cell: Int) -> Bool { cellStart[cell + 1] > cellStart[cell] }
+
+    /// The nearest point to pixel (x, y)'s center plus `offset` among the segments of
+    /// `cell`: its distance, the vector from that point to the pixel's point, and the inward
+    /// unit normal of its segment.
+    @inline(__always)
+    func nearest(x: Int, y: Int, offset: SIMD2<Float> = .zero, cell: Int)
+      -> (distance: Float, delta: SIMD2<Float>, normal: SIMD2<Float>)
+    {
+      let (cy, cx) = cell.quotientAndRemainder(dividingBy: cellWidth)
+      let p = SIMD2(Float(x - cx + 1), Float(y - cy + 1)) + offset
+      var best: (distance: Float, delta: SIMD2<Float>, normal: SIMD2<Float>) = (.infinity, .zero, .zero)
+      for k in Int(cellStart[cell])..<Int(cellStart[cell + 1]) {
+        let candidate = EdgeDistance.nearest(to: p, on: segments[k])
+        if candidate.distance < best.distance { best = candidate }
       }
-      swap(&seeds, &next)
+      return best
     }
-    return Plane(width: w, height: h, pixels: distances)
+
+    /// Bilinear coverage at pixel (x, y)'s center plus `offset` (outside the grid: 0).
+    @inline(__always)
+    func coverage(x: Int, y: Int, offset: SIMD2<Float>) -> Float {
+      let fx0 = offset.x.rounded(.down)
+      let fy0 = offset.y.rounded(.down)
+      let x0 = x + Int(fx0)
+      let y0 = y + Int(fy0)
+      let fx = offset.x - fx0
+      let fy = offset.y - fy0
+      func at(_ x: Int, _ y: Int) -> Float {
+        x >= 0 && y >= 0 && x < width && y < height ? coverage[y * width + x] : 0
+      }
+      let top = at(x0, y0) + (at(x0 + 1, y0) - at(x0, y0)) * fx
+      let bottom = at(x0, y0 + 1) + (at(x0 + 1, y0 + 1) - at(x0, y0 + 1)) * fx
+      return top + (bottom - top) * fy
+    }
   }
 
-  /// Steps the final pass may walk along the edge from the best candidate seed.
-  static let descentSteps = 6
-
-  /// How far beyond its nearest seed a pixel's answer can come from: the 3x3 passes and the
-  /// descent. Callers computing in bands need this much halo past the distances they use.
-  static let reach = passes + descentSteps + 1
-
-  /// Passes in which each pixel takes the best seed among its 3x3 neighbours'.
-  static let passes = 1
-
-  /// Distance from pixel (x, y) to seed `seed`'s piece of edge: a segment about a pixel long
-  /// on the tangent through its edge point. Exact for straight edges; around a corner the
-  /// distance runs to the segment's end, not to the tangent line's continuation. A seed
-  /// without direction (coverage balanced around it) has its center half a pixel outside.
+  /// Distance from `p` to segment `s` (a.x, a.y, b.x, b.y), the vector from the nearest point
+  /// to `p`, and the segment's inward normal (unit; zero for a segment of no length).
   @inline(__always)
-  static func seedDistance(x: Int, y: Int, seed: Int, w: Int, edges: UnsafeBufferPointer<SIMD4<Float>>) -> Float {
-    let edge = edges[seed]
-    let (qy, qx) = seed.quotientAndRemainder(dividingBy: w)
-    let px = Float(x - qx) - edge.x
-    let py = Float(y - qy) - edge.y
-    if edge.z == 0 && edge.w == 0 {
-      return (px * px + py * py).squareRoot() - 0.5
+  static func nearest(to p: SIMD2<Float>, on s: SIMD4<Float>)
+    -> (distance: Float, delta: SIMD2<Float>, normal: SIMD2<Float>)
+  {
+    let a = SIMD2(s.x, s.y)
+    let v = SIMD2(s.z, s.w) - a
+    let length2 = (v * v).sum()
+    let t = length2 > 0 ? min(max(((p - a) * v).sum() / length2, 0), 1) : 0
+    let d = p - (a + v * t)
+    let normal = length2 > 0 ? SIMD2(-v.y, v.x) / length2.squareRoot() : .zero
+    return ((d * d).sum().squareRoot(), d, normal)
+  }
+
+  /// The edge field of `mask` over `region` (canvas coordinates; samples outside the canvas
+  /// count as coverage 0). Pixels farther than `exactWithin` from every cell center (plus two
+  /// pixels) get that plain distance to a cell center: callers only need to know they are far.
+  ///
+  /// `beyond` is the coverage assumed past the region's border: 0 where the region holds the
+  /// whole shape, 1 for an inverted mask (whose background, past the border, is all ink).
+  static func field(mask: Plane, region: PixelRect, exactWithin: Float = .infinity, beyond: Float = 0) -> Field {
+    let w = region.width
+    let h = region.height
+    var coverage = [Float](repeating: 0, count: max(0, w * h))
+    let visible = region.intersection(mask.bounds)
+    if !visible.isEmpty {
+      for y in visible.y..<visible.maxY {
+        let src = y * mask.width
+        let dst = (y - region.y) * w - region.x
+        for x in visible.x..<visible.maxX { coverage[dst + x] = mask.pixels[src + x] }
+      }
     }
-    let along = max(0, px * edge.z + py * edge.w)
-    let across = abs(px * edge.w - py * edge.z)
-    let beyond = max(0, across - 0.5 * (abs(edge.z) + abs(edge.w)))
-    return (along * along + beyond * beyond).squareRoot()
+    return field(coverage: coverage, width: w, height: h, exactWithin: exactWithin, beyond: beyond)
+  }
+
+  /// One segment while the polygon is built: its cell, its ends (relative to the cell) and
+  /// the cell sides they lie on (0 top, 1 right, 2 bottom, 3 left; -1 for a spur).
+  private struct Piece {
+    var cell: Int
+    var segment: SIMD4<Float>
+    var sideA: Int8
+    var sideB: Int8
+  }
+
+  static func field(coverage: [Float], width w: Int, height h: Int, exactWithin: Float, beyond: Float = 0) -> Field {
+    let cw = w + 1
+    let ch = h + 1
+    guard w > 0, h > 0 else {
+      return Field(
+        width: max(w, 0), height: max(h, 0), coverage: coverage, distance: [], nearestCell: [],
+        cellStart: [Int32](repeating: 0, count: 2), segments: [])
+    }
+    @inline(__always) func at(_ x: Int, _ y: Int) -> Float {
+      x >= 0 && y >= 0 && x < w && y < h ? coverage[y * w + x] : beyond
+    }
+    // Each partly covered pixel's own estimate of the edge: the outward unit normal (x, y)
+    // and the signed distance from its center (z; positive outside), from its coverage and
+    // the coverage gradient (Gustavson & Strand). w = 1 marks an estimate.
+    var estimates = [SIMD4<Float>](repeating: .zero, count: w * h)
+    coverage.withUnsafeBufferPointer { c in
+      for y in 0..<h {
+        for x in 0..<w where c[y * w + x] > 0 && c[y * w + x] < 1 {
+          let g = gradient(c, w: w, h: h, x: x, y: y)
+          let length = (g * g).sum().squareRoot()
+          guard length > 0 else { continue }
+          let offset = edgeOffset(gx: g.x, gy: g.y, coverage: c[y * w + x])
+          estimates[y * w + x] = SIMD4(g.x / length, g.y / length, offset, 1)
+        }
+      }
+    }
+    @inline(__always) func estimate(_ x: Int, _ y: Int) -> SIMD4<Float> {
+      x >= 0 && y >= 0 && x < w && y < h ? estimates[y * w + x] : .zero
+    }
+    var pieces: [Piece] = []
+    for cy in 0..<ch {
+      for cx in 0..<cw {
+        let corners = (at(cx - 1, cy - 1), at(cx, cy - 1), at(cx, cy), at(cx - 1, cy))
+        guard corners.0 >= 0.5 || corners.1 >= 0.5 || corners.2 >= 0.5 || corners.3 >= 0.5 else { continue }
+        let guesses = (
+          estimate(cx - 1, cy - 1), estimate(cx, cy - 1), estimate(cx, cy), estimate(cx - 1, cy)
+        )
+        for (segment, sideA, sideB) in cellSegments(corners, estimates: guesses) {
+          pieces.append(Piece(cell: cy * cw + cx, segment: segment, sideA: sideA, sideB: sideB))
+        }
+      }
+    }
+    pieces += spurs(pieces, cellWidth: cw, cellHeight: ch, coverage: at)
+    // Pieces in cell order (spurs after the cell's own segments: a stable sort).
+    let ordered = pieces.enumerated().sorted {
+      ($0.element.cell, $0.offset) < ($1.element.cell, $1.offset)
+    }.map(\.element)
+    var cellStart = [Int32](repeating: 0, count: cw * ch + 1)
+    for piece in ordered { cellStart[piece.cell + 1] += 1 }
+    for k in 0..<(cw * ch) { cellStart[k + 1] += cellStart[k] }
+    let partial = Field(
+      width: w, height: h, coverage: coverage, distance: [], nearestCell: [],
+      cellStart: cellStart, segments: ordered.map(\.segment))
+
+    let transform = cellStart.withUnsafeBufferPointer { c in
+      let c = UnsafeBufferPointerBox(c)
+      return DistanceTransform.compute(width: cw, height: ch) { c.buffer[$0 + 1] > c.buffer[$0] }
+    }
+    var distance = [Float](repeating: -.infinity, count: w * h)
+    var nearestCell = [Int32](repeating: -1, count: w * h)
+    var best = [Float](repeating: .infinity, count: w * h)
+    let limit = exactWithin.isFinite ? (exactWithin + 2) * (exactWithin + 2) : .infinity
+
+    // 1. The transform's cells around each pixel, then the walk along the edge.
+    for y in 0..<h {
+      for x in 0..<w {
+        let i = y * w + x
+        guard coverage[i] > 0 else { continue }
+        var bestCell = -1
+        var bestDistance = Float.infinity
+        var nearestSquared = Int.max
+        for k in [y * cw + x, y * cw + x + 1, (y + 1) * cw + x, (y + 1) * cw + x + 1] {
+          let seed = Int(transform.nearestSeed[k])
+          guard seed >= 0 else { continue }
+          nearestSquared = min(nearestSquared, transform.squaredDistance(k))
+          let d = partial.nearest(x: x, y: y, cell: seed).distance
+          if d < bestDistance {
+            bestDistance = d
+            bestCell = seed
+          }
+        }
+        guard bestCell >= 0 else {
+          distance[i] = coverage[i] >= 0.5 ? .infinity : -.infinity
+          continue
+        }
+        if Float(nearestSquared) > limit {
+          // Far inside: a cell center's distance (minus the half cell between centers).
+          distance[i] = Float(nearestSquared).squareRoot() - 0.5
+          continue
+        }
+        descend(partial, x: x, y: y, cell: &bestCell, distance: &bestDistance)
+        nearestCell[i] = Int32(bestCell)
+        best[i] = bestDistance
+      }
+    }
+    // 2. Forward and backward sweeps over the neighbours already visited.
+    let forward = [(-1, 0), (-1, -1), (0, -1), (1, -1)]
+    let backward = [(1, 0), (1, 1), (0, 1), (-1, 1)]
+    for (offsets, reversed) in [(forward, false), (backward, true)] {
+      for row in 0..<h {
+        let y = reversed ? h - 1 - row : row
+        for column in 0..<w {
+          let x = reversed ? w - 1 - column : column
+          let i = y * w + x
+          guard nearestCell[i] >= 0 else { continue }
+          var cell = Int(nearestCell[i])
+          var d = best[i]
+          var improved = false
+          for (dx, dy) in offsets {
+            let nx = x + dx
+            let ny = y + dy
+            guard nx >= 0, ny >= 0, nx < w, ny < h else { continue }
+            let other = Int(nearestCell[ny * w + nx])
+            guard other >= 0, other != cell else { continue }
+            let candidate = partial.nearest(x: x, y: y, cell: other).distance
+            if candidate < d {
+              d = candidate
+              cell = other
+              improved = true
+            }
+          }
+          if improved {
+            descend(partial, x: x, y: y, cell: &cell, distance: &d)
+            nearestCell[i] = Int32(cell)
+            best[i] = d
+          }
+        }
+      }
+    }
+    for i in 0..<(w * h) where nearestCell[i] >= 0 {
+      distance[i] = coverage[i] >= 0.5 ? best[i] : -best[i]
+    }
+    return Field(
+      width: w, height: h, coverage: coverage, distance: distance, nearestCell: nearestCell,
+      cellStart: cellStart, segments: partial.segments)
+  }
+
+  /// Walks from `cell` to nearby cells with segments while they are closer to pixel (x, y):
+  /// to the 8 neighbours, and once those give nothing, to the ring two cells out (so a
+  /// one-cell wiggle of the edge does not stop the walk).
+  @inline(__always)
+  private static func descend(_ field: Field, x: Int, y: Int, cell: inout Int, distance: inout Float) {
+    let cw = field.cellWidth
+    let ch = field.height + 1
+    for _ in 0..<64 {
+      let (cy, cx) = cell.quotientAndRemainder(dividingBy: cw)
+      var moved = false
+      for reach in 1...2 where !moved {
+        for ny in max(0, cy - reach)...min(ch - 1, cy + reach) {
+          for nx in max(0, cx - reach)...min(cw - 1, cx + reach) {
+            guard reach == 1 || abs(nx - cx) == 2 || abs(ny - cy) == 2 else { continue }
+            let k = ny * cw + nx
+            guard k != cell, field.hasSegments(k) else { continue }
+            let d = field.nearest(x: x, y: y, cell: k).distance
+            if d < distance {
+              distance = d
+              cell = k
+              moved = true
+            }
+          }
+        }
+      }
+      if !moved { return }
+    }
+  }
+
+  /// Rebuilt tips of notches too narrow for the iso-line: for each vertex where the polygon
+  /// turns sharply toward the outside (a notch of the background narrower than about 80
+  /// degrees), the lines of the walls four segments before and after it meet at the true tip;
+  /// the vertex nearest that tip gets a spur segment to it, when it lies in the ink within 3
+  /// pixels.
+  private static func spurs(
+    _ pieces: [Piece], cellWidth cw: Int, cellHeight ch: Int, coverage: (Int, Int) -> Float
+  ) -> [Piece] {
+    // Links between consecutive segments: segment i ends on side s of its cell; the next one
+    // starts on the opposite side of the cell across it.
+    var index = [Int: [Int]]()
+    for (i, piece) in pieces.enumerated() { index[piece.cell, default: []].append(i) }
+    let across = [(0, -1), (1, 0), (0, 1), (-1, 0)]
+    var next = [Int](repeating: -1, count: pieces.count)
+    var previous = [Int](repeating: -1, count: pieces.count)
+    for (i, piece) in pieces.enumerated() {
+      let (cy, cx) = piece.cell.quotientAndRemainder(dividingBy: cw)
+      let (dx, dy) = across[Int(piece.sideB)]
+      let nx = cx + dx
+      let ny = cy + dy
+      guard nx >= 0, ny >= 0, nx < cw, ny < ch else { continue }
+      let opposite = Int8((Int(piece.sideB) + 2) % 4)
+      for j in index[ny * cw + nx] ?? [] where pieces[j].sideA == opposite {
+        next[i] = j
+        previous[j] = i
+      }
+    }
+    func step(_ i: Int, _ n: Int, _ links: [Int]) -> Int {
+      var k = i
+      for _ in 0..<n {
+        k = links[k]
+        if k < 0 { return -1 }
+      }
+      return k
+    }
+    // Cell origin of piece i relative to piece j's, in cells (= pixels).
+    func shift(_ i: Int, from j: Int) -> SIMD2<Float> {
+      let (iy, ix) = pieces[i].cell.quotientAndRemainder(dividingBy: cw)
+      let (jy, jx) = pieces[j].cell.quotientAndRemainder(dividingBy: cw)
+      return SIMD2(Float(ix - jx), Float(iy - jy))
+    }
+    // Candidate tips: vertex after segment i (its end b), relative to i's cell.
+    var tips = [Int: (tip: SIMD2<Float>, reach: Float)]()
+    for i in pieces.indices {
+      let before = step(i, 3, previous)
+      let after = step(i, 4, next)
+      guard before >= 0, after >= 0, before != i, after != i else { continue }
+      let s1 = pieces[before].segment
+      let s2 = pieces[after].segment
+      let a1 = SIMD2(s1.x, s1.y) + shift(before, from: i)
+      let d1 = SIMD2(s1.z, s1.w) - SIMD2(s1.x, s1.y)
+      let a2 = SIMD2(s2.x, s2.y) + shift(after, from: i)
+      let d2 = SIMD2(s2.z, s2.w) - SIMD2(s2.x, s2.y)
+      let l1 = (d1 * d1).sum().squareRoot()
+      let l2 = (d2 * d2).sum().squareRoot()
+      guard l1 > 0.2, l2 > 0.2 else { continue }
+      let u1 = d1 / l1
+      let u2 = d2 / l2
+      let cross = u1.x * u2.y - u1.y * u2.x
+      let dot = (u1 * u2).sum()
+      // Turning toward the outside (right of travel, inside on the left) by over 100 degrees.
+      guard cross < 0, dot < cosf(100 * .pi / 180) else { continue }
+      // a1 + u1 t = a2 + u2 s.
+      let t = ((a2.x - a1.x) * u2.y - (a2.y - a1.y) * u2.x) / cross
+      let tip = a1 + u1 * t
+      let s = pieces[i].segment
+      let vertex = SIMD2(s.z, s.w)
+      let reach = ((tip - vertex) * (tip - vertex)).sum().squareRoot()
+      guard reach < 3, reach > 0.05 else { continue }
+      let (cy, cx) = pieces[i].cell.quotientAndRemainder(dividingBy: cw)
+      let gx = Int((Float(cx - 1) + tip.x).rounded())
+      let gy = Int((Float(cy - 1) + tip.y).rounded())
+      guard coverage(gx, gy) >= 0.5 else { continue }
+      tips[i] = (tip, reach)
+    }
+    // One spur per tip: from the vertex nearest it among its neighbours along the polygon.
+    var out: [Piece] = []
+    for (i, candidate) in tips.sorted(by: { $0.key < $1.key }) {
+      var nearest = true
+      for links in [next, previous] {
+        var k = i
+        for _ in 0..<3 {
+          k = links[k]
+          guard k >= 0 else { break }
+          if let other = tips[k], other.reach < candidate.reach || (other.reach == candidate.reach && k < i) {
+            nearest = false
+          }
+        }
+      }
+      guard nearest else { continue }
+      let s = pieces[i].segment
+      let (cy, cx) = pieces[i].cell.quotientAndRemainder(dividingBy: cw)
+      // The spur belongs to the cell holding the tip, so the transform finds it there.
+      let tx = Int((Float(cx - 1) + candidate.tip.x).rounded(.down)) + 1
+      let ty = Int((Float(cy - 1) + candidate.tip.y).rounded(.down)) + 1
+      guard tx >= 0, ty >= 0, tx < cw, ty < ch else { continue }
+      let offset = SIMD2(Float(cx - tx), Float(cy - ty))
+      let from = SIMD2(s.z, s.w) + offset
+      let to = candidate.tip + offset
+      out.append(Piece(cell: ty * cw + tx, segment: SIMD4(from.x, from.y, to.x, to.y), sideA: -1, sideB: -1))
+    }
+    return out
+  }
+
+  /// Marching squares for one cell, relative to its top-left corner: corners (top-left,
+  /// top-right, bottom-right, bottom-left) at (0, 0), (1, 0), (1, 1), (0, 1). A corner is
+  /// inside at coverage >= 0.5. Saddles (two opposite corners inside) are split by the cell's
+  /// mean coverage. Returns each segment with the sides its ends lie on.
+  static func cellSegments(
+    _ c: (Float, Float, Float, Float),
+    estimates e: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) = (.zero, .zero, .zero, .zero)
+  ) -> [(SIMD4<Float>, Int8, Int8)] {
+    let v = [c.0, c.1, c.2, c.3]
+    let guess = [e.0, e.1, e.2, e.3]
+    let inside = v.map { $0 >= 0.5 }
+    let insideCount = inside.filter { $0 }.count
+    guard insideCount > 0, insideCount < 4 else { return [] }
+    let corners: [SIMD2<Float>] = [SIMD2(0, 0), SIMD2(1, 0), SIMD2(1, 1), SIMD2(0, 1)]
+    // Side k runs from corner k to corner k + 1; where the iso-line crosses it: where the
+    // partly covered end pixels' straight-edge estimates put it (their mean when both have
+    // one), else by linear interpolation of the coverage.
+    func crossing(_ k: Int) -> SIMD2<Float> {
+      let j = (k + 1) % 4
+      let u = corners[j] - corners[k]
+      var sum: Float = 0
+      var weight: Float = 0
+      // From an end's center, the edge lies where n . (p - center) = -offset.
+      for (end, fromStart, direction) in [(k, true, u), (j, false, -u)] where guess[end].w > 0 {
+        let n = SIMD2(guess[end].x, guess[end].y)
+        let along = (n * direction).sum()
+        guard abs(along) > 0.05 else { continue }
+        let t = -guess[end].z / along
+        guard t >= -0.05, t <= 1.05 else { continue }
+        sum += fromStart ? t : 1 - t
+        weight += 1
+      }
+      let t = weight > 0 ? sum / weight : (0.5 - v[k]) / (v[j] - v[k])
+      return corners[k] + u * min(max(t, 0), 1)
+    }
+    // A segment between the crossings on sides p and q, oriented with inside on its left.
+    func segment(_ p: Int, _ q: Int, insideCorner: Int) -> (SIMD4<Float>, Int8, Int8) {
+      let a = crossing(p)
+      let b = crossing(q)
+      let n = SIMD2(-(b.y - a.y), b.x - a.x)
+      let towardCorner = (n * (corners[insideCorner] - a)).sum() >= 0
+      return towardCorner
+        ? (SIMD4(a.x, a.y, b.x, b.y), Int8(p), Int8(q))
+        : (SIMD4(b.x, b.y, a.x, a.y), Int8(q), Int8(p))
+    }
+    let crossed = (0..<4).filter { inside[$0] != inside[($0 + 1) % 4] }
+    if crossed.count == 4 {
+      // Saddle: cut off the two corners that differ from the center; corner k lies between
+      // sides k - 1 and k.
+      let centerInside = (v[0] + v[1] + v[2] + v[3]) * 0.25 >= 0.5
+      let cut = inside[0] == centerInside ? [1, 3] : [0, 2]
+      return cut.map { k in
+        // Inside is away from an outside corner: orient toward an inside corner next to it.
+        let insideCorner = inside[k] ? k : (k + 1) % 4
+        return segment((k + 3) % 4, k, insideCorner: insideCorner)
+      }
+    }
+    guard crossed.count == 2, let inner = inside.firstIndex(of: true) else { return [] }
+    return [segment(crossed[0], crossed[1], insideCorner: inner)]
+  }
+
+  /// For each pixel of `region` (see `field`), the distance in pixels from its center to the
+  /// mask's 0.5 iso-line, for pixels at least half covered, and 0 for the others. Pixels with
+  /// no edge in the region at all get infinity (deep inside: plateau).
+  static func inside(
+    mask: Plane, region: PixelRect, exactWithin: Float = .infinity, beyond: Float = 0,
+    parallelism: Parallelism
+  ) -> Plane {
+    let field = field(mask: mask, region: region, exactWithin: exactWithin, beyond: beyond)
+    return Plane(
+      width: region.width, height: region.height, pixels: field.distance.map { max($0, 0) })
   }
 
   /// Signed distance from a pixel's center to a straight edge crossing it with area coverage
   /// `coverage`, for an edge whose normal is (gx, gy): positive when the center is outside
   /// (coverage < 0.5). Axis-aligned edges give 0.5 - coverage; diagonal ones account for the
-  /// triangle-shaped coverage near the pixel's corners.
+  /// triangle-shaped coverage near the pixel's corners (Gustavson & Strand, 2011).
   @inline(__always)
-  static func edgeOffset(gx: Float, gy: Float, coverage: Float) -> Float {
+    static func edgeOffset(gx: Float, gy: Float, coverage: Float) -> Float {
     let a = min(max(coverage, 0), 1)
     var x = abs(gx)
     var y = abs(gy)

@@ -8,6 +8,14 @@ public enum ReliefProfile: String, Sendable, CaseIterable {
   case linear
   /// An S-curve (smoothstep): flat at the edge and at the top, a pillow-like bevel.
   case smooth
+  /// Photoshop's "Chisel Hard": the straight slope of `linear`, with exact mitre creases.
+  case chiselHard = "chisel-hard"
+  /// Photoshop's "Chisel Soft": the straight slope with its creases and top edge rounded
+  /// (a softened chisel: `soften` of at least 15% of the radius).
+  case chiselSoft = "chisel-soft"
+
+  /// The least `soften`, as a fraction of the radius, that the profile implies.
+  var impliedSoften: Float { self == .chiselSoft ? 0.15 : 0 }
 
   /// Height (0...1) at `t` = distance from the edge / radius, for t in 0...1.
   @inline(__always)
@@ -17,7 +25,7 @@ public enum ReliefProfile: String, Sendable, CaseIterable {
     case .round:
       let u = 1 - t
       return (1 - u * u).squareRoot()
-    case .linear:
+    case .linear, .chiselHard, .chiselSoft:
       return t
     case .smooth:
       return t * t * (3 - 2 * t)
@@ -31,32 +39,83 @@ public enum ReliefDirection: String, Sendable, CaseIterable {
   case lowered
 }
 
+/// How tall the relief is, which sets how steep its slopes look.
+public enum ReliefDepth: Sendable, Equatable {
+  /// Core Image's `inputScale`: the slopes of the 0...1 height field, per pixel, times this.
+  /// The same value looks twice as steep at twice the resolution.
+  case scale(Float)
+  /// The plateau's height as a multiple of the radius: follows the radius, so a design keeps
+  /// its look at any resolution. 1 (the default) at radius 10 is `scale(10)`.
+  case radiusMultiple(Float)
+  /// The plateau's height in pixels (a length: mm at a DPI become pixels before this).
+  case pixels(Float)
+}
+
 /// How a mask becomes a relief: a validated value (see `MaterialSpec` for ranges).
 public struct ReliefSpec: Sendable, Equatable {
   /// Distance from the edge, in pixels, over which the height rises to the plateau.
   public var radius: Float
   public var profile: ReliefProfile
-  /// Multiplies the slopes when normals are taken (CIShadedMaterial's inputScale).
-  public var scale: Float
+  public var depth: ReliefDepth
   public var direction: ReliefDirection
+  /// Blur of the relief in pixels (Photoshop's and Krita's "soften"): the standard deviation
+  /// of a Gaussian over the heights. 0: exact, sharp creases.
+  public var soften: Float
 
   public init(
-    radius: Float = 10, profile: ReliefProfile = .round, scale: Float = 10,
-    direction: ReliefDirection = .raised
+    radius: Float = 10, profile: ReliefProfile = .round, depth: ReliefDepth = .radiusMultiple(1),
+    direction: ReliefDirection = .raised, soften: Float = 0
   ) {
     self.radius = radius
     self.profile = profile
-    self.scale = scale
+    self.depth = depth
     self.direction = direction
+    self.soften = soften
   }
+
+  /// CIShadedMaterial's `inputScale` the depth comes to at this radius: the factor on the
+  /// per-pixel slopes of the 0...1 height field.
+  public var scale: Float {
+    switch depth {
+    case .scale(let s): return s
+    case .radiusMultiple(let k): return k * radius
+    case .pixels(let p): return p
+    }
+  }
+
+  /// The blur the relief gets: `soften`, at least what the profile implies.
+  public var effectiveSoften: Float { max(soften, profile.impliedSoften * radius) }
 
   public static let radiusRange: ClosedRange<Float> = 0.5...1000
   public static let scaleRange: ClosedRange<Float> = 0...1000
+  public static let depthMultipleRange: ClosedRange<Float> = 0...100
+  public static let softenRange: ClosedRange<Float> = 0...1000
+}
+
+/// Slopes at points inside a pixel, for pixels whose normal changes too fast for one sample
+/// (the mask's edge, creases where two walls meet, the mitres of a chisel).
+public struct SubSamples: Sendable, Equatable {
+  /// Samples per side of a pixel: 4 x 4 points at the centers of a 4 x 4 grid.
+  public static let perSide = 4
+  /// Region pixel indices (row-major), ascending.
+  public var pixels: [Int32] = []
+  /// Sample k's slopes are `slopes[offsets[k]..<offsets[k + 1]]` (only points inside the ink).
+  public var offsets: [Int32] = [0]
+  public var slopes: [SIMD2<Float>] = []
+
+  public var count: Int { pixels.count }
+
+  mutating func append(_ other: SubSamples) {
+    let base = Int32(slopes.count)
+    pixels += other.pixels
+    offsets += other.offsets.dropFirst().map { $0 + base }
+    slopes += other.slopes
+  }
 }
 
 /// A height field over a canvas: 0 on the mask edge rising to 1 (raised) or -1 (lowered) on
-/// the plateau, and 0 outside the mask. Only `region` (the ink bounds grown by one pixel) is
-/// stored; every height outside it is 0.
+/// the plateau, and 0 outside the mask, with the slopes its normals come from. Only `region`
+/// (the ink bounds grown by one pixel) is stored; every height outside it is 0.
 public struct HeightField: Sendable, Equatable {
   public let canvasWidth: Int
   public let canvasHeight: Int
@@ -64,11 +123,25 @@ public struct HeightField: Sendable, Equatable {
   public let region: PixelRect
   /// Heights for `region`, row-major.
   public let plane: Plane
+  /// The slope (dh/dx, dh/dy, x right, y down, of the 0...1 heights per pixel) averaged over
+  /// each pixel of `region`: the profile's rise across the pixel along the direction away
+  /// from the nearest edge point. Zero outside the mask and on the plateau.
+  public let slopes: [SIMD2<Float>]
+  /// Pixels whose slope varies within them, sampled 4 x 4.
+  public let samples: SubSamples
 
   /// The height at canvas pixel (x, y): 0 outside the region.
   @inline(__always)
   public func height(x: Int, y: Int) -> Float {
     plane.value(x: x - region.x, y: y - region.y)
+  }
+
+  /// The slope at canvas pixel (x, y): zero outside the region.
+  public func slope(x: Int, y: Int) -> SIMD2<Float> {
+    let rx = x - region.x
+    let ry = y - region.y
+    guard rx >= 0, ry >= 0, rx < region.width, ry < region.height else { return .zero }
+    return slopes[ry * region.width + rx]
   }
 
   /// The whole canvas as a plane (for writing the stage out).
@@ -81,54 +154,212 @@ public struct HeightField: Sendable, Equatable {
     return out
   }
 
+  /// How far apart two neighbours' normals (at a depth equal to the radius) may be before a
+  /// pixel is sampled 4 x 4.
+  static let sampleThreshold: Float = 0.06
+
   /// Builds the relief of `mask` (CIHeightFieldFromMask's role).
   ///
-  /// Distance to the edge is measured exactly to the nearest pixel under half coverage
-  /// (Euclidean distance transform), then refined to sub-pixel precision from the
-  /// anti-aliased coverage: the edge passes where coverage is 0.5, at an offset from a pixel's
-  /// center that depends on its coverage and the edge's direction (Gustavson & Strand,
-  /// "Anti-aliased Euclidean distance transform", 2011); each seed's edge is a pixel-long
-  /// tangent segment. Each pixel takes the best edge among its own nearest seed and its 8
-  /// neighbours', then walks along the edge while that gets closer, so neighbouring pixels
-  /// agree on where a curved edge lies and the bevel shows no streaks. Heights follow `relief.profile` over
-  /// `relief.radius`. An empty mask gives an empty region. The result does not depend on
+  /// Distances are exact to the mask's 0.5 iso-line (`EdgeDistance`), so acute notches, thin
+  /// strokes and curves get the same bevel. Heights follow `relief.profile` over
+  /// `relief.radius`. Each pixel's slope is the profile's rise across the pixel along the
+  /// distance's own gradient (the direction away from the nearest edge point), not a finite
+  /// difference of heights: where two walls meet, each side keeps its own slope and the
+  /// crease stays a crease. Pixels where the normal changes fast (the mask's edge, creases,
+  /// mitres) also get 4 x 4 sub-pixel samples, each with its own nearest edge, as a render at
+  /// 4x the size would see them. With `soften`, the heights are blurred and slopes come from
+  /// their differences. An empty mask gives an empty region. The result does not depend on
   /// the thread count.
   public static func make(
     mask: CoverageMask, relief: ReliefSpec, parallelism: Parallelism = .allCores
   ) -> HeightField {
     let region = mask.inkBounds.isEmpty ? mask.inkBounds : mask.inkBounds.grown(by: 1)
     let sign: Float = relief.direction == .raised ? 1 : -1
-    let inverseRadius = 1 / relief.radius
+    let radius = relief.radius
+    let profile = relief.profile
+    let soften = relief.effectiveSoften
     // Only distances up to the radius shape the bevel, so the field is computed in bands of
     // rows, each with a halo of rows: every pixel within radius + 2 of an edge finds the same
-    // seeds as over the whole region (the refinement reaches `EdgeDistance.reach` pixels
-    // further), and the rest is plateau either way. Memory stays per band.
-    // Any banding gives the same heights, so bands may follow the thread count: at least two
-    // per thread, at most 256 rows (plus halos) of temporaries at a time.
-    let halo = Int(relief.radius.rounded(.up)) + 2 + EdgeDistance.reach
+    // edge as over the whole region, and the rest is plateau either way. Memory stays per band.
+    // Any banding gives the same heights, so bands may follow the thread count.
+    let halo = Int(radius.rounded(.up)) + 4
     let perThread = (region.height + 2 * parallelism.threads - 1) / (2 * parallelism.threads)
     let bandRows = max(2 * halo, min(256, perThread))
-    var heights = [Float](repeating: 0, count: region.width * region.height)
-    heights.withUnsafeMutableBufferPointer { out in
-      let out = SharedPointer(out)
-      parallelism.forEachBand(region.height, bandSize: bandRows) { rows in
-        let band = PixelRect(
-          x: region.x, y: region.y + rows.lowerBound - halo, width: region.width,
-          height: rows.count + 2 * halo)
-        let distance = EdgeDistance.inside(
-          mask: mask.plane, region: band, exactWithin: relief.radius, parallelism: .serial)
-        for row in rows {
-          let src = (row - rows.lowerBound + halo) * region.width
-          let dst = row * region.width
-          for x in 0..<region.width {
-            let d = distance.pixels[src + x]
-            out[dst + x] = d > 0 ? sign * relief.profile.height(d * inverseRadius) : 0
+    let count = region.width * region.height
+    var heights = [Float](repeating: 0, count: count)
+    var slopes = [SIMD2<Float>](repeating: .zero, count: count)
+    let bands = region.height == 0 ? 0 : (region.height + bandRows - 1) / bandRows
+    var bandSamples = [SubSamples](repeating: SubSamples(), count: bands)
+    heights.withUnsafeMutableBufferPointer { heightOut in
+      let heightOut = SharedPointer(heightOut)
+      slopes.withUnsafeMutableBufferPointer { slopeOut in
+        let slopeOut = SharedPointer(slopeOut)
+        bandSamples.withUnsafeMutableBufferPointer { samplesOut in
+          let samplesOut = SharedPointer(samplesOut)
+          parallelism.forEachBand(region.height, bandSize: bandRows) { rows in
+            let band = PixelRect(
+              x: region.x, y: region.y + rows.lowerBound - halo, width: region.width,
+              height: rows.count + 2 * halo)
+            let field = EdgeDistance.field(mask: mask.plane, region: band, exactWithin: radius + 2)
+            let bevel = Bevel(field: field, radius: radius, profile: profile)
+            let w = region.width
+            // Slopes one row beyond the band's rows too: the sampling test compares neighbours.
+            let first = halo - 1
+            let last = halo + rows.count
+            var local = [SIMD2<Float>](repeating: .zero, count: (last - first + 1) * w)
+            for y in first...last {
+              for x in 0..<w { local[(y - first) * w + x] = bevel.slope(x: x, y: y) }
+            }
+            var samples = SubSamples()
+            for row in rows {
+              let y = row - rows.lowerBound + halo
+              for x in 0..<w {
+                let i = y * w + x
+                let out = row * w + x
+                heightOut[out] = sign * bevel.height(field.distance[i])
+                slopeOut[out] = sign * local[(y - first) * w + x]
+                guard soften == 0, field.coverage[i] > 0 else { continue }
+                if field.coverage[i] < 1
+                  || bevel.varies(local, w: w, x: x, y: y - first, rows: last - first + 1)
+                {
+                  let points = bevel.samples(x: x, y: y)
+                  guard !points.isEmpty else { continue }
+                  samples.pixels.append(Int32(out))
+                  samples.slopes += points.map { sign * $0 }
+                  samples.offsets.append(Int32(samples.slopes.count))
+                }
+              }
+            }
+            samplesOut[rows.lowerBound / bandRows] = samples
           }
         }
       }
     }
+    var samples = SubSamples()
+    for band in bandSamples { samples.append(band) }
+    var plane = Plane(width: region.width, height: region.height, pixels: heights)
+    if soften > 0 {
+      plane = GaussianBlur.apply(plane, sigma: soften)
+      slopes = Self.differences(plane)
+      samples = SubSamples()
+    }
     return HeightField(
-      canvasWidth: mask.width, canvasHeight: mask.height, region: region,
-      plane: Plane(width: region.width, height: region.height, pixels: heights))
+      canvasWidth: mask.width, canvasHeight: mask.height, region: region, plane: plane,
+      slopes: slopes, samples: samples)
+  }
+
+  /// Slopes of a height plane by a 3x3 Sobel kernel (divided by 8: a unit ramp has slope 1),
+  /// zero on the plane's border.
+  static func differences(_ plane: Plane) -> [SIMD2<Float>] {
+    let w = plane.width
+    let h = plane.height
+    var out = [SIMD2<Float>](repeating: .zero, count: w * h)
+    guard w >= 3, h >= 3 else { return out }
+    plane.pixels.withUnsafeBufferPointer { p in
+      for y in 1..<(h - 1) {
+        for x in 1..<(w - 1) {
+          let i = y * w + x
+          let dx = ((p[i - w + 1] + 2 * p[i + 1] + p[i + w + 1]) - (p[i - w - 1] + 2 * p[i - 1] + p[i + w - 1])) * 0.125
+          let dy = ((p[i + w - 1] + 2 * p[i + w] + p[i + w + 1]) - (p[i - w - 1] + 2 * p[i - w] + p[i - w + 1])) * 0.125
+          out[i] = SIMD2(dx, dy)
+        }
+      }
+    }
+    return out
+  }
+}
+
+/// The bevel over one band's edge field: heights and slopes at pixel centers and inside
+/// pixels.
+struct Bevel {
+  let field: EdgeDistance.Field
+  let radius: Float
+  let profile: ReliefProfile
+
+  /// Height (0...1) at signed distance `d` from the edge: 0 outside.
+  @inline(__always)
+  func height(_ d: Float) -> Float {
+    d > 0 ? profile.height(d / radius) : 0
+  }
+
+  /// The direction in which the signed distance grows at a point `delta` away from its
+  /// nearest edge point, on a segment with inward normal `normal`.
+  @inline(__always)
+  private func gradient(delta: SIMD2<Float>, normal: SIMD2<Float>, inside: Bool) -> SIMD2<Float> {
+    let length = (delta * delta).sum().squareRoot()
+    guard length > 1e-4 else { return normal }
+    return inside ? delta / length : -delta / length
+  }
+
+  /// The slope averaged over the pixel at grid point (x, y): the profile's rise over one
+  /// pixel across the distance, along its gradient.
+  func slope(x: Int, y: Int) -> SIMD2<Float> {
+    let i = y * field.width + x
+    let cell = Int(field.nearestCell[i])
+    guard cell >= 0, field.coverage[i] > 0 else { return .zero }
+    let d = field.distance[i]
+    let nearest = field.nearest(x: x, y: y, cell: cell)
+    let g = gradient(delta: nearest.delta, normal: nearest.normal, inside: field.coverage[i] >= 0.5)
+    return (height(d + 0.5) - height(d - 0.5)) * g
+  }
+
+  /// Whether the normals (at a depth equal to the radius) of pixel (x, y)'s neighbours differ
+  /// from its own by more than `HeightField.sampleThreshold`. `slopes` holds `rows` rows of
+  /// `w` slopes; y indexes them.
+  func varies(_ slopes: [SIMD2<Float>], w: Int, x: Int, y: Int, rows: Int) -> Bool {
+    func normal(_ s: SIMD2<Float>) -> SIMD3<Float> {
+      normalized(SIMD3(-radius * s.x, -radius * s.y, 1))
+    }
+    let center = normal(slopes[y * w + x])
+    for ny in max(0, y - 1)...min(rows - 1, y + 1) {
+      for nx in max(0, x - 1)...min(w - 1, x + 1) where nx != x || ny != y {
+        let d = normal(slopes[ny * w + nx]) - center
+        if (d * d).sum() > HeightField.sampleThreshold * HeightField.sampleThreshold { return true }
+      }
+    }
+    return false
+  }
+
+  /// Slopes at the 4 x 4 sub-pixel points of pixel (x, y) that lie inside the ink, each from
+  /// its own nearest edge among the segments the pixel and its neighbours found, with the
+  /// profile's rise over a quarter pixel. A pixel with no point inside gets the slope at the
+  /// edge itself (its ink is a sliver along the edge).
+  func samples(x: Int, y: Int) -> [SIMD2<Float>] {
+    let w = field.width
+    var cells: [Int] = []
+    for ny in max(0, y - 1)...min(field.height - 1, y + 1) {
+      for nx in max(0, x - 1)...min(w - 1, x + 1) {
+        let c = Int(field.nearestCell[ny * w + nx])
+        if c >= 0 && !cells.contains(c) { cells.append(c) }
+      }
+    }
+    guard !cells.isEmpty else { return [] }
+    let n = SubSamples.perSide
+    let step = 1 / Float(n)
+    var out: [SIMD2<Float>] = []
+    out.reserveCapacity(n * n)
+    var closest: (distance: Float, gradient: SIMD2<Float>) = (.infinity, .zero)
+    for j in 0..<n {
+      for i in 0..<n {
+        let offset = SIMD2((Float(i) + 0.5) * step - 0.5, (Float(j) + 0.5) * step - 0.5)
+        var best = field.nearest(x: x, y: y, offset: offset, cell: cells[0])
+        for c in cells.dropFirst() {
+          let candidate = field.nearest(x: x, y: y, offset: offset, cell: c)
+          if candidate.distance < best.distance { best = candidate }
+        }
+        let inside = field.coverage(x: x, y: y, offset: offset) >= 0.5
+        let g = gradient(delta: best.delta, normal: best.normal, inside: inside)
+        if inside {
+          let d = best.distance
+          out.append((height(d + step / 2) - height(d - step / 2)) / step * g)
+        } else if best.distance < closest.distance {
+          closest = (best.distance, g)
+        }
+      }
+    }
+    if out.isEmpty && closest.distance.isFinite {
+      out.append(height(step / 2) / (step / 2) * 0.5 * closest.gradient)
+    }
+    return out
   }
 }

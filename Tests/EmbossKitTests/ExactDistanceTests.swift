@@ -1,0 +1,164 @@
+import Foundation
+import XCTest
+
+@testable import EmbossKit
+
+/// Distances against shapes written out here, with exact (area) coverage: the height field is
+/// only as good as these.
+final class ExactDistanceTests: XCTestCase {
+  /// A W: the outline of a bold W with four acute notches (inside corners of about 26 and 40
+  /// degrees) and sharp outer corners, in pixels, clockwise on screen.
+  static let w: [SIMD2<Double>] = [
+    SIMD2(6.3, 8.2), SIMD2(26.1, 8.2), SIMD2(37.4, 60.5), SIMD2(52.2, 8.2), SIMD2(68.9, 8.2),
+    SIMD2(83.6, 60.5), SIMD2(94.8, 8.2), SIMD2(114.6, 8.2), SIMD2(93.5, 90.7), SIMD2(74.1, 90.7),
+    SIMD2(60.4, 38.1), SIMD2(46.8, 90.7), SIMD2(27.4, 90.7),
+  ]
+
+  /// Area of the polygon inside pixel (x, y): the polygon clipped to the pixel's square
+  /// (Sutherland-Hodgman), then the shoelace formula.
+  static func coverage(of polygon: [SIMD2<Double>], x: Int, y: Int) -> Double {
+    var points = polygon
+    let bounds: [(SIMD2<Double>) -> Double] = [
+      { $0.x - Double(x) }, { Double(x + 1) - $0.x }, { $0.y - Double(y) }, { Double(y + 1) - $0.y },
+    ]
+    for inside in bounds {
+      var out: [SIMD2<Double>] = []
+      for (i, p) in points.enumerated() {
+        let q = points[(i + 1) % points.count]
+        let (a, b) = (inside(p), inside(q))
+        if a >= 0 { out.append(p) }
+        if (a >= 0) != (b >= 0) { out.append(p + (q - p) * (a / (a - b))) }
+      }
+      points = out
+      if points.isEmpty { return 0 }
+    }
+    var area = 0.0
+    for (i, p) in points.enumerated() {
+      let q = points[(i + 1) % points.count]
+      area += p.x * q.y - q.x * p.y
+    }
+    return abs(area) / 2
+  }
+
+  static func mask(_ polygon: [SIMD2<Double>], width: Int, height: Int) -> CoverageMask {
+    var plane = Plane(width: width, height: height)
+    for y in 0..<height {
+      for x in 0..<width { plane[x, y] = Float(coverage(of: polygon, x: x, y: y)) }
+    }
+    return CoverageMask(plane: plane)
+  }
+
+  /// Distance from `p` to the polygon's outline.
+  static func distance(_ p: SIMD2<Double>, to polygon: [SIMD2<Double>]) -> Double {
+    var best = Double.infinity
+    for (i, a) in polygon.enumerated() {
+      let b = polygon[(i + 1) % polygon.count]
+      let v = b - a
+      let t = min(max(((p - a) * v).sum() / (v * v).sum(), 0), 1)
+      let d = p - (a + v * t)
+      best = min(best, (d * d).sum().squareRoot())
+    }
+    return best
+  }
+
+  /// The largest error of the field's inside distances against `expected` (at pixel centers,
+  /// x + 0.5, y + 0.5), over pixels at least `margin` inside, and where it is.
+  func worstError(
+    _ mask: CoverageMask, margin: Double = 0.6, expected: (SIMD2<Double>) -> Double
+  ) -> (error: Double, x: Int, y: Int) {
+    let region = mask.inkBounds.grown(by: 1)
+    let field = EdgeDistance.field(mask: mask.plane, region: region)
+    var worst = (error: 0.0, x: 0, y: 0)
+    for y in 0..<region.height {
+      for x in 0..<region.width {
+        let cx = x + region.x
+        let cy = y + region.y
+        let truth = expected(SIMD2(Double(cx) + 0.5, Double(cy) + 0.5))
+        guard truth >= margin else { continue }
+        let error = abs(Double(field.distance[y * region.width + x]) - truth)
+        if error > worst.error { worst = (error, cx, cy) }
+      }
+    }
+    return worst
+  }
+
+  /// Inside a polygon with acute notches every distance is within 0.25 px of the truth,
+  /// right into the notches, past their tips and along the mitres between the walls.
+  func testDistancesInsideAWWithAcuteNotches() {
+    let polygon = Self.w
+    let mask = Self.mask(polygon, width: 122, height: 100)
+    let inside = { (p: SIMD2<Double>) -> Bool in
+      // Even-odd rule.
+      var hit = false
+      for (i, a) in polygon.enumerated() {
+        let b = polygon[(i + 1) % polygon.count]
+        if (a.y > p.y) != (b.y > p.y), p.x < a.x + (p.y - a.y) / (b.y - a.y) * (b.x - a.x) { hit.toggle() }
+      }
+      return hit
+    }
+    let worst = worstError(mask) { p in inside(p) ? Self.distance(p, to: polygon) : -1 }
+    print("W with acute notches: largest distance error \(worst.error) px at \(worst.x), \(worst.y)")
+    XCTAssertLessThanOrEqual(worst.error, 0.25)
+  }
+
+  /// Inside a disk the distance to the rim is R - r.
+  func testDistancesInsideADisk() {
+    let (cx, cy, radius) = (40.3, 38.7, 31.6)
+    let mask = Fixtures.mask(width: 82, height: 80, samples: 32) { x, y in
+      (x - cx) * (x - cx) + (y - cy) * (y - cy) <= radius * radius
+    }
+    let worst = worstError(mask) { p in
+      radius - ((p.x - cx) * (p.x - cx) + (p.y - cy) * (p.y - cy)).squareRoot()
+    }
+    print("disk: largest distance error \(worst.error) px at \(worst.x), \(worst.y)")
+    XCTAssertLessThanOrEqual(worst.error, 0.1)
+  }
+
+  /// In a ring 5 px wide the distance is the nearer of the two rims: both walls are found,
+  /// and the fold between them runs along the middle circle.
+  func testDistancesInsideAThinRing() {
+    let (cx, cy, inner, outer) = (30.4, 29.8, 19.3, 24.3)
+    let mask = Fixtures.mask(width: 62, height: 61, samples: 32) { x, y in
+      let r2 = (x - cx) * (x - cx) + (y - cy) * (y - cy)
+      return r2 <= outer * outer && r2 >= inner * inner
+    }
+    let worst = worstError(mask) { p in
+      let r = ((p.x - cx) * (p.x - cx) + (p.y - cy) * (p.y - cy)).squareRoot()
+      return min(r - inner, outer - r)
+    }
+    print("thin ring: largest distance error \(worst.error) px at \(worst.x), \(worst.y)")
+    XCTAssertLessThanOrEqual(worst.error, 0.1)
+  }
+
+  /// The search (transform, walk, sweeps) finds exactly the nearest segment of the edge
+  /// polygon, checked by brute force over every segment on random blobs.
+  func testSearchFindsTheNearestSegment() {
+    var generator = SeededGenerator(state: 7)
+    for _ in 0..<6 {
+      let blobs = (0..<7).map { _ in
+        (Double.random(in: 5...55, using: &generator), Double.random(in: 5...45, using: &generator),
+         Double.random(in: 2...11, using: &generator))
+      }
+      let mask = Fixtures.mask(width: 60, height: 50, samples: 4) { x, y in
+        blobs.contains { (x - $0.0) * (x - $0.0) + (y - $0.1) * (y - $0.1) <= $0.2 * $0.2 }
+      }
+      let field = EdgeDistance.field(mask: mask.plane, region: mask.plane.bounds)
+      // Every segment, in pixel coordinates.
+      var segments: [SIMD4<Float>] = []
+      for k in 0..<(field.cellStart.count - 1) {
+        let (cy, cx) = k.quotientAndRemainder(dividingBy: field.cellWidth)
+        let origin = SIMD4(Float(cx - 1), Float(cy - 1), Float(cx - 1), Float(cy - 1))
+        for j in Int(field.cellStart[k])..<Int(field.cellStart[k + 1]) {
+          segments.append(field.segments[j] + origin)
+        }
+      }
+      for y in 0..<50 {
+        for x in 0..<60 where mask.plane[x, y] >= 0.5 {
+          let p = SIMD2(Float(x), Float(y))
+          let truth = segments.map { EdgeDistance.nearest(to: p, on: $0).distance }.min() ?? .infinity
+          XCTAssertEqual(field.distance[y * 60 + x], truth, accuracy: 1e-4, "pixel \(x), \(y)")
+        }
+      }
+    }
+  }
+}
