@@ -1,0 +1,97 @@
+import Foundation
+import XCTest
+
+@testable import EmbossKit
+
+/// A render must look like the same design rendered at 4x the size (size, radius and depth
+/// all x4) and box-filtered down: creases, corners and rims included.
+final class SupersampleTests: XCTestCase {
+  /// Renders `mask` with the default material at radius `radius` (depth follows the radius),
+  /// over an opaque background, as linear RGB.
+  static func render(_ mask: CoverageMask, radius: Float, profile: ReliefProfile = .round) throws -> RGBAImage {
+    var material = try Fixtures.material()
+    material.relief.radius = radius
+    material.relief.profile = profile
+    material.relief.depth = .radiusMultiple(1)
+    material.background = .color(SIMD3(0.02, 0.025, 0.03))
+    return Render(mask: mask, material: material, parallelism: .serial).image.flattened()
+  }
+
+  /// The image box-filtered by `factor` (linear light).
+  static func downsample(_ image: RGBAImage, by factor: Int) -> RGBAImage {
+    let w = image.width / factor
+    let h = image.height / factor
+    var out = RGBAImage(width: w, height: h)
+    for y in 0..<h {
+      for x in 0..<w {
+        var sum = SIMD4<Float>.zero
+        for j in 0..<factor {
+          for i in 0..<factor { sum += image[x * factor + i, y * factor + j] }
+        }
+        out[x, y] = sum / Float(factor * factor)
+      }
+    }
+    return out
+  }
+
+  /// PSNR in dB of the sRGB-encoded colors over the pixels where `mask` has ink.
+  static func psnr(_ a: RGBAImage, _ b: RGBAImage, over mask: CoverageMask) -> Double {
+    var squared = 0.0
+    var count = 0
+    for y in 0..<a.height {
+      for x in 0..<a.width where mask.plane[x, y] > 0 {
+        for c in 0..<3 {
+          let d = Double(SRGB.encode(a[x, y][c]) - SRGB.encode(b[x, y][c])) * 255
+          squared += d * d
+        }
+        count += 3
+      }
+    }
+    let mse = squared / Double(max(count, 1))
+    return mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
+  }
+
+  /// 1x against 4x for a shape given by its exact coverage at any scale.
+  func compare(
+    name: String, radius: Float, profile: ReliefProfile = .round,
+    mask: (Int) -> CoverageMask
+  ) throws -> Double {
+    let small = mask(1)
+    let large = mask(4)
+    let one = try Self.render(small, radius: radius, profile: profile)
+    let four = Self.downsample(try Self.render(large, radius: radius * 4, profile: profile), by: 4)
+    let db = Self.psnr(one, four, over: small)
+    print(String(format: "%@: 1x against 4x downsampled, PSNR %.2f dB over the ink", name, db))
+    if let directory = ProcessInfo.processInfo.environment["SNAPSHOT_ARTIFACTS"] {
+      for (suffix, image) in [("1x", one), ("4x", four)] {
+        let data = try PNGCodec.encode(CanvasImage(image))
+        try data.write(to: URL(fileURLWithPath: "\(directory)/\(name)-\(suffix).png"))
+      }
+    }
+    return db
+  }
+
+  /// A ring narrower than twice the radius: its two walls meet in a crease along the middle.
+  func testThinRingCreaseMatchesTheSupersampledRender() throws {
+    let db = try compare(name: "thin-ring", radius: 4) { k in
+      let s = Double(k)
+      let (cx, cy, inner, outer) = (32.3 * s, 31.6 * s, 17.2 * s, 23.4 * s)
+      return Fixtures.mask(width: 64 * k, height: 64 * k, samples: k == 1 ? 16 : 8) { x, y in
+        let r2 = (x - cx) * (x - cx) + (y - cy) * (y - cy)
+        return r2 <= outer * outer && r2 >= inner * inner
+      }
+    }
+    XCTAssertGreaterThanOrEqual(db, 36)
+  }
+
+  /// Sharp corners, acute notches and mitres: the W.
+  func testSharpCornersMatchTheSupersampledRender() throws {
+    for profile in [ReliefProfile.round, .linear] {
+      let db = try compare(name: "w-\(profile.rawValue)", radius: 6, profile: profile) { k in
+        let polygon = ExactDistanceTests.w.map { $0 * Double(k) }
+        return ExactDistanceTests.mask(polygon, width: 122 * k, height: 100 * k)
+      }
+      XCTAssertGreaterThanOrEqual(db, 36, "\(profile)")
+    }
+  }
+}
