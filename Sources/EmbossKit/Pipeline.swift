@@ -50,7 +50,9 @@ public struct Render: Sendable {
     let scale = relief.scale
     let ball = shadingIsComplete
       ? shading
-      : ShadingImage.render(surface: material.surface, lights: material.lights, size: material.shadingSize)
+      : ShadingImage.render(
+        surface: material.surface, lights: material.lights, environment: material.environment,
+        size: material.shadingSize)
     let range: ClosedRange<Float> = relief.direction == .raised ? 0...1 : -1...0
     let normals = ShadedMaterial.normalMap(height: height, scale: scale)
     let normalBytes = normals.pixels.flatMap { p in
@@ -89,11 +91,13 @@ public final class RenderCache {
     var radius: Float
     var profile: ReliefProfile
     var direction: ReliefDirection
+    var soften: Float
   }
 
   private struct ShadingKey: Equatable {
     var surface: Surface
     var lights: [Light]
+    var environment: Environment
     var size: Int
   }
 
@@ -153,7 +157,8 @@ public final class RenderCache {
     var timings = StageTimings()
     let relief = material.relief
     let heightKey = HeightKey(
-      mask: mask, radius: relief.radius, profile: relief.profile, direction: relief.direction)
+      mask: mask, radius: relief.radius, profile: relief.profile, direction: relief.direction,
+      soften: relief.soften)
     let field: HeightField
     if let cached = height, cached.key == heightKey {
       field = cached.value
@@ -190,7 +195,9 @@ public final class RenderCache {
     if let shadingImage {
       ball = shadingImage
     } else {
-      let key = ShadingKey(surface: material.surface, lights: material.lights, size: material.shadingSize)
+      let key = ShadingKey(
+        surface: material.surface, lights: material.lights, environment: material.environment,
+        size: material.shadingSize)
       if let cached = shading, cached.key == key, cached.lookup == lookupKey || cached.complete {
         ball = cached.value
         complete = cached.complete
@@ -208,7 +215,8 @@ public final class RenderCache {
         let (shaded, read) = timings.measure("shading image") { () -> (RGBAImage, [Bool]?) in
           let read = reused ? (known ?? map.texelsRead(mask: mask)) : nil
           let image = geometry.shade(
-            surface: material.surface, lights: material.lights, only: read, parallelism: parallelism)
+            surface: material.surface, lights: material.lights, environment: material.environment,
+            only: read, parallelism: parallelism)
           return (image, read)
         }
         if reused { lookup?.read = read }

@@ -12,6 +12,10 @@ public struct MaterialOverrides: Sendable, Equatable {
   public var direction: ReliefDirection?
   public var background: Background?
   public var shadingSize: Int?
+  /// The key light (the material's first light) as a distant light from this direction, in
+  /// degrees (Photoshop's angle and altitude: see `Light.direction`).
+  public var lightAngle: Float?
+  public var lightAltitude: Float?
 
   public init(
     radius: Float? = nil, profile: ReliefProfile? = nil, scale: Float? = nil,
@@ -38,6 +42,10 @@ public struct MaterialOverrides: Sendable, Equatable {
     if let direction { m.relief.direction = direction }
     if let background { m.background = background }
     if let shadingSize { m.shadingSize = shadingSize }
+    if lightAngle != nil || lightAltitude != nil, !m.lights.isEmpty {
+      m.lights[0].kind = .distant
+      m.lights[0].position = Light.direction(angle: lightAngle ?? 120, altitude: lightAltitude ?? 30)
+    }
     return m
   }
 }

@@ -19,7 +19,7 @@ struct ResolutionOption: ParsableArguments {
   /// A length option in pixels; physical units need --dpi.
   func pixels(_ text: String, option: String, allowNegative: Bool = false) throws -> Double {
     guard let length = Length.parse(text), allowNegative || length.value >= 0 else {
-      throw ValidationError("\(option) must be a length such as 12, 12px, 2mm, 0.5cm or 0.1in, got '\(text)'")
+      throw ValidationError("\(option) must be a length such as 12, 12px, 2mm, 0.5cm, 0.1in or 9pt, got '\(text)'")
     }
     guard let pixels = length.pixels(dpi: dpi) else {
       throw ValidationError("\(option) \(text) is a physical length: give --dpi too")

@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import EmbossKit
 
@@ -29,11 +30,27 @@ struct MaterialOptions: ParsableArguments {
   @Option(help: ArgumentHelp("Bevel width: pixels, or mm/cm/in with --dpi; 0.5...1000 px (material default: 10).", valueName: "length"))
   var radius: String?
 
-  @Option(help: "Bevel shape: round, linear or smooth (material default: round).")
+  @Option(help: "Bevel shape: round, linear, smooth, chisel-hard or chisel-soft (material default: round).")
   var profile: ReliefProfile?
 
-  @Option(help: "Slope multiplier for the normals, 0...1000 (material default: 10).")
+  @Option(
+    name: .customLong("relief-depth"),
+    help: ArgumentHelp(
+      "Height of the plateau above the edge: a length (px, or mm/cm/in/pt with --dpi), or a multiple of the radius such as 1.5x (material default: 1x, following the radius, so a design looks the same at any resolution).",
+      valueName: "length|Nx"))
+  var reliefDepth: String?
+
+  @Option(help: "Core Image's inputScale: a per-pixel slope factor, 0...1000, instead of --relief-depth (steeper at lower resolution).")
   var scale: Float?
+
+  @Option(help: ArgumentHelp("Blur of the relief (rounds creases and the bevel's top edge): px, or mm/cm/in/pt with --dpi (material default: 0).", valueName: "length"))
+  var soften: String?
+
+  @Option(name: .customLong("light-angle"), help: ArgumentHelp("Key light direction around the view axis in degrees, counterclockwise from the right (120: top left); makes the material's first light a distant light.", valueName: "degrees"))
+  var lightAngle: Float?
+
+  @Option(name: .customLong("light-altitude"), help: ArgumentHelp("Key light height above the surface in degrees (90: straight on; default with --light-angle: 30).", valueName: "degrees"))
+  var lightAltitude: Float?
 
   @Option(help: "raised or lowered (debossed) (material default: raised).")
   var direction: ReliefDirection?
@@ -62,6 +79,24 @@ struct MaterialOptions: ParsableArguments {
     if let scale, !(scale.isFinite && ReliefSpec.scaleRange.contains(scale)) {
       throw ValidationError("--scale must be in 0...1000, got \(scale)")
     }
+    if scale != nil && reliefDepth != nil {
+      throw ValidationError("give either --relief-depth or --scale, not both")
+    }
+    if let reliefDepth, Self.depthMultiple(reliefDepth) == nil, Length.parse(reliefDepth) == nil {
+      throw ValidationError("--relief-depth must be a length such as 10, 10px or 0.5mm, or a multiple of the radius such as 1.5x, got '\(reliefDepth)'")
+    }
+    if let multiple = reliefDepth.flatMap(Self.depthMultiple), !ReliefSpec.depthMultipleRange.contains(multiple) {
+      throw ValidationError("--relief-depth must be 0x...100x the radius, got \(reliefDepth ?? "")")
+    }
+    if let soften, Length.parse(soften) == nil {
+      throw ValidationError("--soften must be a length such as 2, 2px or 0.2mm, got '\(soften)'")
+    }
+    if let lightAngle, !(lightAngle.isFinite && MaterialSpec.degreesRange.contains(lightAngle)) {
+      throw ValidationError("--light-angle must be in -360...360 degrees, got \(lightAngle)")
+    }
+    if let lightAltitude, !(lightAltitude.isFinite && MaterialSpec.altitudeRange.contains(lightAltitude)) {
+      throw ValidationError("--light-altitude must be in -90...90 degrees, got \(lightAltitude)")
+    }
     if let shadingSize, !MaterialSpec.shadingSizeRange.contains(shadingSize) {
       throw ValidationError("--shading-size must be in 16...4096, got \(shadingSize)")
     }
@@ -87,15 +122,46 @@ struct MaterialOptions: ParsableArguments {
       }
       pixels = value
     }
-    return MaterialOverrides(
-      radius: pixels, profile: profile, scale: scale, direction: direction,
-      background: background, shadingSize: shadingSize)
+    let resolution = resolution ?? ResolutionOption()
+    var depth: ReliefDepth? = nil
+    if let reliefDepth {
+      if let multiple = Self.depthMultiple(reliefDepth) {
+        depth = .radiusMultiple(multiple)
+      } else {
+        let value = Float(try resolution.pixels(reliefDepth, option: "--relief-depth"))
+        guard ReliefSpec.scaleRange.contains(value) else {
+          throw ValidationError("--relief-depth \(reliefDepth) is \(value) pixels; it must be 0...1000 pixels")
+        }
+        depth = .pixels(value)
+      }
+    }
+    var softenPixels: Float? = nil
+    if let soften {
+      let value = Float(try resolution.pixels(soften, option: "--soften"))
+      guard ReliefSpec.softenRange.contains(value) else {
+        throw ValidationError("--soften \(soften) is \(value) pixels; it must be 0...1000 pixels")
+      }
+      softenPixels = value
+    }
+    var overrides = MaterialOverrides(
+      radius: pixels, profile: profile, scale: scale, depth: depth, soften: softenPixels,
+      direction: direction, background: background, shadingSize: shadingSize)
+    overrides.lightAngle = lightAngle
+    overrides.lightAltitude = lightAltitude
+    return overrides
   }
 
   /// The material with `--set` values and then the explicit options applied.
   func load(from library: MaterialLibrary) throws -> MaterialSpec {
     let file = try MaterialLoader.load(material, library: library)
     return try overrides().applied(to: try MaterialLoader.apply(settings: settings, to: file))
+  }
+
+  /// `1.5x`: a multiple of the radius; nil for anything else.
+  static func depthMultiple(_ text: String) -> Float? {
+    let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+    guard trimmed.hasSuffix("x"), let value = Float(trimmed.dropLast()), value.isFinite else { return nil }
+    return value
   }
 
   var parallelism: Parallelism {

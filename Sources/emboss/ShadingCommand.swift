@@ -23,7 +23,8 @@ struct ShadingCommand: ParsableCommand {
     let resources = try Resources.locate()
     let spec = try material.load(from: resources.materialLibrary)
     let image = ShadingImage.render(
-      surface: spec.surface, lights: spec.lights, size: size ?? spec.shadingSize,
+      surface: spec.surface, lights: spec.lights, environment: spec.environment,
+      size: size ?? spec.shadingSize,
       parallelism: material.parallelism)
     let png = try PNGCodec.encode(image, depth: output.depth, compression: output.compression)
     try OutputFile.write(png, to: output.output)

@@ -49,7 +49,8 @@ public enum ContactSheet {
         heights.append((material.relief, height))
       }
       let shading = ShadingImage.render(
-        surface: material.surface, lights: material.lights, size: material.shadingSize,
+        surface: material.surface, lights: material.lights, environment: material.environment,
+        size: material.shadingSize,
         parallelism: parallelism)
       let tile = ShadedMaterial.composite(
         height: height, mask: mask, shading: shading, scale: material.relief.scale,

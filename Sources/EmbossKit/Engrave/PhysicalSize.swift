@@ -1,10 +1,10 @@
 import Foundation
 
 /// A length as people give it on the command line: `12` or `12px` (pixels), `20mm`, `2cm`,
-/// `0.5in`. Physical units need a resolution to become pixels.
+/// `0.5in`, `9pt` (points, 1/72 in). Physical units need a resolution to become pixels.
 public struct Length: Sendable, Equatable, CustomStringConvertible {
   public enum Unit: String, Sendable, CaseIterable {
-    case px, mm, cm, `in`
+    case px, mm, cm, `in`, pt
   }
 
   public var value: Double
@@ -18,7 +18,7 @@ public struct Length: Sendable, Equatable, CustomStringConvertible {
   /// Parses `NUMBER[px|mm|cm|in]`; nil for anything else (NaN and infinity included).
   public static func parse(_ text: String) -> Length? {
     let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
-    for unit in [Unit.mm, .cm, .in, .px] where trimmed.hasSuffix(unit.rawValue) {
+    for unit in [Unit.mm, .cm, .in, .pt, .px] where trimmed.hasSuffix(unit.rawValue) {
       guard let value = Double(trimmed.dropLast(unit.rawValue.count)), value.isFinite else { return nil }
       return Length(value: value, unit: unit)
     }
@@ -35,6 +35,7 @@ public struct Length: Sendable, Equatable, CustomStringConvertible {
     case .mm: return dpi.map { value / 25.4 * $0 }
     case .cm: return dpi.map { value / 2.54 * $0 }
     case .in: return dpi.map { value * $0 }
+    case .pt: return dpi.map { value / 72 * $0 }
     }
   }
 

@@ -161,6 +161,11 @@ public enum MaterialLoader {
     if let node = fields["lights"]?.value, let lights = reader.lights(node) {
       spec.lights = lights
     }
+    if let node = fields["environment"]?.value,
+      let environment = reader.fields(node, path: "environment", allowed: environmentKeys)
+    {
+      reader.apply(environment, to: &spec.environment)
+    }
     return spec
   }
 
@@ -205,11 +210,17 @@ public enum MaterialLoader {
     return parent
   }
 
-  static let topLevelKeys = ["description", "extends", "surface", "lights", "relief", "shading", "background"]
-  static let surfaceKeys = ["base", "specular", "shininess", "ambient", "metallic"]
+  static let topLevelKeys = [
+    "description", "extends", "surface", "lights", "environment", "relief", "shading", "background",
+  ]
+  static let surfaceKeys = ["base", "specular", "shininess", "ambient", "metallic", "model", "fresnel"]
+  static let environmentKeys = [
+    "intensity", "sky", "horizon", "ground", "band", "band-width", "horizon-angle", "softboxes",
+  ]
+  static let softboxKeys = ["angle", "altitude", "width", "height", "color", "intensity"]
   static let reliefKeys = ["radius", "profile", "depth", "scale", "direction", "soften"]
   static let shadingKeys = ["size"]
-  static let lightKeys = ["kind", "position", "color", "intensity", "target", "cone"]
+  static let lightKeys = ["kind", "position", "angle", "altitude", "color", "intensity", "target", "cone"]
 
   private static func describe(_ error: YamlError) -> (String, Mark?) {
     switch error {
@@ -458,6 +469,71 @@ struct NodeReader {
     if let n = fields["metallic"]?.value, let v = number(n, path: "surface.metallic", range: MaterialSpec.unitRange) {
       surface.metallic = v
     }
+    if let n = fields["model"]?.value, let v = choice(n, path: "surface.model", as: SpecularModel.self) {
+      surface.model = v
+    }
+    if let n = fields["fresnel"]?.value, let v = number(n, path: "surface.fresnel", range: MaterialSpec.unitRange) {
+      surface.fresnel = v
+    }
+  }
+
+  mutating func apply(_ fields: [String: Field], to environment: inout Environment) {
+    let path = "environment"
+    if let n = fields["intensity"]?.value,
+      let v = number(n, path: "\(path).intensity", range: MaterialSpec.intensityRange)
+    {
+      environment.intensity = v
+    }
+    for (key, keyPath) in [
+      ("sky", \Environment.sky), ("horizon", \Environment.horizon), ("ground", \Environment.ground),
+      ("band", \Environment.band),
+    ] {
+      if let n = fields[key]?.value, let v = color(n, path: "\(path).\(key)") { environment[keyPath: keyPath] = v }
+    }
+    if let n = fields["band-width"]?.value,
+      let v = number(n, path: "\(path).band-width", range: Environment.bandRange)
+    {
+      environment.bandWidth = v
+    }
+    if let n = fields["horizon-angle"]?.value,
+      let v = number(n, path: "\(path).horizon-angle", range: Environment.angleRange)
+    {
+      environment.horizonAngle = v
+    }
+    if let node = fields["softboxes"]?.value {
+      guard let sequence = node.sequence else {
+        sink.error("\"\(path).softboxes\": expected a list of softboxes, got \(describe(node))", at: location(node))
+        return
+      }
+      var boxes: [Softbox] = []
+      for (index, item) in sequence.enumerated() {
+        let itemPath = "\(path).softboxes[\(index)]"
+        guard let box = self.fields(item, path: itemPath, allowed: MaterialLoader.softboxKeys) else { continue }
+        var softbox = Softbox()
+        if let n = box["angle"]?.value, let v = number(n, path: "\(itemPath).angle", range: MaterialSpec.degreesRange) {
+          softbox.angle = v
+        }
+        if let n = box["altitude"]?.value,
+          let v = number(n, path: "\(itemPath).altitude", range: MaterialSpec.altitudeRange)
+        {
+          softbox.altitude = v
+        }
+        if let n = box["width"]?.value, let v = number(n, path: "\(itemPath).width", range: Softbox.sizeRange) {
+          softbox.width = v
+        }
+        if let n = box["height"]?.value, let v = number(n, path: "\(itemPath).height", range: Softbox.sizeRange) {
+          softbox.height = v
+        }
+        if let n = box["color"]?.value, let v = color(n, path: "\(itemPath).color") { softbox.color = v }
+        if let n = box["intensity"]?.value,
+          let v = number(n, path: "\(itemPath).intensity", range: MaterialSpec.intensityRange)
+        {
+          softbox.intensity = v
+        }
+        boxes.append(softbox)
+      }
+      environment.softboxes = boxes
+    }
   }
 
   mutating func apply(_ fields: [String: Field], to relief: inout ReliefSpec) {
@@ -533,6 +609,29 @@ extension NodeReader {
     if let n = fields["cone"]?.value, let v = number(n, path: "\(path).cone", range: MaterialSpec.coneRange) {
       light.coneAngle = v
     }
+    // A distant light may be given as Photoshop gives it: angle and altitude in degrees.
+    let angleNode = fields["angle"]?.value
+    let altitudeNode = fields["altitude"]?.value
+    if angleNode != nil || altitudeNode != nil {
+      if let position = fields["position"] {
+        sink.error(
+          "\"\(path).position\": give either a position or an angle and altitude, not both",
+          at: location(position.key))
+      } else if let kind = fields["kind"]?.value, light.kind != .distant {
+        sink.error(
+          "\"\(path).kind\": angle and altitude describe a distant light; write kind: distant or give a position",
+          at: location(kind))
+      } else {
+        let angle = angleNode.flatMap { number($0, path: "\(path).angle", range: MaterialSpec.degreesRange) }
+        let altitude = altitudeNode.flatMap {
+          number($0, path: "\(path).altitude", range: MaterialSpec.altitudeRange)
+        }
+        if (angleNode == nil || angle != nil) && (altitudeNode == nil || altitude != nil) {
+          light.kind = .distant
+          light.position = Light.direction(angle: angle ?? 120, altitude: altitude ?? 30)
+        }
+      }
+    }
     if light.kind == .distant, light.position == .zero {
       sink.error("\"\(path).position\": a distant light needs a direction other than [0, 0, 0]",
                  at: location(fields["position"]?.value ?? node))
@@ -607,6 +706,10 @@ extension MaterialLoader {
       if let fields = reader.fields(single(key), path: head, allowed: surfaceKeys) { reader.apply(fields, to: &spec.surface) }
     case ("relief", let key?):
       if let fields = reader.fields(single(key), path: head, allowed: reliefKeys) { reader.apply(fields, to: &spec.relief) }
+    case ("environment", let key?):
+      if let fields = reader.fields(single(key), path: head, allowed: environmentKeys) {
+        reader.apply(fields, to: &spec.environment)
+      }
     case ("shading", let key?):
       if let fields = reader.fields(single(key), path: head, allowed: shadingKeys), let size = fields["size"]?.value,
         let v = reader.integer(size, path: "shading.size", range: MaterialSpec.shadingSizeRange)
@@ -615,7 +718,7 @@ extension MaterialLoader {
       }
     default:
       var message = "\"\(path)\": not a key that can be set"
-      let known = ["description", "background", "surface", "relief", "shading", "lights[0]"]
+      let known = ["description", "background", "surface", "relief", "environment", "shading", "lights[0]"]
       if let close = suggestion(for: head, among: known) { message += "; did you mean \"\(close)\"?" }
       reader.sink.error(message, at: at)
     }

@@ -8,15 +8,18 @@ public struct MaterialSpec: Sendable, Equatable {
   public var description: String
   public var surface: Surface
   public var lights: [Light]
+  /// What the surface reflects besides the lights (`Environment.none`: nothing).
+  public var environment: Environment
   public var relief: ReliefSpec
   /// Side of the shading image in pixels.
   public var shadingSize: Int
   public var background: Background
 
   public init(
-    name: String, description: String, surface: Surface, lights: [Light], relief: ReliefSpec,
-    shadingSize: Int, background: Background
+    name: String, description: String, surface: Surface, lights: [Light],
+    environment: Environment = .none, relief: ReliefSpec, shadingSize: Int, background: Background
   ) {
+    self.environment = environment
     self.name = name
     self.description = description
     self.surface = surface
@@ -45,4 +48,6 @@ public struct MaterialSpec: Sendable, Equatable {
   public static let unitRange: ClosedRange<Float> = 0...1
   public static let positionRange: ClosedRange<Float> = -1000...1000
   public static let coneRange: ClosedRange<Float> = 1...90
+  public static let degreesRange: ClosedRange<Float> = -360...360
+  public static let altitudeRange: ClosedRange<Float> = -90...90
 }

@@ -87,18 +87,19 @@ public struct BallGeometry: Sendable, Equatable {
       size: size, normals: normals, coverage: coverage, sampleStart: sampleStart, samples: samples)
   }
 
-  /// The lit ball (see `ShadingImage`): Blinn-Phong at every normal; rim pixels average their
+  /// The lit ball (see `ShadingImage`): `Surface.shade` at every normal; rim pixels average their
   /// hits' colors (straight alpha) with alpha = coverage.
   ///
   /// - Parameter only: when given (size * size flags), only those pixels are shaded and the
   ///   others left transparent black: what a composite reads, when its lookups are known.
   public func shade(
-    surface: Surface, lights: [Light], only: [Bool]? = nil, parallelism: Parallelism = .allCores
+    surface: Surface, lights: [Light], environment: Environment = .none, only: [Bool]? = nil,
+    parallelism: Parallelism = .allCores
   ) -> RGBAImage {
     guard size > 0 else { return RGBAImage(width: 0, height: 0) }
     var pixels = [SIMD4<Float>](repeating: .zero, count: size * size)
     let geometry = self
-    let shader = Shader(surface: surface, lights: lights)
+    let shader = Shader(surface: surface, lights: lights, environment: environment)
     pixels.withUnsafeMutableBufferPointer { out in
       let out = SharedPointer(out)
       parallelism.forEachBand(size, bandSize: 8) { rows in

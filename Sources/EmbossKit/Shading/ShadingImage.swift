@@ -12,10 +12,11 @@ public enum ShadingImage {
   /// Renders the hemisphere: `BallGeometry.march(size:)` then `shade`. Sizes below 1 give an
   /// empty image.
   public static func render(
-    surface: Surface, lights: [Light], size: Int, parallelism: Parallelism = .allCores
+    surface: Surface, lights: [Light], environment: Environment = .none, size: Int,
+    parallelism: Parallelism = .allCores
   ) -> RGBAImage {
     BallGeometry.march(size: size, parallelism: parallelism)
-      .shade(surface: surface, lights: lights, parallelism: parallelism)
+      .shade(surface: surface, lights: lights, environment: environment, parallelism: parallelism)
   }
 
   /// Sphere-space point (x right, y up) of image position (px, py) in pixels.
