@@ -22,7 +22,7 @@ public func fuzzText(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     pixelSize: Float(data[0] % 48) + 1,
     alignment: TextAlignment.allCases[Int(data[1]) % 3],
     letterSpacing: Float(Int8(bitPattern: data[2])) / 4,
-    lineHeight: 1, padding: Int(data[2] % 5))
+    lineHeight: 1, padding: Float(data[2] % 5))
   let text = String(decoding: UnsafeBufferPointer(start: data + 3, count: size - 3), as: UTF8.self)
   guard let layout = try? TextLayout(
     text: text, font: font, style: style, limits: RenderLimits(maxPixels: 1 << 20, maxTextLength: 200))

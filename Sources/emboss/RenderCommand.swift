@@ -39,16 +39,16 @@ struct RenderCommand: ParsableCommand {
   @Option(help: "Line alignment: left, center or right.")
   var align: TextAlignment = .center
 
-  @Option(name: .customLong("letter-spacing"), help: "Extra space between letters in pixels.")
-  var letterSpacing: Float = 0
+  @Option(name: .customLong("letter-spacing"), help: ArgumentHelp("Extra space between letters: px, or mm/cm/in/pt with --dpi (negative tightens).", valueName: "length"))
+  var letterSpacing: String = "0"
 
   @Option(name: .customLong("line-height"), help: "Baseline distance as a multiple of the font's line spacing.")
   var lineHeight: Float = 1
 
-  @Option(help: "Margin around the ink in pixels (default: 15% of the size plus 2).")
-  var padding: Int?
+  @Option(help: ArgumentHelp("Margin around the ink: px, or mm/cm/in/pt with --dpi (default: 15% of the size plus 2 px).", valueName: "length"))
+  var padding: String?
 
-  @Option(help: ArgumentHelp("A fixed canvas WIDTHxHEIGHT with the text centered (default: fit the text).", valueName: "WxH"))
+  @Option(help: ArgumentHelp("A fixed canvas WIDTHxHEIGHT with the text centered at its exact position, in px or a unit with --dpi: 1000x200, 100mmx30mm (default: fit the text).", valueName: "WxH"))
   var canvas: String?
 
   @OptionGroup var material: MaterialOptions
@@ -102,14 +102,18 @@ struct RenderCommand: ParsableCommand {
     guard size.isFinite, size >= 1, size <= 10_000 else {
       throw ValidationError("--size must be in 1...10000 pixels, got \(size)")
     }
-    guard letterSpacing.isFinite, abs(letterSpacing) <= 10_000 else {
-      throw ValidationError("--letter-spacing must be a finite number of pixels, got \(letterSpacing)")
+    let spacing = try resolution.pixels(letterSpacing, option: "--letter-spacing", allowNegative: true)
+    guard abs(spacing) <= 10_000 else {
+      throw ValidationError("--letter-spacing must be within 10000 pixels either way, got \(letterSpacing)")
     }
     guard lineHeight.isFinite, lineHeight > 0, lineHeight <= 100 else {
       throw ValidationError("--line-height must be in (0, 100], got \(lineHeight)")
     }
-    if let padding, padding < 0 || padding > 100_000 {
-      throw ValidationError("--padding must be in 0...100000, got \(padding)")
+    if let padding {
+      let pixels = try resolution.pixels(padding, option: "--padding")
+      guard pixels <= 100_000 else {
+        throw ValidationError("--padding must be in 0...100000 pixels, got \(padding)")
+      }
     }
     guard (0...255).contains(maskThreshold) else {
       throw ValidationError("--mask-threshold must be in 0...255, got \(maskThreshold)")
@@ -127,9 +131,7 @@ struct RenderCommand: ParsableCommand {
     if svg != nil && resolution.dpi == nil {
       throw ValidationError("--svg needs --dpi: the SVG's size is in millimeters")
     }
-    if let canvas, CanvasSize.parse(canvas) == nil {
-      throw ValidationError("--canvas must be WIDTHxHEIGHT with positive numbers, got '\(canvas)'")
-    }
+    if let canvas { _ = try canvasSize(canvas) }
     if watch, output.output == "-" {
       throw ValidationError("--watch writes a file; give -o a path, not -")
     }
@@ -145,9 +147,11 @@ struct RenderCommand: ParsableCommand {
       text: text.replacingOccurrences(of: "\\n", with: "\n"),
       fontPath: font,
       style: TextStyle(
-        pixelSize: size, alignment: align, letterSpacing: letterSpacing, lineHeight: lineHeight,
-        padding: padding),
-      canvas: canvas.flatMap(CanvasSize.parse),
+        pixelSize: size, alignment: align,
+        letterSpacing: Float(try resolution.pixels(letterSpacing, option: "--letter-spacing", allowNegative: true)),
+        lineHeight: lineHeight,
+        padding: try padding.map { Float(try resolution.pixels($0, option: "--padding")) }),
+      canvas: try canvas.map(canvasSize),
       material: material.material,
       settings: material.settings,
       overrides: try material.overrides(resolution: resolution),
@@ -192,6 +196,24 @@ struct RenderCommand: ParsableCommand {
       }
       return request
     }
+  }
+
+  /// `WIDTHxHEIGHT`, each a length (`1000x200`, `100mmx30mm`), in whole pixels (rounded).
+  private func canvasSize(_ text: String) throws -> CanvasSize {
+    let message = "--canvas must be WIDTHxHEIGHT with positive lengths such as 1000x200 or 100mmx30mm, got '\(text)'"
+    let lowered = text.lowercased()
+    // Any "x" may be the separator ("px" holds one too): take the split where both sides are
+    // lengths.
+    for index in lowered.indices where lowered[index] == "x" {
+      let left = String(lowered[..<index])
+      let right = String(lowered[lowered.index(after: index)...])
+      guard Length.parse(left) != nil, Length.parse(right) != nil else { continue }
+      let w = try resolution.pixels(left, option: "--canvas")
+      let h = try resolution.pixels(right, option: "--canvas")
+      guard w >= 1, h >= 1, w <= Double(1 << 20), h <= Double(1 << 20) else { throw ValidationError(message) }
+      return CanvasSize(width: Int(w.rounded()), height: Int(h.rounded()))
+    }
+    throw ValidationError(message)
   }
 
   private func parsePoint(_ text: String) -> (Int, Int)? {

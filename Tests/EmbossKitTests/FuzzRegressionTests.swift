@@ -43,7 +43,7 @@ final class FuzzRegressionTests: XCTestCase {
       let bytes = [UInt8](data)
       let style = TextStyle(
         pixelSize: Float(bytes[0] % 48) + 1, alignment: TextAlignment.allCases[Int(bytes[1]) % 3],
-        letterSpacing: Float(Int8(bitPattern: bytes[2])) / 4, lineHeight: 1, padding: Int(bytes[2] % 5))
+        letterSpacing: Float(Int8(bitPattern: bytes[2])) / 4, lineHeight: 1, padding: Float(bytes[2] % 5))
       let text = String(decoding: bytes[3...], as: UTF8.self)
       guard let layout = try? TextLayout(
         text: text, font: font, style: style, limits: RenderLimits(maxPixels: 1 << 20, maxTextLength: 200))

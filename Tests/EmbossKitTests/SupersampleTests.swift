@@ -94,4 +94,39 @@ final class SupersampleTests: XCTestCase {
       XCTAssertGreaterThanOrEqual(db, 36, "\(profile)")
     }
   }
+
+  /// A design whose lengths are all in millimeters (ink height, radius, padding, letter
+  /// spacing; depth follows the radius) looks the same at 150 and at 300 dpi: the 300 dpi
+  /// render box-filtered by 2 matches the 150 dpi one. The material is matte: what is
+  /// measured is how the geometry scales (a per-pixel depth, as `--scale` has, drops this to
+  /// about 26 dB), not how a mirror's sharp reflections sample at two resolutions.
+  func testSameDesignInMillimetersAt150And300DPI() throws {
+    func render(dpi: Double) throws -> (RGBAImage, CoverageMask) {
+      let mm = dpi / 25.4
+      var job = TextRenderJob(
+        text: "Kw4 &g",
+        style: TextStyle(letterSpacing: Float(0.3 * mm), padding: Float(2 * mm)),
+        material: "matte-plastic",
+        overrides: MaterialOverrides(radius: Float(1 * mm)), parallelism: .serial)
+      job.inkHeight = 10 * mm
+      let output = try job.run(resources: Fixtures.resources)
+      return (output.render.image.flattened(), output.render.mask)
+    }
+    let (low, mask) = try render(dpi: 150)
+    let (high, _) = try render(dpi: 300)
+    let down = Self.downsample(high, by: 2)
+    // The canvases are the padded ink rounded up to whole pixels: compare where both exist.
+    let w = min(low.width, down.width)
+    let h = min(low.height, down.height)
+    func crop(_ image: RGBAImage) -> RGBAImage {
+      var out = RGBAImage(width: w, height: h)
+      for y in 0..<h { for x in 0..<w { out[x, y] = image[x, y] } }
+      return out
+    }
+    var plane = Plane(width: w, height: h)
+    for y in 0..<h { for x in 0..<w { plane[x, y] = mask.plane[x, y] } }
+    let db = Self.psnr(crop(low), crop(down), over: CoverageMask(plane: plane))
+    print(String(format: "150 dpi against 300 dpi downsampled: PSNR %.2f dB over the ink", db))
+    XCTAssertGreaterThanOrEqual(db, 36)
+  }
 }

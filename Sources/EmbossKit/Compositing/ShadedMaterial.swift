@@ -30,10 +30,13 @@ public enum ShadedMaterial {
     public let shadingWidth: Int
     public let shadingHeight: Int
     /// Ink pixels (row-major indices into `rect`, ascending) whose color is the mean of several
-    /// lookups, `sampleUV[sampleOffsets[k]..<sampleOffsets[k + 1]]` (see `SubSamples`).
+    /// lookups, `sampleUV[sampleOffsets[k]..<sampleOffsets[k + 1]]`: a 4 x 4 grid with NaN
+    /// outside the ink, or a single lookup (see `SubSamples`).
     public let sampled: [Int32]
     public let sampleOffsets: [Int32]
     public let sampleUV: [SIMD2<Float>]
+    /// Each sample's weight (see `SubSamples.weights`).
+    public let sampleWeights: [Float]
 
     /// Index into `sampled` of the first entry at or after ink pixel `index`.
     func firstSampled(atOrAfter index: Int) -> Int {
@@ -57,7 +60,7 @@ public enum ShadedMaterial {
           points.append(uv[row * rect.width + column])
         }
       }
-      for p in points {
+      for p in points where !p.x.isNaN {
           let fx = min(max(p.x - 0.5, 0), Float(shadingWidth - 1))
           let fy = min(max(p.y - 0.5, 0), Float(shadingHeight - 1))
           let x0 = Int(fx)
@@ -106,6 +109,7 @@ public enum ShadedMaterial {
     var sampled: [Int32] = []
     var offsets: [Int32] = [0]
     var sampleUV: [SIMD2<Float>] = []
+    var sampleWeights: [Float] = []
     let samples = height.samples
     for k in 0..<samples.count {
       let (ry, rx) = Int(samples.pixels[k]).quotientAndRemainder(dividingBy: region.width)
@@ -114,14 +118,124 @@ public enum ShadedMaterial {
       guard x >= ink.x, y >= ink.y, x < ink.maxX, y < ink.maxY, mask.plane[x, y] > 0 else { continue }
       sampled.append(Int32((y - ink.y) * ink.width + (x - ink.x)))
       for j in Int(samples.offsets[k])..<Int(samples.offsets[k + 1]) {
-        let n = normal(slope: samples.slopes[j], scale: scale)
+        let slope = samples.slopes[j]
+        sampleWeights.append(samples.weights[j])
+        guard !slope.x.isNaN else {
+          sampleUV.append(SIMD2(repeating: .nan))
+          continue
+        }
+        let n = normal(slope: slope, scale: scale)
         sampleUV.append(lookup(n, width: shadingWidth, height: shadingHeight))
       }
       offsets.append(Int32(sampleUV.count))
     }
     return LookupMap(
       rect: ink, uv: uv, shadingWidth: shadingWidth, shadingHeight: shadingHeight,
-      sampled: sampled, sampleOffsets: offsets, sampleUV: sampleUV)
+      sampled: sampled, sampleOffsets: offsets, sampleUV: sampleUV, sampleWeights: sampleWeights)
+  }
+
+  /// How far the lookup moves across one pixel, in shading-image pixels: along x (`du`) and
+  /// along y (`dv`), by central differences of the neighbours' lookups (one-sided at the
+  /// ink's edge, zero where there is no neighbour), each clamped to 8 texels. Neighbours
+  /// on the edge (coverage below 1) do not count: they are sampled 4 x 4, and their centers
+  /// may lie outside the ink.
+  @inline(__always)
+  static func footprint(
+    _ uv: UnsafeBufferPointer<SIMD2<Float>>, _ coverage: UnsafeBufferPointer<Float>, maskWidth: Int,
+    ink: PixelRect, row: Int, column: Int
+  ) -> (SIMD2<Float>, SIMD2<Float>) {
+    func has(_ r: Int, _ c: Int) -> Bool {
+      r >= 0 && c >= 0 && r < ink.height && c < ink.width
+        && coverage[(ink.y + r) * maskWidth + ink.x + c] >= 1
+    }
+    func derivative(_ dr: Int, _ dc: Int) -> SIMD2<Float> {
+      let center = uv[row * ink.width + column]
+      let forward = has(row + dr, column + dc)
+      let backward = has(row - dr, column - dc)
+      var d = SIMD2<Float>.zero
+      if forward && backward {
+        d = (uv[(row + dr) * ink.width + column + dc] - uv[(row - dr) * ink.width + column - dc]) * 0.5
+      } else if forward {
+        d = uv[(row + dr) * ink.width + column + dc] - center
+      } else if backward {
+        d = center - uv[(row - dr) * ink.width + column - dc]
+      }
+      let length = (d * d).sum().squareRoot()
+      return length > 8 ? d * (8 / length) : d
+    }
+    return (derivative(0, 1), derivative(1, 0))
+  }
+
+  /// The shading image averaged over the parallelogram a pixel covers (center `p`, sides `du`
+  /// and `dv` in texels): up to 4 x 4 bilinear taps, one per texel of extent along each side,
+  /// so a highlight smaller than the footprint is neither missed nor hit by chance.
+  @inline(__always)
+  static func filteredLookup(
+    _ ball: UnsafeBufferPointer<SIMD4<Float>>, width: Int, height: Int, at p: SIMD2<Float>,
+    du: SIMD2<Float>, dv: SIMD2<Float>
+  ) -> SIMD4<Float> {
+    let nu = min(4, max(1, Int((du * du).sum().squareRoot().rounded(.up))))
+    let nv = min(4, max(1, Int((dv * dv).sum().squareRoot().rounded(.up))))
+    if nu == 1 && nv == 1 {
+      return RGBAImage.sampleBilinear(ball, width: width, height: height, x: p.x, y: p.y)
+    }
+    var sum = SIMD4<Float>.zero
+    for j in 0..<nv {
+      let b = (Float(j) + 0.5) / Float(nv) - 0.5
+      for i in 0..<nu {
+        let a = (Float(i) + 0.5) / Float(nu) - 0.5
+        let q = p + du * a + dv * b
+        sum += RGBAImage.sampleBilinear(ball, width: width, height: height, x: q.x, y: q.y)
+      }
+    }
+    return sum / Float(nu * nv)
+  }
+
+  /// The color of a sub-sampled pixel: the mean of its 4 x 4 grid's colors weighted by the
+  /// ink in each cell, each looked up over its own footprint (differences to its grid
+  /// neighbours with ink), as a render at 4x the size would filter its pixels.
+  @inline(__always)
+  static func sampledColor(
+    _ uv: [SIMD2<Float>], weights: [Float], start: Int, count: Int, ball: UnsafeBufferPointer<SIMD4<Float>>,
+    width: Int, height: Int
+  ) -> SIMD4<Float> {
+    let n = SubSamples.perSide
+    guard count == n * n else {
+      let p = uv[start]
+      return RGBAImage.sampleBilinear(ball, width: width, height: height, x: p.x, y: p.y)
+    }
+    func at(_ i: Int, _ j: Int) -> SIMD2<Float>? {
+      guard i >= 0, j >= 0, i < n, j < n else { return nil }
+      let p = uv[start + j * n + i]
+      return p.x.isNaN ? nil : p
+    }
+    func derivative(_ i: Int, _ j: Int, _ di: Int, _ dj: Int, _ center: SIMD2<Float>) -> SIMD2<Float> {
+      let forward = at(i + di, j + dj)
+      let backward = at(i - di, j - dj)
+      var d = SIMD2<Float>.zero
+      if let forward, let backward {
+        d = (forward - backward) * 0.5
+      } else if let forward {
+        d = forward - center
+      } else if let backward {
+        d = center - backward
+      }
+      let length = (d * d).sum().squareRoot()
+      return length > 8 ? d * (8 / length) : d
+    }
+    var sum = SIMD4<Float>.zero
+    var total: Float = 0
+    for j in 0..<n {
+      for i in 0..<n {
+        guard let p = at(i, j) else { continue }
+        let weight = weights[start + j * n + i]
+        sum += weight * filteredLookup(
+          ball, width: width, height: height, at: p, du: derivative(i, j, 1, 0, p),
+          dv: derivative(i, j, 0, 1, p))
+        total += weight
+      }
+    }
+    return total > 0 ? sum / total : sum
   }
 
   /// Composites the embossed image.
@@ -179,19 +293,19 @@ public enum ShadedMaterial {
                   }
                   var color: SIMD4<Float>
                   if next < map.sampled.count && Int(map.sampled[next]) == target + column {
-                    let range = Int(map.sampleOffsets[next])..<Int(map.sampleOffsets[next + 1])
-                    color = .zero
-                    for k in range {
-                      let p = map.sampleUV[k]
-                      color += RGBAImage.sampleBilinear(
-                        ball.buffer, width: shadingWidth, height: shadingHeight, x: p.x, y: p.y)
-                    }
-                    color /= Float(max(range.count, 1))
+                    let start = Int(map.sampleOffsets[next])
+                    let count = Int(map.sampleOffsets[next + 1]) - start
+                    color = sampledColor(
+                      map.sampleUV, weights: map.sampleWeights, start: start, count: count, ball: ball.buffer,
+                      width: shadingWidth, height: shadingHeight)
                     next += 1
                   } else {
-                    let p = uv.buffer[target + column]
-                    color = RGBAImage.sampleBilinear(
-                      ball.buffer, width: shadingWidth, height: shadingHeight, x: p.x, y: p.y)
+                    let (du, dv) = footprint(
+                      uv.buffer, coverage.buffer, maskWidth: mask.width, ink: ink, row: row,
+                      column: column)
+                    color = filteredLookup(
+                      ball.buffer, width: shadingWidth, height: shadingHeight,
+                      at: uv.buffer[target + column], du: du, dv: dv)
                   }
                   let rgb = SIMD3(color.x, color.y, color.z)
                   out.initialize(

@@ -299,9 +299,9 @@ enum EdgeDistance {
 
   /// Rebuilt tips of notches too narrow for the iso-line: for each vertex where the polygon
   /// turns sharply toward the outside (a notch of the background narrower than about 80
-  /// degrees), the lines of the walls four segments before and after it meet at the true tip;
-  /// the vertex nearest that tip gets a spur segment to it, when it lies in the ink within 3
-  /// pixels.
+  /// degrees) between two straight walls, the lines of the walls a few segments before and
+  /// after it meet at the true tip; the vertex nearest that tip gets a spur segment to it,
+  /// when it lies in the ink within 3 pixels.
   private static func spurs(
     _ pieces: [Piece], cellWidth cw: Int, cellHeight ch: Int, coverage: (Int, Int) -> Float
   ) -> [Piece] {
@@ -340,10 +340,25 @@ enum EdgeDistance {
     }
     // Candidate tips: vertex after segment i (its end b), relative to i's cell.
     var tips = [Int: (tip: SIMD2<Float>, reach: Float)]()
+    func direction(_ k: Int) -> SIMD2<Float> {
+      let s = pieces[k].segment
+      let d = SIMD2(s.z - s.x, s.w - s.y)
+      let length = (d * d).sum().squareRoot()
+      return length > 0 ? d / length : .zero
+    }
+    let straight = cosf(20 * .pi / 180)
     for i in pieces.indices {
       let before = step(i, 3, previous)
       let after = step(i, 4, next)
       guard before >= 0, after >= 0, before != i, after != i else { continue }
+      // Both walls must be straight where they are read (a tight curve turns as sharply over
+      // the same span, and has no tip to rebuild).
+      let farBefore = step(i, 5, previous)
+      let farAfter = step(i, 6, next)
+      guard farBefore >= 0, farAfter >= 0,
+        (direction(before) * direction(farBefore)).sum() > straight,
+        (direction(after) * direction(farAfter)).sum() > straight
+      else { continue }
       let s1 = pieces[before].segment
       let s2 = pieces[after].segment
       let a1 = SIMD2(s1.x, s1.y) + shift(before, from: i)

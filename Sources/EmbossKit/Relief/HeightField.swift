@@ -14,6 +14,22 @@ public enum ReliefProfile: String, Sendable, CaseIterable {
   /// (a softened chisel: `soften` of at least 15% of the radius).
   case chiselSoft = "chisel-soft"
 
+  /// The derivative dh/dt at `t` (0 past the plateau). The round profile's is infinite at the
+  /// edge itself; it is taken a ten-thousandth of the radius in.
+  @inline(__always)
+  func slope(_ t: Float) -> Float {
+    guard t < 1 else { return 0 }
+    switch self {
+    case .round:
+      let u = 1 - max(t, 1e-4)
+      return u / (1 - u * u).squareRoot()
+    case .linear, .chiselHard, .chiselSoft:
+      return t >= 0 ? 1 : 0
+    case .smooth:
+      return t >= 0 ? 6 * t * (1 - t) : 0
+    }
+  }
+
   /// The least `soften`, as a fraction of the radius, that the profile implies.
   var impliedSoften: Float { self == .chiselSoft ? 0.15 : 0 }
 
@@ -99,9 +115,13 @@ public struct SubSamples: Sendable, Equatable {
   public static let perSide = 4
   /// Region pixel indices (row-major), ascending.
   public var pixels: [Int32] = []
-  /// Sample k's slopes are `slopes[offsets[k]..<offsets[k + 1]]` (only points inside the ink).
+  /// Pixel k's slopes are `slopes[offsets[k]..<offsets[k + 1]]`: 16 in row-major order of the
+  /// 4 x 4 grid, NaN for cells with no ink; or 1, the slope just inside the edge, for a pixel
+  /// whose ink is a sliver no cell reaches.
   public var offsets: [Int32] = [0]
   public var slopes: [SIMD2<Float>] = []
+  /// The share (0...1) of each sample's cell that is ink: its weight in the pixel's color.
+  public var weights: [Float] = []
 
   public var count: Int { pixels.count }
 
@@ -110,6 +130,7 @@ public struct SubSamples: Sendable, Equatable {
     pixels += other.pixels
     offsets += other.offsets.dropFirst().map { $0 + base }
     slopes += other.slopes
+    weights += other.weights
   }
 }
 
@@ -123,9 +144,9 @@ public struct HeightField: Sendable, Equatable {
   public let region: PixelRect
   /// Heights for `region`, row-major.
   public let plane: Plane
-  /// The slope (dh/dx, dh/dy, x right, y down, of the 0...1 heights per pixel) averaged over
-  /// each pixel of `region`: the profile's rise across the pixel along the direction away
-  /// from the nearest edge point. Zero outside the mask and on the plateau.
+  /// The slope (dh/dx, dh/dy, x right, y down, of the 0...1 heights per pixel) at the center
+  /// of each pixel of `region`: the profile's derivative along the direction away from the
+  /// nearest edge point. Zero outside the mask and on the plateau.
   public let slopes: [SIMD2<Float>]
   /// Pixels whose slope varies within them, sampled 4 x 4.
   public let samples: SubSamples
@@ -225,7 +246,8 @@ public struct HeightField: Sendable, Equatable {
                   let points = bevel.samples(x: x, y: y)
                   guard !points.isEmpty else { continue }
                   samples.pixels.append(Int32(out))
-                  samples.slopes += points.map { sign * $0 }
+                  samples.slopes += points.map { $0.slope.x.isNaN ? $0.slope : sign * $0.slope }
+                  samples.weights += points.map(\.weight)
                   samples.offsets.append(Int32(samples.slopes.count))
                 }
               }
@@ -291,8 +313,17 @@ struct Bevel {
     return inside ? delta / length : -delta / length
   }
 
-  /// The slope averaged over the pixel at grid point (x, y): the profile's rise over one
-  /// pixel across the distance, along its gradient.
+  /// The slope of the 0...1 heights at signed distance `d` inside, per pixel: the profile's
+  /// derivative over the radius (0 outside).
+  @inline(__always)
+  func rise(_ d: Float) -> Float {
+    d >= 0 ? profile.slope(d / radius) / radius : 0
+  }
+
+  /// The slope at grid point (x, y): the profile's derivative at the pixel's distance, along
+  /// the distance's gradient. (Not a difference of heights: at a crease each side keeps its
+  /// own slope, and near the edge of a round bevel, where the slope grows without bound, the
+  /// sample is the surface at that point, so colors average the same way at any resolution.)
   func slope(x: Int, y: Int) -> SIMD2<Float> {
     let i = y * field.width + x
     let cell = Int(field.nearestCell[i])
@@ -300,7 +331,7 @@ struct Bevel {
     let d = field.distance[i]
     let nearest = field.nearest(x: x, y: y, cell: cell)
     let g = gradient(delta: nearest.delta, normal: nearest.normal, inside: field.coverage[i] >= 0.5)
-    return (height(d + 0.5) - height(d - 0.5)) * g
+    return rise(d) * g
   }
 
   /// Whether the normals (at a depth equal to the radius) of pixel (x, y)'s neighbours differ
@@ -320,11 +351,13 @@ struct Bevel {
     return false
   }
 
-  /// Slopes at the 4 x 4 sub-pixel points of pixel (x, y) that lie inside the ink, each from
-  /// its own nearest edge among the segments the pixel and its neighbours found, with the
-  /// profile's rise over a quarter pixel. A pixel with no point inside gets the slope at the
-  /// edge itself (its ink is a sliver along the edge).
-  func samples(x: Int, y: Int) -> [SIMD2<Float>] {
+  /// Slopes at the 4 x 4 sub-pixel points of pixel (x, y), each from its own nearest edge
+  /// among the segments the pixel and its neighbours found, weighted by the share of its
+  /// quarter-pixel cell that is ink (the cell against a straight edge at the point's signed
+  /// distance) and taken at the middle of that inked part, so the cells along the edge count
+  /// as much as the ink they hold, as in a render at 4x the size. A pixel whose cells hold no
+  /// ink gets one slope, just inside the edge (its ink is a sliver along it).
+  func samples(x: Int, y: Int) -> [(slope: SIMD2<Float>, weight: Float)] {
     let w = field.width
     var cells: [Int] = []
     for ny in max(0, y - 1)...min(field.height - 1, y + 1) {
@@ -336,8 +369,9 @@ struct Bevel {
     guard !cells.isEmpty else { return [] }
     let n = SubSamples.perSide
     let step = 1 / Float(n)
-    var out: [SIMD2<Float>] = []
+    var out: [(slope: SIMD2<Float>, weight: Float)] = []
     out.reserveCapacity(n * n)
+    var anyInk = false
     var closest: (distance: Float, gradient: SIMD2<Float>) = (.infinity, .zero)
     for j in 0..<n {
       for i in 0..<n {
@@ -347,18 +381,31 @@ struct Bevel {
           let candidate = field.nearest(x: x, y: y, offset: offset, cell: c)
           if candidate.distance < best.distance { best = candidate }
         }
-        let inside = field.coverage(x: x, y: y, offset: offset) >= 0.5
+        // Which side of the edge polygon the point is on: by its nearest segment's normal,
+        // or, where the nearest point is a corner (the normal is ambiguous there), by the
+        // coverage interpolated between pixel centers.
+        let side = (best.delta * best.normal).sum()
+        let inside =
+          abs(side) > 0.98 * best.distance
+          ? side > 0 : field.coverage(x: x, y: y, offset: offset) >= 0.5
         let g = gradient(delta: best.delta, normal: best.normal, inside: inside)
-        if inside {
-          let d = best.distance
-          out.append((height(d + step / 2) - height(d - step / 2)) / step * g)
-        } else if best.distance < closest.distance {
-          closest = (best.distance, g)
+        let signed = inside ? best.distance : -best.distance
+        // The cell spans signed distances signed -/+ half, half = step * (|gx| + |gy|) / 2.
+        let half = step * (abs(g.x) + abs(g.y)) * 0.5
+        let low = max(0, signed - half)
+        let high = signed + half
+        let weight = half > 0 ? min(max((high - low) / (2 * half), 0), 1) : (inside ? 1 : 0)
+        if weight > 0 {
+          out.append((rise((low + high) * 0.5) * g, weight))
+          anyInk = true
+        } else {
+          out.append((SIMD2(repeating: .nan), 0))
+          if best.distance < closest.distance { closest = (best.distance, g) }
         }
       }
     }
-    if out.isEmpty && closest.distance.isFinite {
-      out.append(height(step / 2) / (step / 2) * 0.5 * closest.gradient)
+    if !anyInk {
+      return closest.distance.isFinite ? [(rise(step / 4) * closest.gradient, Float(1))] : []
     }
     return out
   }

@@ -35,12 +35,13 @@ public struct TextStyle: Sendable, Equatable {
   public var letterSpacing: Float
   /// Distance between baselines as a multiple of the font's own line spacing.
   public var lineHeight: Float
-  /// Margin around the ink in pixels; nil picks 15% of the em plus 2 px.
-  public var padding: Int?
+  /// Margin around the ink in pixels (fractions are kept: the ink is placed at its exact
+  /// sub-pixel position); nil picks 15% of the em plus 2 px.
+  public var padding: Float?
 
   public init(
     pixelSize: Float = 160, alignment: TextAlignment = .center, letterSpacing: Float = 0,
-    lineHeight: Float = 1, padding: Int? = nil
+    lineHeight: Float = 1, padding: Float? = nil
   ) {
     self.pixelSize = pixelSize
     self.alignment = alignment
@@ -49,7 +50,7 @@ public struct TextStyle: Sendable, Equatable {
     self.padding = padding
   }
 
-  var resolvedPadding: Int { padding ?? Int((pixelSize * 0.15).rounded()) + 2 }
+  var resolvedPadding: Double { Double(padding ?? pixelSize * 0.15 + 2) }
 }
 
 /// Text set in a font and rendered glyph by glyph: every FreeType call (and so every way
@@ -65,8 +66,12 @@ public struct TextLayout: Sendable {
 
   public let canvasWidth: Int
   public let canvasHeight: Int
-  /// Where the ink lies on the canvas.
+  /// Where the ink lies on the canvas: every pixel with some coverage.
   public let inkBounds: PixelRect
+  /// The outlines' exact bounding box on the canvas, in pixels (x right, y down): what
+  /// padding, centering and `fitting` measure, so a render at twice the size is exactly
+  /// twice the render.
+  public let exactInk: (minX: Double, minY: Double, maxX: Double, maxY: Double)
   /// The canvas row of the first line's baseline (rounded), for aligning text with text.
   public let firstBaseline: Int
   let glyphs: [PlacedGlyph]
@@ -78,6 +83,15 @@ public struct TextLayout: Sendable {
   public init(
     text: String, font: Font, style: TextStyle, canvas: CanvasSize? = nil,
     limits: RenderLimits = .default
+  ) throws {
+    try self.init(text: text, font: font, style: style, canvas: canvas, limits: limits, measureOnly: false)
+  }
+
+  /// With `measureOnly`, no glyph is rasterized and no canvas limit applies: only the exact
+  /// ink box is wanted.
+  init(
+    text: String, font: Font, style: TextStyle, canvas: CanvasSize?, limits: RenderLimits,
+    measureOnly: Bool
   ) throws {
     guard style.pixelSize.isFinite, style.pixelSize >= 1, style.pixelSize <= 10_000 else {
       throw EmbossError("text size must be in 1...10000 pixels, got \(style.pixelSize)")
@@ -106,6 +120,9 @@ public struct TextLayout: Sendable {
     struct Pending {
       var index: UInt32
       var penX: Double
+      /// The outline's exact box relative to the pen, in pixels, FreeType's y up; nil when
+      /// the glyph has no outline points (a space).
+      var box: (xMin: Double, yMin: Double, xMax: Double, yMax: Double)?
     }
     var lines: [[Pending]] = []
     var widths: [Double] = []
@@ -137,7 +154,14 @@ public struct TextLayout: Sendable {
             "cannot load glyph for '\(Character(scalar))' from '\(font.path)': \(FreeTypeError.message(status))"
           )
         }
-        pending.append(Pending(index: index, penX: penX))
+        var box: (Double, Double, Double, Double)? = nil
+        if slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE, slot.pointee.outline.n_points > 0 {
+          var bbox = FT_BBox()
+          if FT_Outline_Get_BBox(&slot.pointee.outline, &bbox) == 0 {
+            box = (Double(bbox.xMin) / 64, Double(bbox.yMin) / 64, Double(bbox.xMax) / 64, Double(bbox.yMax) / 64)
+          }
+        }
+        pending.append(Pending(index: index, penX: penX, box: box))
         penX += Double(slot.pointee.linearHoriAdvance) / 65536 + Double(style.letterSpacing)
         previous = index
       }
@@ -147,62 +171,71 @@ public struct TextLayout: Sendable {
     }
     let blockWidth = widths.max() ?? 0
 
-    // Pass 2: render each glyph at its exact sub-pixel position (26.6 fixed point).
-    var rendered: [PlacedGlyph] = []
-    for (lineNumber, line) in lines.enumerated() {
-      let offset: Double
+    // The exact ink box in layout coordinates (origin on the first line's pen, y down).
+    func lineOffset(_ lineNumber: Int) -> Double {
       switch style.alignment {
-      case .left: offset = 0
-      case .center: offset = (blockWidth - widths[lineNumber]) / 2
-      case .right: offset = blockWidth - widths[lineNumber]
-      }
-      let baseline = ascender + Double(lineNumber) * lineAdvance
-      for glyph in line {
-        let x64 = Int((Double(glyph.penX + offset) * 64).rounded())
-        let y64 = Int((baseline * 64).rounded())
-        if let placed = try Self.render(
-          font: font, index: glyph.index, x64: x64, y64: y64)
-        {
-          rendered.append(placed)
-        }
+      case .left: return 0
+      case .center: return (blockWidth - widths[lineNumber]) / 2
+      case .right: return blockWidth - widths[lineNumber]
       }
     }
-    guard !rendered.isEmpty else {
+    var ink = (minX: Double.infinity, minY: Double.infinity, maxX: -Double.infinity, maxY: -Double.infinity)
+    for (lineNumber, line) in lines.enumerated() {
+      let baseline = ascender + Double(lineNumber) * lineAdvance
+      for glyph in line {
+        guard let box = glyph.box else { continue }
+        let x = glyph.penX + lineOffset(lineNumber)
+        ink.minX = min(ink.minX, x + box.xMin)
+        ink.maxX = max(ink.maxX, x + box.xMax)
+        ink.minY = min(ink.minY, baseline - box.yMax)
+        ink.maxY = max(ink.maxY, baseline - box.yMin)
+      }
+    }
+    guard ink.minX < ink.maxX, ink.minY < ink.maxY else {
       throw EmbossError("the text renders no ink (it is empty or only spaces)")
     }
 
-    // Canvas: fit the ink plus padding, or center the ink in a fixed canvas.
-    var minX = Int.max
-    var minY = Int.max
-    var maxX = Int.min
-    var maxY = Int.min
-    for g in rendered {
-      minX = min(minX, g.x)
-      minY = min(minY, g.y)
-      maxX = max(maxX, g.x + g.coverage.width)
-      maxY = max(maxY, g.y + g.coverage.height)
-    }
-    let inkWidth = maxX - minX
-    let inkHeight = maxY - minY
-    let shiftX: Int
-    let shiftY: Int
+    // Canvas: fit the ink plus padding, or center the ink in a fixed canvas, at the exact
+    // sub-pixel offset (no snapping to whole pixels).
+    let inkWidth = ink.maxX - ink.minX
+    let inkHeight = ink.maxY - ink.minY
+    let shiftX: Double
+    let shiftY: Double
     if let canvas {
-      guard canvas.width >= inkWidth + 4, canvas.height >= inkHeight + 4 else {
+      let needW = Int(inkWidth.rounded(.up)) + 4
+      let needH = Int(inkHeight.rounded(.up)) + 4
+      guard canvas.width >= needW, canvas.height >= needH else {
         throw EmbossError(
-          "the text needs at least \(inkWidth + 4)x\(inkHeight + 4) pixels; the canvas is \(canvas.width)x\(canvas.height)"
+          "the text needs at least \(needW)x\(needH) pixels; the canvas is \(canvas.width)x\(canvas.height)"
         )
       }
       canvasWidth = canvas.width
       canvasHeight = canvas.height
-      shiftX = (canvas.width - inkWidth) / 2 - minX
-      shiftY = (canvas.height - inkHeight) / 2 - minY
+      shiftX = (Double(canvas.width) - inkWidth) / 2 - ink.minX
+      shiftY = (Double(canvas.height) - inkHeight) / 2 - ink.minY
     } else {
-      let padding = max(2, style.resolvedPadding)
-      canvasWidth = inkWidth + 2 * padding
-      canvasHeight = inkHeight + 2 * padding
-      shiftX = padding - minX
-      shiftY = padding - minY
+      let padding = max(0, style.resolvedPadding)
+      // One pixel of slack past the exact box holds the anti-aliased edge.
+      let w = (inkWidth + 2 * padding).rounded(.up)
+      let h = (inkHeight + 2 * padding).rounded(.up)
+      guard measureOnly || (w <= Double(1 << 20) && h <= Double(1 << 20)) else {
+        throw EmbossError(
+          "the image would be \(Int(w))x\(Int(h)) pixels, over the limit of \(limits.maxPixels) pixels (raise it with --max-pixels)"
+        )
+      }
+      canvasWidth = Int(w) + (padding < 1 ? 2 : 0)
+      canvasHeight = Int(h) + (padding < 1 ? 2 : 0)
+      shiftX = padding + (padding < 1 ? 1 : 0) - ink.minX
+      shiftY = padding + (padding < 1 ? 1 : 0) - ink.minY
     }
+    if measureOnly {
+      glyphs = []
+      firstBaseline = 0
+      inkBounds = PixelRect(x: 0, y: 0, width: 0, height: 0)
+      exactInk = (ink.minX + shiftX, ink.minY + shiftY, ink.maxX + shiftX, ink.maxY + shiftY)
+      return
+    }
+    // Checked before any glyph is rasterized.
     guard canvasWidth.multipliedReportingOverflow(by: canvasHeight).partialValue <= limits.maxPixels,
       canvasWidth <= 1 << 20, canvasHeight <= 1 << 20
     else {
@@ -210,14 +243,45 @@ public struct TextLayout: Sendable {
         "the image would be \(canvasWidth)x\(canvasHeight) pixels, over the limit of \(limits.maxPixels) pixels (raise it with --max-pixels)"
       )
     }
-    glyphs = rendered.map { PlacedGlyph(x: $0.x + shiftX, y: $0.y + shiftY, coverage: $0.coverage) }
-    firstBaseline = Int(ascender.rounded()) + shiftY
-    inkBounds = PixelRect(x: minX + shiftX, y: minY + shiftY, width: inkWidth, height: inkHeight)
+
+    // Pass 2: render each glyph at its exact sub-pixel position on the canvas (26.6 fixed
+    // point).
+    var rendered: [PlacedGlyph] = []
+    for (lineNumber, line) in lines.enumerated() {
+      let baseline = ascender + Double(lineNumber) * lineAdvance + shiftY
+      for glyph in line where glyph.box != nil {
+        let x64 = Int(((glyph.penX + lineOffset(lineNumber) + shiftX) * 64).rounded())
+        let y64 = Int((baseline * 64).rounded())
+        if let placed = try Self.render(font: font, index: glyph.index, x64: x64, y64: y64) {
+          rendered.append(placed)
+        }
+      }
+    }
+    guard !rendered.isEmpty else {
+      throw EmbossError("the text renders no ink (it is empty or only spaces)")
+    }
+    var bounds: PixelRect? = nil
+    for g in rendered {
+      let rect = PixelRect(x: g.x, y: g.y, width: g.coverage.width, height: g.coverage.height)
+      guard let b = bounds else {
+        bounds = rect
+        continue
+      }
+      let x0 = min(b.x, rect.x)
+      let y0 = min(b.y, rect.y)
+      bounds = PixelRect(
+        x: x0, y: y0, width: max(b.maxX, rect.maxX) - x0, height: max(b.maxY, rect.maxY) - y0)
+    }
+    glyphs = rendered
+    firstBaseline = Int((ascender + shiftY).rounded())
+    inkBounds = (bounds ?? PixelRect(x: 0, y: 0, width: 0, height: 0))
+      .intersection(PixelRect(x: 0, y: 0, width: canvasWidth, height: canvasHeight))
+    exactInk = (ink.minX + shiftX, ink.minY + shiftY, ink.maxX + shiftX, ink.maxY + shiftY)
   }
 
-  /// Sets `text` so that its ink, from the top of the highest glyph to the bottom of the
-  /// lowest, is `inkHeight` pixels tall (to the pixel): the size is found by measuring at
-  /// 100 px and scaling, then refined.
+  /// Sets `text` so that its ink, from the top of the highest glyph's outline to the bottom
+  /// of the lowest, is exactly `inkHeight` pixels tall (fractions included): unhinted
+  /// outlines scale linearly with the size, so one measurement at 100 px gives the size.
   public static func fitting(
     inkHeight: Double, text: String, font: Font, style: TextStyle, canvas: CanvasSize? = nil,
     limits: RenderLimits = .default
@@ -227,11 +291,13 @@ public struct TextLayout: Sendable {
     }
     var sized = style
     sized.pixelSize = 100
-    for _ in 0..<4 {
-      let measured = try TextLayout(text: text, font: font, style: sized, limits: limits)
-      let height = Double(measured.inkBounds.height)
-      if abs(height - inkHeight) < 0.5 { break }
-      sized.pixelSize = Float(Double(sized.pixelSize) * inkHeight / height)
+    let measured = try TextLayout(
+      text: text, font: font, style: sized, canvas: nil, limits: limits, measureOnly: true)
+    let height = measured.exactInk.maxY - measured.exactInk.minY
+    sized.pixelSize = Float(100 * inkHeight / height)
+    guard sized.pixelSize >= 1, sized.pixelSize <= 10_000 else {
+      throw EmbossError(
+        "a text height of \(inkHeight) pixels needs a size of \(sized.pixelSize) pixels; sizes must be 1...10000")
     }
     return try TextLayout(text: text, font: font, style: sized, canvas: canvas, limits: limits)
   }
@@ -243,10 +309,14 @@ public struct TextLayout: Sendable {
     plane.pixels.withUnsafeMutableBufferPointer { out in
       for glyph in glyphs {
         glyph.coverage.pixels.withUnsafeBufferPointer { src in
-          for row in 0..<glyph.coverage.height {
+          // Clipped to the canvas (a glyph's anti-aliased edge may touch past a zero padding).
+          let x0 = max(0, -glyph.x)
+          let x1 = min(glyph.coverage.width, canvasWidth - glyph.x)
+          for row in 0..<glyph.coverage.height where glyph.y + row >= 0 && glyph.y + row < canvasHeight {
+            guard x0 < x1 else { break }
             let dst = (glyph.y + row) * canvasWidth + glyph.x
             let s = row * glyph.coverage.width
-            for col in 0..<glyph.coverage.width {
+            for col in x0..<x1 {
               out[dst + col] = max(out[dst + col], src[s + col])
             }
           }
