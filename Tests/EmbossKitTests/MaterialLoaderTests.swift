@@ -15,8 +15,13 @@ final class MaterialLoaderTests: XCTestCase {
   func testDefaultMaterialLoads() throws {
     let spec = try Fixtures.material()
     XCTAssertEqual(spec.name, "default")
-    XCTAssertEqual(spec.lights.count, 3)
-    XCTAssertEqual(spec.relief, ReliefSpec(radius: 10, profile: .round, depth: .scale(10), direction: .raised))
+    XCTAssertEqual(spec.lights.count, 1)
+    XCTAssertEqual(spec.lights[0].kind, .distant)
+    XCTAssertEqual(spec.surface.model, .ggx)
+    XCTAssertEqual(spec.environment.softboxes.count, 2)
+    // Depth follows the radius: at radius 10 it is Core Image's scale 10, as before.
+    XCTAssertEqual(spec.relief, ReliefSpec(radius: 10, profile: .round, depth: .radiusMultiple(1), direction: .raised))
+    XCTAssertEqual(spec.relief.scale, 10)
     XCTAssertEqual(spec.shadingSize, 512)
   }
 
@@ -35,7 +40,7 @@ final class MaterialLoaderTests: XCTestCase {
       ["test.yaml:2:3: error: \"surface.shinyness\": unknown key; did you mean \"shininess\"?"])
     XCTAssertEqual(
       errors("colour: red\n"),
-      ["test.yaml:1:1: error: \"colour\": unknown key (known keys: description, extends, surface, lights, relief, shading, background)"])
+      ["test.yaml:1:1: error: \"colour\": unknown key (known keys: description, extends, surface, lights, environment, relief, shading, background)"])
   }
 
   func testOutOfRangeNumbers() {
@@ -156,7 +161,8 @@ final class MaterialLoaderTests: XCTestCase {
     let spec = try MaterialLoader.apply(
       settings: [
         "surface.shininess=90", "lights[0].intensity=0.5", "lights[1].color=#ff0000",
-        "relief.profile=linear", "background=transparent", "lights[3].position=[0, 0, 2]",
+        "relief.profile=linear", "background=transparent", "lights[1]={kind: omni}", "lights[2]={kind: omni}",
+        "lights[3].position=[0, 0, 2]",
         "shading.size=128",
       ], to: base)
     XCTAssertEqual(spec.surface.shininess, 90)
@@ -176,7 +182,7 @@ final class MaterialLoaderTests: XCTestCase {
       XCTAssertEqual("\(error)", "--set:1:19: error: \"surface.shininess\": must be in 1...2048, got 0")
     }
     XCTAssertThrowsError(try MaterialLoader.apply(settings: ["lights[7].intensity=1"], to: base)) { error in
-      XCTAssertEqual("\(error)", "--set:1:1: error: \"lights[7].intensity\": no light [7]; the material has 3 (index 3 adds one)")
+      XCTAssertEqual("\(error)", "--set:1:1: error: \"lights[7].intensity\": no light [7]; the material has 1 (index 1 adds one)")
     }
     XCTAssertThrowsError(try MaterialLoader.apply(settings: ["surfce.shininess=3"], to: base)) { error in
       XCTAssertEqual("\(error)", "--set:1:1: error: \"surfce.shininess\": not a key that can be set; did you mean \"surface\"?")

@@ -30,8 +30,8 @@ public enum ShadedMaterial {
     public let shadingWidth: Int
     public let shadingHeight: Int
     /// Ink pixels (row-major indices into `rect`, ascending) whose color is the mean of several
-    /// lookups, `sampleUV[sampleOffsets[k]..<sampleOffsets[k + 1]]`: a 4 x 4 grid with NaN
-    /// outside the ink, or a single lookup (see `SubSamples`).
+    /// lookups, `sampleUV[sampleOffsets[k]..<sampleOffsets[k + 1]]`: a 4 x 4 grid (weight 0
+    /// where a cell has no ink), or a single lookup (see `SubSamples`).
     public let sampled: [Int32]
     public let sampleOffsets: [Int32]
     public let sampleUV: [SIMD2<Float>]
@@ -53,14 +53,14 @@ public enum ShadedMaterial {
     /// shading image): the only ones the composite needs colored.
     public func texelsRead(mask: CoverageMask) -> [Bool] {
       var read = [Bool](repeating: false, count: shadingWidth * shadingHeight)
-      var points: [SIMD2<Float>] = sampleUV
+      var points: [SIMD2<Float>] = zip(sampleUV, sampleWeights).filter { $0.1 > 0 }.map(\.0)
       for row in 0..<rect.height {
         let y = rect.y + row
         for column in 0..<rect.width where mask.plane[rect.x + column, y] > 0 {
           points.append(uv[row * rect.width + column])
         }
       }
-      for p in points where !p.x.isNaN {
+      for p in points {
           let fx = min(max(p.x - 0.5, 0), Float(shadingWidth - 1))
           let fy = min(max(p.y - 0.5, 0), Float(shadingHeight - 1))
           let x0 = Int(fx)
@@ -120,10 +120,6 @@ public enum ShadedMaterial {
       for j in Int(samples.offsets[k])..<Int(samples.offsets[k + 1]) {
         let slope = samples.slopes[j]
         sampleWeights.append(samples.weights[j])
-        guard !slope.x.isNaN else {
-          sampleUV.append(SIMD2(repeating: .nan))
-          continue
-        }
         let n = normal(slope: slope, scale: scale)
         sampleUV.append(lookup(n, width: shadingWidth, height: shadingHeight))
       }
@@ -205,9 +201,8 @@ public enum ShadedMaterial {
       return RGBAImage.sampleBilinear(ball, width: width, height: height, x: p.x, y: p.y)
     }
     func at(_ i: Int, _ j: Int) -> SIMD2<Float>? {
-      guard i >= 0, j >= 0, i < n, j < n else { return nil }
-      let p = uv[start + j * n + i]
-      return p.x.isNaN ? nil : p
+      guard i >= 0, j >= 0, i < n, j < n, weights[start + j * n + i] > 0 else { return nil }
+      return uv[start + j * n + i]
     }
     func derivative(_ i: Int, _ j: Int, _ di: Int, _ dj: Int, _ center: SIMD2<Float>) -> SIMD2<Float> {
       let forward = at(i + di, j + dj)

@@ -207,7 +207,7 @@ enum EdgeDistance {
           guard seed >= 0 else { continue }
           nearestSquared = min(nearestSquared, transform.squaredDistance(k))
           let d = partial.nearest(x: x, y: y, cell: seed).distance
-          if d < bestDistance {
+          if closer(d, seed, than: bestDistance, bestCell) {
             bestDistance = d
             bestCell = seed
           }
@@ -246,7 +246,7 @@ enum EdgeDistance {
             let other = Int(nearestCell[ny * w + nx])
             guard other >= 0, other != cell else { continue }
             let candidate = partial.nearest(x: x, y: y, cell: other).distance
-            if candidate < d {
+            if closer(candidate, other, than: d, cell) {
               d = candidate
               cell = other
               improved = true
@@ -268,6 +268,14 @@ enum EdgeDistance {
       cellStart: cellStart, segments: partial.segments)
   }
 
+  /// Whether a candidate cell at distance `d` beats the best so far: nearer, or as near with a
+  /// smaller index, so equidistant edges (on a crease) are chosen the same way whatever order
+  /// they are met in, and any banding gives the same field.
+  @inline(__always)
+  static func closer(_ d: Float, _ cell: Int, than best: Float, _ bestCell: Int) -> Bool {
+    d < best || (d == best && cell < bestCell)
+  }
+
   /// Walks from `cell` to nearby cells with segments while they are closer to pixel (x, y):
   /// to the 8 neighbours, and once those give nothing, to the ring two cells out (so a
   /// one-cell wiggle of the edge does not stop the walk).
@@ -285,7 +293,7 @@ enum EdgeDistance {
             let k = ny * cw + nx
             guard k != cell, field.hasSegments(k) else { continue }
             let d = field.nearest(x: x, y: y, cell: k).distance
-            if d < distance {
+            if closer(d, k, than: distance, cell) {
               distance = d
               cell = k
               moved = true

@@ -116,8 +116,8 @@ public struct SubSamples: Sendable, Equatable {
   /// Region pixel indices (row-major), ascending.
   public var pixels: [Int32] = []
   /// Pixel k's slopes are `slopes[offsets[k]..<offsets[k + 1]]`: 16 in row-major order of the
-  /// 4 x 4 grid, NaN for cells with no ink; or 1, the slope just inside the edge, for a pixel
-  /// whose ink is a sliver no cell reaches.
+  /// 4 x 4 grid (zero, with weight 0, for cells with no ink); or 1, the slope just inside the
+  /// edge, for a pixel whose ink is a sliver no cell reaches.
   public var offsets: [Int32] = [0]
   public var slopes: [SIMD2<Float>] = []
   /// The share (0...1) of each sample's cell that is ink: its weight in the pixel's color.
@@ -246,7 +246,7 @@ public struct HeightField: Sendable, Equatable {
                   let points = bevel.samples(x: x, y: y)
                   guard !points.isEmpty else { continue }
                   samples.pixels.append(Int32(out))
-                  samples.slopes += points.map { $0.slope.x.isNaN ? $0.slope : sign * $0.slope }
+                  samples.slopes += points.map { sign * $0.slope }
                   samples.weights += points.map(\.weight)
                   samples.offsets.append(Int32(samples.slopes.count))
                 }
@@ -367,6 +367,8 @@ struct Bevel {
       }
     }
     guard !cells.isEmpty else { return [] }
+    // In index order: on a tie the smaller cell wins, as in `EdgeDistance`.
+    cells.sort()
     let n = SubSamples.perSide
     let step = 1 / Float(n)
     var out: [(slope: SIMD2<Float>, weight: Float)] = []
@@ -399,7 +401,7 @@ struct Bevel {
           out.append((rise((low + high) * 0.5) * g, weight))
           anyInk = true
         } else {
-          out.append((SIMD2(repeating: .nan), 0))
+          out.append((.zero, 0))
           if best.distance < closest.distance { closest = (best.distance, g) }
         }
       }
