@@ -1,3 +1,5 @@
+import Foundation
+
 /// The whole render, one pure stage after another:
 /// mask -> height field -> (normals x shading image) -> embossed image.
 ///
@@ -40,11 +42,11 @@ public struct Render: Sendable {
   }
 
   /// The intermediate stages as PNG files, named after what they hold: `mask.png` (coverage),
-  /// `height.png` (16-bit gray, black lowest and white highest: 0...1 when raised, -1...0
-  /// when lowered), `normals.png` ((n + 1) / 2 as RGB, y down) and `shading.png` (the lit
-  /// hemisphere).
+  /// `height.png` (gray, black lowest and white highest: 0...1 when raised, -1...0 when
+  /// lowered; always 16-bit), `normals.png` ((n + 1) / 2 as RGB, y down, one normal per pixel
+  /// center) and `shading.png` (the lit hemisphere), at `depth` bits per channel.
   public func stageFiles(
-    material: MaterialSpec, compression: Int = PNGCodec.defaultCompression
+    material: MaterialSpec, depth: BitDepth = .eight, compression: Int = PNGCodec.defaultCompression
   ) throws -> [(name: String, data: [UInt8])] {
     let relief = material.relief
     let scale = relief.scale
@@ -55,25 +57,31 @@ public struct Render: Sendable {
         size: material.shadingSize)
     let range: ClosedRange<Float> = relief.direction == .raised ? 0...1 : -1...0
     let normals = ShadedMaterial.normalMap(height: height, scale: scale)
-    let normalBytes = normals.pixels.flatMap { p in
-      [p.x, p.y, p.z, p.w].map { UInt8((min(max($0, 0), 1) * 255).rounded()) }
+    let normalData: Data
+    switch depth {
+    case .eight:
+      normalData = try PNGCodec.encodeRaw(
+        normals.pixels.flatMap { p in [p.x, p.y, p.z, p.w].map { UInt8((min(max($0, 0), 1) * 255).rounded()) } },
+        width: normals.width, height: normals.height, channels: 4, bitDepth: 8,
+        compression: compression, pixelsPerMeter: 0, srgb: false)
+    case .sixteen:
+      normalData = try PNGCodec.encodeRaw(
+        normals.pixels.flatMap { p in
+          [p.x, p.y, p.z, p.w].map { UInt16((min(max($0, 0), 1) * 65535).rounded()) }
+        },
+        width: normals.width, height: normals.height, channels: 4, bitDepth: 16,
+        compression: compression, pixelsPerMeter: 0, srgb: false)
     }
     return [
-      ("mask.png", Array(try PNGCodec.encodeGray(mask.plane, compression: compression))),
+      ("mask.png", Array(try PNGCodec.encodeGray(mask.plane, depth: depth, compression: compression))),
       (
         "height.png",
         Array(
           try PNGCodec.encodeGray(
             height.canvasPlane(), range: range, depth: .sixteen, compression: compression))
       ),
-      (
-        "normals.png",
-        Array(
-          try PNGCodec.encodeRaw(
-            normalBytes, width: normals.width, height: normals.height, channels: 4, bitDepth: 8,
-            compression: compression, pixelsPerMeter: 0, srgb: false))
-      ),
-      ("shading.png", Array(try PNGCodec.encode(ball, compression: compression))),
+      ("normals.png", Array(normalData)),
+      ("shading.png", Array(try PNGCodec.encode(ball, depth: depth, compression: compression))),
     ]
   }
 }

@@ -231,7 +231,9 @@ struct RenderCommand: ParsableCommand {
     }
     if let directory = saveStages {
       try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-      for file in try result.render.stageFiles(material: result.material) {
+      for file in try result.render.stageFiles(
+        material: result.material, depth: output.depth, compression: output.compression)
+      {
         try OutputFile.write(Data(file.data), to: directory + "/" + file.name)
       }
     }

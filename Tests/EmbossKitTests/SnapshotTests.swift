@@ -51,8 +51,39 @@ final class SnapshotTests: XCTestCase {
 
   func testShadingImage() throws {
     let material = try Fixtures.material()
-    let image = ShadingImage.render(surface: material.surface, lights: material.lights, size: 96, parallelism: .serial)
+    let image = ShadingImage.render(
+      surface: material.surface, lights: material.lights, environment: material.environment,
+      size: 96, parallelism: .serial)
     assertSnapshot(of: image, as: .png(), named: "shading=default")
+  }
+
+  /// Every acute inside corner the issue named, and thin strokes: no slits, dents or sparkles.
+  func testAcuteCornersAndThinStrokes() throws {
+    assertSnapshot(of: try render("AVWMNK vwxyk47", size: 48), as: .png(), named: "text=AVWMNK vwxyk47")
+    let chrome = try Fixtures.material("chrome")
+    assertSnapshot(
+      of: try render("oSe8&@", size: 40) {
+        $0 = chrome
+        $0.shadingSize = 256
+      }, as: .png(), named: "text=oSe8&@ material=chrome")
+  }
+
+  /// Each preset, as it ships.
+  func testPresets() throws {
+    for name in Fixtures.resources.materialLibrary.presetNames {
+      var material = try Fixtures.material(name)
+      material.shadingSize = 256
+      let image = try render { $0 = material }
+      assertSnapshot(of: image, as: .png(), named: "material=\(name)")
+    }
+  }
+
+  func testChiselProfilesAndSoften() throws {
+    for profile in [ReliefProfile.chiselHard, .chiselSoft] {
+      assertSnapshot(
+        of: try render { $0.relief.profile = profile }, as: .png(), named: "profile=\(profile.rawValue)")
+    }
+    assertSnapshot(of: try render { $0.relief.soften = 2 }, as: .png(), named: "soften=2")
   }
 }
 

@@ -101,4 +101,25 @@ final class TextLayoutTests: XCTestCase {
       XCTAssertTrue((error as? EmbossError)?.message.contains("--max-pixels") ?? false)
     }
   }
+
+  /// `--height` is exact, to a fraction of a pixel: the ink's outline box is that tall.
+  func testFittingIsExact() throws {
+    let font = try Fixtures.font()
+    for height in [37.3, 80.0, 151.6] {
+      let layout = try TextLayout.fitting(inkHeight: height, text: "Hxg", font: font, style: TextStyle())
+      XCTAssertEqual(layout.exactInk.maxY - layout.exactInk.minY, height, accuracy: 0.01)
+    }
+  }
+
+  /// Twice the size is exactly twice the layout: the ink's outline box and its padding scale,
+  /// with no snapping to whole pixels.
+  func testTwiceTheSizeIsTwiceTheLayout() throws {
+    let font = try Fixtures.font()
+    let one = try TextLayout(text: "Wave", font: font, style: TextStyle(pixelSize: 41.3, padding: 7.7))
+    let two = try TextLayout(text: "Wave", font: font, style: TextStyle(pixelSize: 82.6, padding: 15.4))
+    XCTAssertEqual(two.exactInk.minX, 2 * one.exactInk.minX, accuracy: 0.02)
+    XCTAssertEqual(two.exactInk.minY, 2 * one.exactInk.minY, accuracy: 0.02)
+    XCTAssertEqual(two.exactInk.maxX, 2 * one.exactInk.maxX, accuracy: 0.04)
+    XCTAssertEqual(two.exactInk.maxY, 2 * one.exactInk.maxY, accuracy: 0.04)
+  }
 }

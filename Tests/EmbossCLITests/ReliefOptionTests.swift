@@ -1,0 +1,94 @@
+import EmbossKit
+import Foundation
+import XCTest
+
+/// The relief and light options added for resolution-independent designs.
+final class ReliefOptionTests: XCTestCase {
+  var directory: URL!
+
+  override func setUpWithError() throws {
+    directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("emboss-relief-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+  }
+
+  override func tearDownWithError() throws {
+    try? FileManager.default.removeItem(at: directory)
+  }
+
+  func run(_ arguments: [String]) throws -> CLIRunner.Result {
+    try CLIRunner.run(arguments, in: directory)
+  }
+
+  func data(_ name: String) throws -> Data {
+    try Data(contentsOf: directory.appendingPathComponent(name))
+  }
+
+  /// The bit depth a PNG's header gives (byte 24 of the file).
+  func bitDepth(_ name: String) throws -> UInt8 {
+    try data(name)[24]
+  }
+
+  func testSaveStagesWritesEveryStageAtSixteenBits() throws {
+    let result = try run(["render", "A", "--size", "40", "--depth", "16", "--save-stages", "s", "-o", "a.png"])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    for stage in ["mask.png", "height.png", "normals.png", "shading.png"] {
+      XCTAssertEqual(try bitDepth("s/" + stage), 16, stage)
+    }
+    let eight = try run(["render", "A", "--size", "40", "--save-stages", "t", "-o", "b.png"])
+    XCTAssertEqual(eight.status, 0, eight.stderr)
+    XCTAssertEqual(try bitDepth("t/normals.png"), 8)
+  }
+
+  func testCanvasPaddingAndSpacingTakeLengths() throws {
+    let result = try run([
+      "render", "Ab", "--dpi", "254", "--canvas", "50mmx20mm", "--letter-spacing", "0.5mm", "-o", "c.png",
+    ])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    let samples = try PNGCodec.decodeSamples(try data("c.png"))
+    XCTAssertEqual(samples.width, 500)
+    XCTAssertEqual(samples.height, 200)
+    let padded = try run(["render", "Ab", "--size", "40", "--padding", "1in", "--dpi", "100", "-o", "p.png"])
+    XCTAssertEqual(padded.status, 0, padded.stderr)
+    XCTAssertGreaterThan(try PNGCodec.decodeSamples(try data("p.png")).height, 200)
+    let bad = try run(["render", "Ab", "--canvas", "50mmx20mm", "-o", "x.png"])
+    XCTAssertEqual(bad.status, 64)
+    XCTAssertTrue(bad.stderr.contains("--canvas 50mm is a physical length: give --dpi too"), bad.stderr)
+  }
+
+  func testDepthOptions() throws {
+    let base = ["render", "Wx", "--size", "48", "--radius", "6"]
+    XCTAssertEqual(try run(base + ["-o", "follow.png"]).status, 0)
+    XCTAssertEqual(try run(base + ["--relief-depth", "6px", "-o", "six.png"]).status, 0)
+    XCTAssertEqual(try run(base + ["--scale", "6", "-o", "scale.png"]).status, 0)
+    XCTAssertEqual(try run(base + ["--relief-depth", "2x", "-o", "double.png"]).status, 0)
+    // Depth 1x the radius, 6 px and Core Image's scale 6 are the same relief at radius 6.
+    XCTAssertEqual(try data("follow.png"), try data("six.png"))
+    XCTAssertEqual(try data("follow.png"), try data("scale.png"))
+    XCTAssertNotEqual(try data("follow.png"), try data("double.png"))
+    let both = try run(base + ["--relief-depth", "2x", "--scale", "3", "-o", "x.png"])
+    XCTAssertEqual(both.status, 64)
+    XCTAssertTrue(both.stderr.contains("give either --relief-depth or --scale"), both.stderr)
+    let bad = try run(base + ["--relief-depth", "deep", "-o", "x.png"])
+    XCTAssertEqual(bad.status, 64)
+  }
+
+  func testLightAngleAndAltitude() throws {
+    let base = ["render", "O", "--size", "48", "--material", "matte-plastic"]
+    XCTAssertEqual(try run(base + ["-o", "a.png"]).status, 0)
+    XCTAssertEqual(try run(base + ["--light-angle=-60", "--light-altitude", "20", "-o", "b.png"]).status, 0)
+    XCTAssertNotEqual(try data("a.png"), try data("b.png"))
+    let bad = try run(base + ["--light-altitude", "120", "-o", "c.png"])
+    XCTAssertEqual(bad.status, 64)
+  }
+
+  func testSoftenAndChiselProfiles() throws {
+    let base = ["render", "M", "--size", "48"]
+    XCTAssertEqual(try run(base + ["--profile", "chisel-hard", "-o", "h.png"]).status, 0)
+    XCTAssertEqual(try run(base + ["--profile", "linear", "-o", "l.png"]).status, 0)
+    XCTAssertEqual(try data("h.png"), try data("l.png"), "chisel-hard is the linear bevel")
+    XCTAssertEqual(try run(base + ["--profile", "chisel-soft", "-o", "s.png"]).status, 0)
+    XCTAssertEqual(try run(base + ["--soften", "2", "-o", "f.png"]).status, 0)
+    XCTAssertNotEqual(try data("h.png"), try data("s.png"))
+  }
+}
