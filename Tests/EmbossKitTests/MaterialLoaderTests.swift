@@ -191,4 +191,66 @@ final class MaterialLoaderTests: XCTestCase {
       XCTAssertEqual("\(error)", "--set:1:1: error: \"shininess\": expected key=value, such as surface.shininess=40")
     }
   }
+
+  func testEnvironmentAndNewSurfaceKeys() {
+    var sink = DiagnosticSink()
+    let spec = MaterialLoader.parse(
+      yaml: """
+        surface:
+          model: ggx
+          fresnel: 0.5
+        lights:
+          - angle: 90
+            altitude: 0
+        environment:
+          intensity: 2
+          sky: "#000000"
+          band-width: 5
+          horizon-angle: -10
+          softboxes:
+            - angle: 180
+              altitude: 30
+              width: 40
+        relief:
+          depth: 1.5
+          soften: 2
+        """, file: "x.yaml", library: library, sink: &sink)
+    XCTAssertEqual(sink.diagnostics, [])
+    XCTAssertEqual(spec?.surface.model, .ggx)
+    XCTAssertEqual(spec?.surface.fresnel, 0.5)
+    XCTAssertEqual(spec?.lights[0].kind, .distant)
+    XCTAssertEqual(spec?.lights[0].position.y ?? 0, 1, accuracy: 1e-6, "angle 90 is up")
+    XCTAssertEqual(spec?.environment.intensity, 2)
+    XCTAssertEqual(spec?.environment.bandWidth, 5)
+    XCTAssertEqual(spec?.environment.softboxes.first?.width, 40)
+    XCTAssertEqual(spec?.relief.depth, .radiusMultiple(1.5))
+    XCTAssertEqual(spec?.relief.soften, 2)
+  }
+
+  func testNewKeysReportLocatedErrors() {
+    XCTAssertEqual(
+      errors("surface:\n  model: phong\n"),
+      ["test.yaml:2:10: error: \"surface.model\": unknown value \"phong\" (one of: blinn-phong, ggx)"])
+    XCTAssertEqual(
+      errors("environment:\n  horizon-angle: 95\n"),
+      ["test.yaml:2:18: error: \"environment.horizon-angle\": must be in -89...89, got 95"])
+    XCTAssertEqual(
+      errors("environment:\n  softboxes:\n    - widht: 3\n"),
+      ["test.yaml:3:7: error: \"environment.softboxes[0].widht\": unknown key; did you mean \"width\"?"])
+    XCTAssertEqual(
+      errors("lights:\n  - position: [1, 1, 1]\n    angle: 30\n"),
+      ["test.yaml:2:5: error: \"lights[0].position\": give either a position or an angle and altitude, not both"])
+    XCTAssertEqual(
+      errors("relief:\n  depth: 1\n  scale: 10\n"),
+      [
+        "test.yaml:3:10: error: \"relief.scale\": give either \"relief.depth\" (a multiple of the radius) or \"relief.scale\" (Core Image's per-pixel slope factor), not both"
+      ])
+  }
+
+  func testSettingsReachTheEnvironment() throws {
+    let spec = try MaterialLoader.apply(
+      settings: ["environment.intensity=0.5", "environment.sky=#ff0000"], to: try Fixtures.material())
+    XCTAssertEqual(spec.environment.intensity, 0.5)
+    XCTAssertEqual(spec.environment.sky, SIMD3(1, 0, 0))
+  }
 }

@@ -81,4 +81,47 @@ final class ShadingImageTests: XCTestCase {
     XCTAssertEqual(flat.shade(normal: n, point: n, lights: [away]).x, 0)
     XCTAssertEqual(flat.shade(normal: n, point: n, lights: [toward]).x, 0.5, accuracy: 1e-6)
   }
+
+  /// GGX facing the light and the viewer: D = 1 / (pi alpha^2), G = 1, F = F0, so the
+  /// highlight is F0 / (4 alpha^2) (times pi D G F / (4 n.v) with n.v = 1).
+  func testGGXPeakIsAnalytic() {
+    let surface = Surface(
+      base: .zero, specular: SIMD3(repeating: 0.5), shininess: 98, ambient: 0, metallic: 0,
+      model: .ggx, fresnel: 1)
+    let n = SIMD3<Float>(0, 0, 1)
+    let light = Light(kind: .distant, position: n)
+    let alpha2: Float = 2 / (98 + 2)
+    let color = surface.shade(normal: n, point: n, lights: [light])
+    XCTAssertEqual(color.x, 0.5 / (4 * alpha2), accuracy: 1e-3)
+  }
+
+  /// Schlick: reflection is F0 facing the viewer and rises toward 1 at grazing angles, by
+  /// `fresnel`.
+  func testFresnelRisesAtGrazingAngles() {
+    let environment = Environment(
+      intensity: 1, sky: SIMD3(repeating: 1), horizon: SIMD3(repeating: 1), ground: SIMD3(repeating: 1))
+    func reflection(_ n: SIMD3<Float>, fresnel: Float) -> Float {
+      Surface(base: .zero, specular: SIMD3(repeating: 0.04), shininess: 2048, ambient: 0, model: .ggx, fresnel: fresnel)
+        .shade(normal: n, point: n, lights: [], environment: environment).x
+    }
+    let facing = SIMD3<Float>(0, 0, 1)
+    let grazing = normalized(SIMD3<Float>(1, 0, 0.05))
+    XCTAssertEqual(reflection(facing, fresnel: 1), 0.04, accuracy: 1e-4)
+    XCTAssertGreaterThan(reflection(grazing, fresnel: 1), 0.6)
+    XCTAssertEqual(reflection(grazing, fresnel: 0), 0.04, accuracy: 1e-4)
+  }
+
+  /// A mirror's flat top reflects the sky just above the horizon when the horizon is lowered,
+  /// and a bevel facing down reflects the ground.
+  func testEnvironmentReflectsSkyAboveAndGroundBelow() {
+    let environment = Environment(
+      intensity: 1, sky: SIMD3(0, 0, 1), horizon: SIMD3(0, 1, 0), ground: SIMD3(1, 0, 0),
+      horizonAngle: -20)
+    let mirror = Surface(base: .zero, specular: SIMD3(repeating: 1), shininess: 2048, ambient: 0, model: .ggx)
+    let top = mirror.shade(normal: SIMD3(0, 0, 1), point: SIMD3(0, 0, 1), lights: [], environment: environment)
+    XCTAssertGreaterThan(top.y, top.x, "sky near the horizon")
+    let down = normalized(SIMD3<Float>(0, -1, 1))
+    let bottom = mirror.shade(normal: down, point: down, lights: [], environment: environment)
+    XCTAssertGreaterThan(bottom.x, 0.9, "ground")
+  }
 }
