@@ -163,15 +163,15 @@ public enum ShadedMaterial {
   }
 
   /// The shading image averaged over the parallelogram a pixel covers (center `p`, sides `du`
-  /// and `dv` in texels): up to 4 x 4 bilinear taps, one per texel of extent along each side,
+  /// and `dv` in texels): up to `maxTaps` squared bilinear taps, one per texel of extent along each side,
   /// so a highlight smaller than the footprint is neither missed nor hit by chance.
   @inline(__always)
   static func filteredLookup(
     _ ball: UnsafeBufferPointer<SIMD4<Float>>, width: Int, height: Int, at p: SIMD2<Float>,
-    du: SIMD2<Float>, dv: SIMD2<Float>
+    du: SIMD2<Float>, dv: SIMD2<Float>, maxTaps: Int = 4
   ) -> SIMD4<Float> {
-    let nu = min(4, max(1, Int((du * du).sum().squareRoot().rounded(.up))))
-    let nv = min(4, max(1, Int((dv * dv).sum().squareRoot().rounded(.up))))
+    let nu = min(maxTaps, max(1, Int((du * du).sum().squareRoot().rounded(.up))))
+    let nv = min(maxTaps, max(1, Int((dv * dv).sum().squareRoot().rounded(.up))))
     if nu == 1 && nv == 1 {
       return RGBAImage.sampleBilinear(ball, width: width, height: height, x: p.x, y: p.y)
     }
@@ -189,7 +189,7 @@ public enum ShadedMaterial {
 
   /// The color of a sub-sampled pixel: the mean of its 4 x 4 grid's colors weighted by the
   /// ink in each cell, each looked up over its own footprint (differences to its grid
-  /// neighbours with ink), as a render at 4x the size would filter its pixels.
+  /// neighbours with ink, at most 2 x 2 taps), as a render at 4x the size filters its pixels.
   @inline(__always)
   static func sampledColor(
     _ uv: [SIMD2<Float>], weights: [Float], start: Int, count: Int, ball: UnsafeBufferPointer<SIMD4<Float>>,
@@ -216,7 +216,7 @@ public enum ShadedMaterial {
         d = center - backward
       }
       let length = (d * d).sum().squareRoot()
-      return length > 8 ? d * (8 / length) : d
+      return length > 4 ? d * (4 / length) : d
     }
     var sum = SIMD4<Float>.zero
     var total: Float = 0
@@ -226,7 +226,7 @@ public enum ShadedMaterial {
         let weight = weights[start + j * n + i]
         sum += weight * filteredLookup(
           ball, width: width, height: height, at: p, du: derivative(i, j, 1, 0, p),
-          dv: derivative(i, j, 0, 1, p))
+          dv: derivative(i, j, 0, 1, p), maxTaps: 2)
         total += weight
       }
     }

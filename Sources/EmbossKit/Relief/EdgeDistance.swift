@@ -202,7 +202,8 @@ enum EdgeDistance {
         var bestCell = -1
         var bestDistance = Float.infinity
         var nearestSquared = Int.max
-        for k in [y * cw + x, y * cw + x + 1, (y + 1) * cw + x, (y + 1) * cw + x + 1] {
+        for corner in 0..<4 {
+          let k = (y + corner / 2) * cw + x + corner % 2
           let seed = Int(transform.nearestSeed[k])
           guard seed >= 0 else { continue }
           nearestSquared = min(nearestSquared, transform.squaredDistance(k))

@@ -175,8 +175,8 @@ public struct HeightField: Sendable, Equatable {
     return out
   }
 
-  /// How far apart two neighbours' normals (at a depth equal to the radius) may be before a
-  /// pixel is sampled 4 x 4.
+  /// How much the normals (at a depth equal to the radius) may bend across a pixel (their
+  /// second difference) before it is sampled 4 x 4.
   static let sampleThreshold: Float = 0.06
 
   /// Builds the relief of `mask` (CIHeightFieldFromMask's role).
@@ -243,12 +243,7 @@ public struct HeightField: Sendable, Equatable {
                 if field.coverage[i] < 1
                   || bevel.varies(local, w: w, x: x, y: y - first, rows: last - first + 1)
                 {
-                  let points = bevel.samples(x: x, y: y)
-                  guard !points.isEmpty else { continue }
-                  samples.pixels.append(Int32(out))
-                  samples.slopes += points.map { sign * $0.slope }
-                  samples.weights += points.map(\.weight)
-                  samples.offsets.append(Int32(samples.slopes.count))
+                  bevel.appendSamples(x: x, y: y, index: Int32(out), sign: sign, to: &samples)
                 }
               }
             }
@@ -334,81 +329,103 @@ struct Bevel {
     return rise(d) * g
   }
 
-  /// Whether the normals (at a depth equal to the radius) of pixel (x, y)'s neighbours differ
-  /// from its own by more than `HeightField.sampleThreshold`. `slopes` holds `rows` rows of
-  /// `w` slopes; y indexes them.
+  /// Whether the normals (at a depth equal to the radius) bend at pixel (x, y) rather than
+  /// turn smoothly: the second difference across it, along either axis or diagonal, is over
+  /// `HeightField.sampleThreshold`. A crease, a mitre or the top edge of a chisel is a kink
+  /// there; a smooth bevel, however steep, is not, and one filtered sample renders it.
+  /// `slopes` holds `rows` rows of `w` slopes; y indexes them.
   func varies(_ slopes: [SIMD2<Float>], w: Int, x: Int, y: Int, rows: Int) -> Bool {
-    func normal(_ s: SIMD2<Float>) -> SIMD3<Float> {
-      normalized(SIMD3(-radius * s.x, -radius * s.y, 1))
+    @inline(__always) func normal(_ x: Int, _ y: Int) -> SIMD3<Float> {
+      let s = slopes[min(max(y, 0), rows - 1) * w + min(max(x, 0), w - 1)]
+      return normalized(SIMD3(-radius * s.x, -radius * s.y, 1))
     }
-    let center = normal(slopes[y * w + x])
-    for ny in max(0, y - 1)...min(rows - 1, y + 1) {
-      for nx in max(0, x - 1)...min(w - 1, x + 1) where nx != x || ny != y {
-        let d = normal(slopes[ny * w + nx]) - center
-        if (d * d).sum() > HeightField.sampleThreshold * HeightField.sampleThreshold { return true }
-      }
+    let center = 2 * normal(x, y)
+    let limit = HeightField.sampleThreshold * HeightField.sampleThreshold
+    for direction in 0..<4 {
+      let dx = direction == 1 ? 0 : 1
+      let dy = direction == 0 ? 0 : (direction == 3 ? -1 : 1)
+      let d = normal(x + dx, y + dy) + normal(x - dx, y - dy) - center
+      if (d * d).sum() > limit { return true }
     }
     return false
   }
 
-  /// Slopes at the 4 x 4 sub-pixel points of pixel (x, y), each from its own nearest edge
-  /// among the segments the pixel and its neighbours found, weighted by the share of its
-  /// quarter-pixel cell that is ink (the cell against a straight edge at the point's signed
-  /// distance) and taken at the middle of that inked part, so the cells along the edge count
-  /// as much as the ink they hold, as in a render at 4x the size. A pixel whose cells hold no
-  /// ink gets one slope, just inside the edge (its ink is a sliver along it).
-  func samples(x: Int, y: Int) -> [(slope: SIMD2<Float>, weight: Float)] {
+  /// Appends to `samples` the slopes at the 4 x 4 sub-pixel points of pixel (x, y) (region
+  /// pixel `index`), times `sign`, each from its own nearest edge among the segments the
+  /// pixel and its neighbours found, weighted by the share of its quarter-pixel cell that is
+  /// ink (the cell against a straight edge at the point's signed distance) and taken at the
+  /// middle of that inked part, so the cells along the edge count as much as the ink they
+  /// hold, as in a render at 4x the size. A pixel whose cells hold no ink gets one slope, just
+  /// inside the edge (its ink is a sliver along it). Appends nothing when no edge is near.
+  func appendSamples(x: Int, y: Int, index: Int32, sign: Float, to samples: inout SubSamples) {
     let w = field.width
-    var cells: [Int] = []
-    for ny in max(0, y - 1)...min(field.height - 1, y + 1) {
-      for nx in max(0, x - 1)...min(w - 1, x + 1) {
-        let c = Int(field.nearestCell[ny * w + nx])
-        if c >= 0 && !cells.contains(c) { cells.append(c) }
-      }
-    }
-    guard !cells.isEmpty else { return [] }
-    // In index order: on a tie the smaller cell wins, as in `EdgeDistance`.
-    cells.sort()
-    let n = SubSamples.perSide
-    let step = 1 / Float(n)
-    var out: [(slope: SIMD2<Float>, weight: Float)] = []
-    out.reserveCapacity(n * n)
-    var anyInk = false
-    var closest: (distance: Float, gradient: SIMD2<Float>) = (.infinity, .zero)
-    for j in 0..<n {
-      for i in 0..<n {
-        let offset = SIMD2((Float(i) + 0.5) * step - 0.5, (Float(j) + 0.5) * step - 0.5)
-        var best = field.nearest(x: x, y: y, offset: offset, cell: cells[0])
-        for c in cells.dropFirst() {
-          let candidate = field.nearest(x: x, y: y, offset: offset, cell: c)
-          if candidate.distance < best.distance { best = candidate }
-        }
-        // Which side of the edge polygon the point is on: by its nearest segment's normal,
-        // or, where the nearest point is a corner (the normal is ambiguous there), by the
-        // coverage interpolated between pixel centers.
-        let side = (best.delta * best.normal).sum()
-        let inside =
-          abs(side) > 0.98 * best.distance
-          ? side > 0 : field.coverage(x: x, y: y, offset: offset) >= 0.5
-        let g = gradient(delta: best.delta, normal: best.normal, inside: inside)
-        let signed = inside ? best.distance : -best.distance
-        // The cell spans signed distances signed -/+ half, half = step * (|gx| + |gy|) / 2.
-        let half = step * (abs(g.x) + abs(g.y)) * 0.5
-        let low = max(0, signed - half)
-        let high = signed + half
-        let weight = half > 0 ? min(max((high - low) / (2 * half), 0), 1) : (inside ? 1 : 0)
-        if weight > 0 {
-          out.append((rise((low + high) * 0.5) * g, weight))
-          anyInk = true
-        } else {
-          out.append((.zero, 0))
-          if best.distance < closest.distance { closest = (best.distance, g) }
+    withUnsafeTemporaryAllocation(of: Int.self, capacity: 9) { cells in
+      var count = 0
+      for ny in max(0, y - 1)...min(field.height - 1, y + 1) {
+        for nx in max(0, x - 1)...min(w - 1, x + 1) {
+          let c = Int(field.nearestCell[ny * w + nx])
+          guard c >= 0 else { continue }
+          // Kept sorted: on a tie the smaller cell wins, as in `EdgeDistance`.
+          var k = count
+          var duplicate = false
+          for j in 0..<count where cells[j] == c { duplicate = true }
+          guard !duplicate else { continue }
+          while k > 0 && cells[k - 1] > c {
+            cells[k] = cells[k - 1]
+            k -= 1
+          }
+          cells[k] = c
+          count += 1
         }
       }
+      guard count > 0 else { return }
+      let n = SubSamples.perSide
+      let step = 1 / Float(n)
+      let first = samples.slopes.count
+      var anyInk = false
+      var closest: (distance: Float, gradient: SIMD2<Float>) = (.infinity, .zero)
+      for j in 0..<n {
+        for i in 0..<n {
+          let offset = SIMD2((Float(i) + 0.5) * step - 0.5, (Float(j) + 0.5) * step - 0.5)
+          var best = field.nearest(x: x, y: y, offset: offset, cell: cells[0])
+          for c in 1..<count {
+            let candidate = field.nearest(x: x, y: y, offset: offset, cell: cells[c])
+            if candidate.distance < best.distance { best = candidate }
+          }
+          // Which side of the edge polygon the point is on: by its nearest segment's normal,
+          // or, where the nearest point is a corner (the normal is ambiguous there), by the
+          // coverage interpolated between pixel centers.
+          let side = (best.delta * best.normal).sum()
+          let inside =
+            abs(side) > 0.98 * best.distance
+            ? side > 0 : field.coverage(x: x, y: y, offset: offset) >= 0.5
+          let g = gradient(delta: best.delta, normal: best.normal, inside: inside)
+          let signed = inside ? best.distance : -best.distance
+          // The cell spans signed distances signed -/+ half, half = step * (|gx| + |gy|) / 2.
+          let half = step * (abs(g.x) + abs(g.y)) * 0.5
+          let low = max(0, signed - half)
+          let high = signed + half
+          let weight = half > 0 ? min(max((high - low) / (2 * half), 0), 1) : (inside ? 1 : 0)
+          if weight > 0 {
+            samples.slopes.append(sign * rise((low + high) * 0.5) * g)
+            samples.weights.append(weight)
+            anyInk = true
+          } else {
+            samples.slopes.append(.zero)
+            samples.weights.append(0)
+            if best.distance < closest.distance { closest = (best.distance, g) }
+          }
+        }
+      }
+      if !anyInk {
+        samples.slopes.removeLast(samples.slopes.count - first)
+        samples.weights.removeLast(samples.weights.count - first)
+        guard closest.distance.isFinite else { return }
+        samples.slopes.append(sign * rise(step / 4) * closest.gradient)
+        samples.weights.append(1)
+      }
+      samples.pixels.append(index)
+      samples.offsets.append(Int32(samples.slopes.count))
     }
-    if !anyInk {
-      return closest.distance.isFinite ? [(rise(step / 4) * closest.gradient, Float(1))] : []
-    }
-    return out
   }
 }

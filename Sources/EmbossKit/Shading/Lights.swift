@@ -143,8 +143,10 @@ struct Shader: Sendable {
   let cutoff: Float
   let lights: [Light]
   let environment: Environment
+  let boxes: [PreparedSoftbox]
 
   init(surface: Surface, lights: [Light], environment: Environment = .none) {
+    boxes = environment.softboxes.map(PreparedSoftbox.init)
     model = surface.model
     f0 = surface.specular + (surface.base - surface.specular) * surface.metallic
     diffuse = model == .ggx ? surface.base * (1 - surface.metallic) : surface.base
@@ -197,8 +199,8 @@ struct Shader: Sendable {
     }
     if environment.intensity > 0 {
       let r = 2 * nv * n - view
-      let reflected = environment.radiance(r, spread: spread)
-      color += environment.intensity * (diffuse * environment.irradiance(n) + schlick(nv) * reflected)
+      let reflected = environment.radiance(r, spread: spread, boxes: boxes)
+      color += environment.intensity * (diffuse * environment.irradiance(n, boxes: boxes) + schlick(nv) * reflected)
     }
     return color
   }
