@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Renders every picture in README.md from the current build, so they always show what the
+# code does. Run from the repository root after `swift build -c release`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+e=.build/release/emboss
+out=docs/images
+mkdir -p "$out"
+$e render "Hello" --size 120 -o "$out/hello.png"
+for profile in round linear smooth chisel-soft; do
+  $e render "Bevel" --size 80 --profile "$profile" -o "$out/profile=$profile.png"
+done
+$e render "Soften" --size 80 --profile linear --soften 2 -o "$out/soften=2.png"
+$e render "Carved" --size 80 --direction lowered -o "$out/direction=lowered.png"
+$e render "Two lines\nright aligned" --size 56 --align right -o "$out/align=right.png"
+$e render "AVWMNK vwxyk47" --size 96 -o "$out/corners.png"
+$e render "oSe8&@" --size 72 --material chrome -o "$out/thin-strokes.png"
+$e render "Angle 300" --size 80 --light-angle 300 --light-altitude 25 -o "$out/light-angle=300.png"
+$e shading --size 200 -o "$out/shading-default.png"
+$e sheet --text "Aa" -o "$out/sheet.png"
+stages=$(mktemp -d)
+trap 'rm -rf "$stages"' EXIT
+$e render "Ag" --size 100 --save-stages "$stages" -o "$out/stages-final.png"
+for stage in mask height normals; do cp "$stages/$stage.png" "$out/stages-$stage.png"; done
+echo "rendered into $out"
