@@ -45,8 +45,76 @@ enum EdgeDistance {
     /// relative to the cell, oriented so that (-(b - a).y, (b - a).x) points inside.
     let cellStart: [Int32]
     let segments: [SIMD4<Float>]
+    /// Per segment: pixel (x, y) of its cell's top-left corner, so a point's position
+    /// relative to the segment is exact integer arithmetic (the same in any band).
+    let origins: [SIMD2<Int32>]
+    /// Per segment: (inward unit normal x, y, 1 / squared length or 0, 0).
+    let extras: [SIMD4<Float>]
+
+    init(
+      width: Int, height: Int, coverage: [Float], distance: [Float], nearestCell: [Int32],
+      cellStart: [Int32], segments: [SIMD4<Float>]
+    ) {
+      self.width = width
+      self.height = height
+      self.coverage = coverage
+      self.distance = distance
+      self.nearestCell = nearestCell
+      self.cellStart = cellStart
+      self.segments = segments
+      let cw = width + 1
+      var origins = [SIMD2<Int32>](repeating: .zero, count: segments.count)
+      var extras = [SIMD4<Float>](repeating: .zero, count: segments.count)
+      if cellStart.count > 1 {
+        for cell in 0..<(cellStart.count - 1) {
+          let (cy, cx) = cell.quotientAndRemainder(dividingBy: cw)
+          for k in Int(cellStart[cell])..<Int(cellStart[cell + 1]) {
+            origins[k] = SIMD2(Int32(cx - 1), Int32(cy - 1))
+            let s = segments[k]
+            let v = SIMD2(s.z - s.x, s.w - s.y)
+            let length2 = (v * v).sum()
+            if length2 > 0 {
+              let n = SIMD2(-v.y, v.x) / length2.squareRoot()
+              extras[k] = SIMD4(n.x, n.y, 1 / length2, 0)
+            }
+          }
+        }
+      }
+      self.origins = origins
+      self.extras = extras
+    }
+
+    init(reusing other: Field, distance: [Float], nearestCell: [Int32]) {
+      width = other.width
+      height = other.height
+      coverage = other.coverage
+      self.distance = distance
+      self.nearestCell = nearestCell
+      cellStart = other.cellStart
+      segments = other.segments
+      origins = other.origins
+      extras = other.extras
+    }
 
     var cellWidth: Int { width + 1 }
+
+    /// Squared distance from pixel (x, y)'s center to the nearest segment of `cell` (the
+    /// search's measure: no square root, no normal).
+    @inline(__always)
+    func squaredDistance(x: Int, y: Int, cell: Int) -> Float {
+      var best = Float.infinity
+      for k in Int(cellStart[cell])..<Int(cellStart[cell + 1]) {
+        let o = origins[k]
+        let p = SIMD2(Float(x - Int(o.x)), Float(y - Int(o.y)))
+        let s = segments[k]
+        let a = SIMD2(s.x, s.y)
+        let v = SIMD2(s.z, s.w) - a
+        let t = min(max(((p - a) * v).sum() * extras[k].z, 0), 1)
+        let d = p - (a + v * t)
+        best = min(best, (d * d).sum())
+      }
+      return best
+    }
 
     @inline(__always)
     func hasSegments(_ cell: Int) -> Bool { cellStart[cell + 1] > cellStart[cell] }
@@ -58,14 +126,20 @@ enum EdgeDistance {
     func nearest(x: Int, y: Int, offset: SIMD2<Float> = .zero, cell: Int)
       -> (distance: Float, delta: SIMD2<Float>, normal: SIMD2<Float>)
     {
-      let (cy, cx) = cell.quotientAndRemainder(dividingBy: cellWidth)
-      let p = SIMD2(Float(x - cx + 1), Float(y - cy + 1)) + offset
-      var best: (distance: Float, delta: SIMD2<Float>, normal: SIMD2<Float>) = (.infinity, .zero, .zero)
+      var best: (squared: Float, delta: SIMD2<Float>, normal: SIMD2<Float>) = (.infinity, .zero, .zero)
       for k in Int(cellStart[cell])..<Int(cellStart[cell + 1]) {
-        let candidate = EdgeDistance.nearest(to: p, on: segments[k])
-        if candidate.distance < best.distance { best = candidate }
+        let o = origins[k]
+        let p = SIMD2(Float(x - Int(o.x)), Float(y - Int(o.y))) + offset
+        let s = segments[k]
+        let a = SIMD2(s.x, s.y)
+        let v = SIMD2(s.z, s.w) - a
+        let e = extras[k]
+        let t = min(max(((p - a) * v).sum() * e.z, 0), 1)
+        let d = p - (a + v * t)
+        let squared = (d * d).sum()
+        if squared < best.squared { best = (squared, d, SIMD2(e.x, e.y)) }
       }
-      return best
+      return (best.squared.squareRoot(), best.delta, best.normal)
     }
 
     /// Bilinear coverage at pixel (x, y)'s center plus `offset` (outside the grid: 0).
@@ -142,29 +216,26 @@ enum EdgeDistance {
     @inline(__always) func at(_ x: Int, _ y: Int) -> Float {
       x >= 0 && y >= 0 && x < w && y < h ? coverage[y * w + x] : beyond
     }
-    // Each partly covered pixel's own estimate of the edge: the outward unit normal (x, y)
-    // and the signed distance from its center (z; positive outside), from its coverage and
-    // the coverage gradient (Gustavson & Strand). w = 1 marks an estimate.
-    var estimates = [SIMD4<Float>](repeating: .zero, count: w * h)
-    coverage.withUnsafeBufferPointer { c in
-      for y in 0..<h {
-        for x in 0..<w where c[y * w + x] > 0 && c[y * w + x] < 1 {
-          let g = gradient(c, w: w, h: h, x: x, y: y)
-          let length = (g * g).sum().squareRoot()
-          guard length > 0 else { continue }
-          let offset = edgeOffset(gx: g.x, gy: g.y, coverage: c[y * w + x])
-          estimates[y * w + x] = SIMD4(g.x / length, g.y / length, offset, 1)
-        }
-      }
-    }
-    @inline(__always) func estimate(_ x: Int, _ y: Int) -> SIMD4<Float> {
-      x >= 0 && y >= 0 && x < w && y < h ? estimates[y * w + x] : .zero
+    // A partly covered pixel's own estimate of the edge: the outward unit normal (x, y) and
+    // the signed distance from its center (z; positive outside), from its coverage and the
+    // coverage gradient (Gustavson & Strand); w = 1 marks an estimate. Worked out only for
+    // the corners of cells the edge crosses.
+    func estimate(_ x: Int, _ y: Int) -> SIMD4<Float> {
+      guard x >= 0, y >= 0, x < w, y < h else { return .zero }
+      let c = coverage[y * w + x]
+      guard c > 0, c < 1 else { return .zero }
+      let g = coverage.withUnsafeBufferPointer { gradient($0, w: w, h: h, x: x, y: y) }
+      let length = (g * g).sum().squareRoot()
+      guard length > 0 else { return .zero }
+      return SIMD4(g.x / length, g.y / length, edgeOffset(gx: g.x, gy: g.y, coverage: c), 1)
     }
     var pieces: [Piece] = []
     for cy in 0..<ch {
       for cx in 0..<cw {
         let corners = (at(cx - 1, cy - 1), at(cx, cy - 1), at(cx, cy), at(cx - 1, cy))
-        guard corners.0 >= 0.5 || corners.1 >= 0.5 || corners.2 >= 0.5 || corners.3 >= 0.5 else { continue }
+        let inside = (corners.0 >= 0.5 ? 1 : 0) + (corners.1 >= 0.5 ? 1 : 0) + (corners.2 >= 0.5 ? 1 : 0)
+          + (corners.3 >= 0.5 ? 1 : 0)
+        guard inside > 0, inside < 4 else { continue }
         let guesses = (
           estimate(cx - 1, cy - 1), estimate(cx, cy - 1), estimate(cx, cy), estimate(cx - 1, cy)
         )
@@ -207,7 +278,8 @@ enum EdgeDistance {
           let seed = Int(transform.nearestSeed[k])
           guard seed >= 0 else { continue }
           nearestSquared = min(nearestSquared, transform.squaredDistance(k))
-          let d = partial.nearest(x: x, y: y, cell: seed).distance
+          guard seed != bestCell else { continue }
+          let d = partial.squaredDistance(x: x, y: y, cell: seed)
           if closer(d, seed, than: bestDistance, bestCell) {
             bestDistance = d
             bestCell = seed
@@ -246,7 +318,7 @@ enum EdgeDistance {
             guard nx >= 0, ny >= 0, nx < w, ny < h else { continue }
             let other = Int(nearestCell[ny * w + nx])
             guard other >= 0, other != cell else { continue }
-            let candidate = partial.nearest(x: x, y: y, cell: other).distance
+            let candidate = partial.squaredDistance(x: x, y: y, cell: other)
             if closer(candidate, other, than: d, cell) {
               d = candidate
               cell = other
@@ -262,14 +334,13 @@ enum EdgeDistance {
       }
     }
     for i in 0..<(w * h) where nearestCell[i] >= 0 {
-      distance[i] = coverage[i] >= 0.5 ? best[i] : -best[i]
+      let d = best[i].squareRoot()
+      distance[i] = coverage[i] >= 0.5 ? d : -d
     }
-    return Field(
-      width: w, height: h, coverage: coverage, distance: distance, nearestCell: nearestCell,
-      cellStart: cellStart, segments: partial.segments)
+    return Field(reusing: partial, distance: distance, nearestCell: nearestCell)
   }
 
-  /// Whether a candidate cell at distance `d` beats the best so far: nearer, or as near with a
+  /// Whether a candidate cell at (squared) distance `d` beats the best so far: nearer, or as near with a
   /// smaller index, so equidistant edges (on a crease) are chosen the same way whatever order
   /// they are met in, and any banding gives the same field.
   @inline(__always)
@@ -277,7 +348,8 @@ enum EdgeDistance {
     d < best || (d == best && cell < bestCell)
   }
 
-  /// Walks from `cell` to nearby cells with segments while they are closer to pixel (x, y):
+  /// Walks from `cell` to nearby cells with segments while they are closer to pixel (x, y)
+  /// (`distance` is squared):
   /// to the 8 neighbours, and once those give nothing, to the ring two cells out (so a
   /// one-cell wiggle of the edge does not stop the walk).
   @inline(__always)
@@ -293,7 +365,7 @@ enum EdgeDistance {
             guard reach == 1 || abs(nx - cx) == 2 || abs(ny - cy) == 2 else { continue }
             let k = ny * cw + nx
             guard k != cell, field.hasSegments(k) else { continue }
-            let d = field.nearest(x: x, y: y, cell: k).distance
+            let d = field.squaredDistance(x: x, y: y, cell: k)
             if closer(d, k, than: distance, cell) {
               distance = d
               cell = k

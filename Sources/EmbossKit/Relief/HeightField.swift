@@ -228,8 +228,14 @@ public struct HeightField: Sendable, Equatable {
             let first = halo - 1
             let last = halo + rows.count
             var local = [SIMD2<Float>](repeating: .zero, count: (last - first + 1) * w)
+            // The normals at a depth equal to the radius, for the kink test.
+            var normals = [SIMD3<Float>](repeating: SIMD3(0, 0, 1), count: local.count)
             for y in first...last {
-              for x in 0..<w { local[(y - first) * w + x] = bevel.slope(x: x, y: y) }
+              for x in 0..<w {
+                let s = bevel.slope(x: x, y: y)
+                local[(y - first) * w + x] = s
+                if s != .zero { normals[(y - first) * w + x] = normalized(SIMD3(-radius * s.x, -radius * s.y, 1)) }
+              }
             }
             var samples = SubSamples()
             for row in rows {
@@ -241,7 +247,7 @@ public struct HeightField: Sendable, Equatable {
                 slopeOut[out] = sign * local[(y - first) * w + x]
                 guard soften == 0, field.coverage[i] > 0 else { continue }
                 if field.coverage[i] < 1
-                  || bevel.varies(local, w: w, x: x, y: y - first, rows: last - first + 1)
+                  || bevel.varies(normals, w: w, x: x, y: y - first, rows: last - first + 1)
                 {
                   bevel.appendSamples(x: x, y: y, index: Int32(out), sign: sign, to: &samples)
                 }
@@ -333,11 +339,10 @@ struct Bevel {
   /// turn smoothly: the second difference across it, along either axis or diagonal, is over
   /// `HeightField.sampleThreshold`. A crease, a mitre or the top edge of a chisel is a kink
   /// there; a smooth bevel, however steep, is not, and one filtered sample renders it.
-  /// `slopes` holds `rows` rows of `w` slopes; y indexes them.
-  func varies(_ slopes: [SIMD2<Float>], w: Int, x: Int, y: Int, rows: Int) -> Bool {
+  /// `normals` holds `rows` rows of `w` normals; y indexes them.
+  func varies(_ normals: [SIMD3<Float>], w: Int, x: Int, y: Int, rows: Int) -> Bool {
     @inline(__always) func normal(_ x: Int, _ y: Int) -> SIMD3<Float> {
-      let s = slopes[min(max(y, 0), rows - 1) * w + min(max(x, 0), w - 1)]
-      return normalized(SIMD3(-radius * s.x, -radius * s.y, 1))
+      normals[min(max(y, 0), rows - 1) * w + min(max(x, 0), w - 1)]
     }
     let center = 2 * normal(x, y)
     let limit = HeightField.sampleThreshold * HeightField.sampleThreshold
