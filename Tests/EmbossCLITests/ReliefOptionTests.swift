@@ -30,12 +30,12 @@ final class ReliefOptionTests: XCTestCase {
   }
 
   func testSaveStagesWritesEveryStageAtSixteenBits() throws {
-    let result = try run(["render", "A", "--size", "40", "--depth", "16", "--save-stages", "s", "-o", "a.png"])
+    let result = try run(["render", "A", "--size", "24", "--depth", "16", "--save-stages", "s", "--shading-size", "64", "-o", "a.png"])
     XCTAssertEqual(result.status, 0, result.stderr)
     for stage in ["mask.png", "height.png", "normals.png", "shading.png"] {
       XCTAssertEqual(try bitDepth("s/" + stage), 16, stage)
     }
-    let eight = try run(["render", "A", "--size", "40", "--save-stages", "t", "-o", "b.png"])
+    let eight = try run(["render", "A", "--size", "24", "--save-stages", "t", "--shading-size", "64", "-o", "b.png"])
     XCTAssertEqual(eight.status, 0, eight.stderr)
     XCTAssertEqual(try bitDepth("t/normals.png"), 8)
   }
@@ -57,12 +57,12 @@ final class ReliefOptionTests: XCTestCase {
   }
 
   func testDepthOptions() throws {
-    let base = ["render", "Wx", "--size", "48", "--radius", "6"]
+    let base = ["render", "W", "--size", "24", "--radius", "3"]
     XCTAssertEqual(try run(base + ["-o", "follow.png"]).status, 0)
-    XCTAssertEqual(try run(base + ["--relief-depth", "6px", "-o", "six.png"]).status, 0)
-    XCTAssertEqual(try run(base + ["--scale", "6", "-o", "scale.png"]).status, 0)
+    XCTAssertEqual(try run(base + ["--relief-depth", "3px", "-o", "six.png"]).status, 0)
+    XCTAssertEqual(try run(base + ["--scale", "3", "-o", "scale.png"]).status, 0)
     XCTAssertEqual(try run(base + ["--relief-depth", "2x", "-o", "double.png"]).status, 0)
-    // Depth 1x the radius, 6 px and Core Image's scale 6 are the same relief at radius 6.
+    // Depth 1x the radius, 3 px and Core Image's scale 3 are the same relief at radius 3.
     XCTAssertEqual(try data("follow.png"), try data("six.png"))
     XCTAssertEqual(try data("follow.png"), try data("scale.png"))
     XCTAssertNotEqual(try data("follow.png"), try data("double.png"))
@@ -74,7 +74,7 @@ final class ReliefOptionTests: XCTestCase {
   }
 
   func testLightAngleAndAltitude() throws {
-    let base = ["render", "O", "--size", "48", "--material", "matte-plastic"]
+    let base = ["render", "O", "--size", "28", "--material", "matte-plastic"]
     XCTAssertEqual(try run(base + ["-o", "a.png"]).status, 0)
     XCTAssertEqual(try run(base + ["--light-angle=-60", "--light-altitude", "20", "-o", "b.png"]).status, 0)
     XCTAssertNotEqual(try data("a.png"), try data("b.png"))
@@ -83,7 +83,7 @@ final class ReliefOptionTests: XCTestCase {
   }
 
   func testSoftenAndChiselProfiles() throws {
-    let base = ["render", "M", "--size", "48"]
+    let base = ["render", "M", "--size", "28", "--radius", "4"]
     XCTAssertEqual(try run(base + ["--profile", "chisel-hard", "-o", "h.png"]).status, 0)
     XCTAssertEqual(try run(base + ["--profile", "linear", "-o", "l.png"]).status, 0)
     XCTAssertEqual(try data("h.png"), try data("l.png"), "chisel-hard is the linear bevel")

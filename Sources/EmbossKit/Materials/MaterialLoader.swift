@@ -472,34 +472,30 @@ struct NodeReader {
     if let n = fields["model"]?.value, let v = choice(n, path: "surface.model", as: SpecularModel.self) {
       surface.model = v
     }
-    if let n = fields["fresnel"]?.value, let v = number(n, path: "surface.fresnel", range: MaterialSpec.unitRange) {
-      surface.fresnel = v
-    }
+    read(fields, "fresnel", path: "surface", range: MaterialSpec.unitRange, into: &surface.fresnel)
+  }
+
+  /// Reads number `key` of `fields` (path `path.key`, in `range`) into `target`, when given.
+  mutating func read(
+    _ fields: [String: Field], _ key: String, path: String, range: ClosedRange<Float>, into target: inout Float
+  ) {
+    if let n = fields[key]?.value, let v = number(n, path: "\(path).\(key)", range: range) { target = v }
+  }
+
+  /// Reads color `key` of `fields` (path `path.key`) into `target`, when given.
+  mutating func read(_ fields: [String: Field], _ key: String, path: String, into target: inout SIMD3<Float>) {
+    if let n = fields[key]?.value, let v = color(n, path: "\(path).\(key)") { target = v }
   }
 
   mutating func apply(_ fields: [String: Field], to environment: inout Environment) {
     let path = "environment"
-    if let n = fields["intensity"]?.value,
-      let v = number(n, path: "\(path).intensity", range: MaterialSpec.intensityRange)
-    {
-      environment.intensity = v
-    }
-    for (key, keyPath) in [
-      ("sky", \Environment.sky), ("horizon", \Environment.horizon), ("ground", \Environment.ground),
-      ("band", \Environment.band),
-    ] {
-      if let n = fields[key]?.value, let v = color(n, path: "\(path).\(key)") { environment[keyPath: keyPath] = v }
-    }
-    if let n = fields["band-width"]?.value,
-      let v = number(n, path: "\(path).band-width", range: Environment.bandRange)
-    {
-      environment.bandWidth = v
-    }
-    if let n = fields["horizon-angle"]?.value,
-      let v = number(n, path: "\(path).horizon-angle", range: Environment.angleRange)
-    {
-      environment.horizonAngle = v
-    }
+    read(fields, "intensity", path: path, range: MaterialSpec.intensityRange, into: &environment.intensity)
+    read(fields, "sky", path: path, into: &environment.sky)
+    read(fields, "horizon", path: path, into: &environment.horizon)
+    read(fields, "ground", path: path, into: &environment.ground)
+    read(fields, "band", path: path, into: &environment.band)
+    read(fields, "band-width", path: path, range: Environment.bandRange, into: &environment.bandWidth)
+    read(fields, "horizon-angle", path: path, range: Environment.angleRange, into: &environment.horizonAngle)
     if let node = fields["softboxes"]?.value {
       guard let sequence = node.sequence else {
         sink.error("\"\(path).softboxes\": expected a list of softboxes, got \(describe(node))", at: location(node))
@@ -510,26 +506,12 @@ struct NodeReader {
         let itemPath = "\(path).softboxes[\(index)]"
         guard let box = self.fields(item, path: itemPath, allowed: MaterialLoader.softboxKeys) else { continue }
         var softbox = Softbox()
-        if let n = box["angle"]?.value, let v = number(n, path: "\(itemPath).angle", range: MaterialSpec.degreesRange) {
-          softbox.angle = v
-        }
-        if let n = box["altitude"]?.value,
-          let v = number(n, path: "\(itemPath).altitude", range: MaterialSpec.altitudeRange)
-        {
-          softbox.altitude = v
-        }
-        if let n = box["width"]?.value, let v = number(n, path: "\(itemPath).width", range: Softbox.sizeRange) {
-          softbox.width = v
-        }
-        if let n = box["height"]?.value, let v = number(n, path: "\(itemPath).height", range: Softbox.sizeRange) {
-          softbox.height = v
-        }
-        if let n = box["color"]?.value, let v = color(n, path: "\(itemPath).color") { softbox.color = v }
-        if let n = box["intensity"]?.value,
-          let v = number(n, path: "\(itemPath).intensity", range: MaterialSpec.intensityRange)
-        {
-          softbox.intensity = v
-        }
+        read(box, "angle", path: itemPath, range: MaterialSpec.degreesRange, into: &softbox.angle)
+        read(box, "altitude", path: itemPath, range: MaterialSpec.altitudeRange, into: &softbox.altitude)
+        read(box, "width", path: itemPath, range: Softbox.sizeRange, into: &softbox.width)
+        read(box, "height", path: itemPath, range: Softbox.sizeRange, into: &softbox.height)
+        read(box, "color", path: itemPath, into: &softbox.color)
+        read(box, "intensity", path: itemPath, range: MaterialSpec.intensityRange, into: &softbox.intensity)
         boxes.append(softbox)
       }
       environment.softboxes = boxes
