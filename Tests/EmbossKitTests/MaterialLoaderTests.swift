@@ -253,4 +253,15 @@ final class MaterialLoaderTests: XCTestCase {
     XCTAssertEqual(spec.environment.intensity, 0.5)
     XCTAssertEqual(spec.environment.sky, SIMD3(1, 0, 0))
   }
+
+  /// Paths with an empty part were an index out of range (found by fuzzing).
+  func testEmptyKeyPathsAreLocatedErrors() throws {
+    let base = try Fixtures.material()
+    for setting in [".=1", "surface.=1", ".shininess=1", "surface..shininess=1"] {
+      XCTAssertThrowsError(try MaterialLoader.apply(settings: [setting], to: base), setting) { error in
+        XCTAssertTrue("\(error)".hasPrefix("--set:1:1: error: "), "\(error)")
+        XCTAssertTrue("\(error)".contains("a key path has a name on each side of every dot"), "\(error)")
+      }
+    }
+  }
 }

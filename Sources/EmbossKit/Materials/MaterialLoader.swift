@@ -659,10 +659,16 @@ extension MaterialLoader {
     // Locations inside the value point into the setting.
     var reader = NodeReader(file: file, sink: sink, columnOffset: valueColumn - 1)
     defer { sink = reader.sink }
+    let at = SourceLocation(file: file, line: 1, column: 1)
+    // Every part of the path names a key: "surface.", ".x" and "a..b" name nothing.
+    let components = path.split(separator: ".", omittingEmptySubsequences: false)
+    guard !components.contains(where: \.isEmpty) else {
+      reader.sink.error("\"\(path)\": a key path has a name on each side of every dot, such as surface.shininess", at: at)
+      return
+    }
     let parts = path.split(separator: ".", maxSplits: 1).map(String.init)
     let head = parts[0]
     let rest = parts.count > 1 ? parts[1] : nil
-    let at = SourceLocation(file: file, line: 1, column: 1)
     func single(_ key: String) -> Node { Node([(Node(key), value)]) }
 
     if head.hasPrefix("lights[") && head.hasSuffix("]") {
