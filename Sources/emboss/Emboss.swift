@@ -25,6 +25,15 @@ struct Emboss: ParsableCommand {
   /// errors go through ArgumentParser and exit 64.
   static func main() {
     emboss_keep_freed_memory()
+    // A reader that goes away makes writes fail with EPIPE, reported as an error, instead of
+    // killing the process.
+    signal(SIGPIPE, SIG_IGN)
+    // A standard stream closed by the caller (`>&-`) would let the next file opened take its
+    // number, and "standard output" would be that file. Park /dev/null there, read-only, so
+    // writes to it fail (EBADF) and no file can.
+    for fd: Int32 in 0...2 where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
+      _ = open("/dev/null", O_RDONLY | O_CLOEXEC)
+    }
     do {
       var command = try parseAsRoot()
       try command.run()
@@ -45,5 +54,5 @@ struct Emboss: ParsableCommand {
 }
 
 func printError(_ line: String) {
-  FileHandle.standardError.write(Data((line + "\n").utf8))
+  StandardStream.writeError(line)
 }

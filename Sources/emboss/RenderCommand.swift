@@ -173,7 +173,8 @@ struct RenderCommand: ParsableCommand {
         switch event {
         case .rendered(let milliseconds, let stages):
           let line = String(format: "rendered %@ in %.1f ms (%@)", output, milliseconds, stages.joined(separator: ", "))
-          FileHandle.standardOutput.write(Data((line + "\n").utf8))
+          // Watching goes on when standard output has gone away; the file is the output.
+          try? StandardStream.writeOutput(Data((line + "\n").utf8))
         case .failed(let lines):
           for line in lines { printError(line) }
           printError("waiting for the next change; \(output) keeps the last good render")

@@ -26,13 +26,47 @@ public enum InputFile {
   }
 }
 
+/// Writing to the standard streams without trapping: a closed stream, a full device or a
+/// reader that went away (EPIPE, with SIGPIPE ignored) is an error the caller reports or, for
+/// standard error, drops. (Foundation's `FileHandle.write(_:)` traps on any of them.)
+public enum StandardStream {
+  /// Writes all of `data` to file descriptor `fd` (`name` for the message), retrying on
+  /// EINTR.
+  public static func write(_ data: Data, to fd: Int32, name: String) throws {
+    var failure: String? = nil
+    data.withUnsafeBytes { raw in
+      guard let base = raw.baseAddress else { return }
+      var offset = 0
+      while offset < raw.count {
+        let n = Glibc.write(fd, base + offset, raw.count - offset)
+        if n < 0 {
+          if errno == EINTR { continue }
+          failure = String(cString: strerror(errno))
+          return
+        }
+        offset += n
+      }
+    }
+    if let failure { throw EmbossError("cannot write to \(name): \(failure)") }
+  }
+
+  public static func writeOutput(_ data: Data) throws {
+    try write(data, to: STDOUT_FILENO, name: "standard output")
+  }
+
+  /// A line on standard error; nothing can be reported when that fails, so nothing is.
+  public static func writeError(_ line: String) {
+    try? write(Data((line + "\n").utf8), to: STDERR_FILENO, name: "standard error")
+  }
+}
+
 /// Writing outputs so that an existing file is never left half-written: bytes go to a
 /// temporary file in the same directory, which is then renamed over the target (rename(2)
 /// is atomic within a file system). `-` writes to standard output.
 public enum OutputFile {
   public static func write(_ data: Data, to path: String) throws {
     if path == "-" {
-      FileHandle.standardOutput.write(data)
+      try StandardStream.writeOutput(data)
       return
     }
     let url = URL(fileURLWithPath: path)
