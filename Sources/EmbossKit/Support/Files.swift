@@ -30,24 +30,26 @@ public enum InputFile {
 /// reader that went away (EPIPE, with SIGPIPE ignored) is an error the caller reports or, for
 /// standard error, drops. (Foundation's `FileHandle.write(_:)` traps on any of them.)
 public enum StandardStream {
-  /// Writes all of `data` to file descriptor `fd` (`name` for the message), retrying on
-  /// EINTR.
+  /// Writes all of `data` to file descriptor `fd` (`name` for the message).
   public static func write(_ data: Data, to fd: Int32, name: String) throws {
-    var failure: String? = nil
-    data.withUnsafeBytes { raw in
-      guard let base = raw.baseAddress else { return }
+    if let failure = writeAll(data, to: fd) { throw EmbossError("cannot write to \(name): \(failure)") }
+  }
+
+  /// Writes all of `data` to `fd`, retrying on EINTR; the reason when a write fails.
+  static func writeAll(_ data: Data, to fd: Int32) -> String? {
+    data.withUnsafeBytes { raw -> String? in
+      guard let base = raw.baseAddress else { return nil }
       var offset = 0
       while offset < raw.count {
         let n = Glibc.write(fd, base + offset, raw.count - offset)
         if n < 0 {
           if errno == EINTR { continue }
-          failure = String(cString: strerror(errno))
-          return
+          return String(cString: strerror(errno))
         }
         offset += n
       }
+      return nil
     }
-    if let failure { throw EmbossError("cannot write to \(name): \(failure)") }
   }
 
   public static func writeOutput(_ data: Data) throws {
@@ -90,20 +92,7 @@ public enum OutputFile {
     guard fd >= 0 else {
       throw EmbossError("cannot write '\(path)': \(String(cString: strerror(errno)))")
     }
-    var failure: String? = nil
-    data.withUnsafeBytes { raw in
-      guard let base = raw.baseAddress else { return }
-      var offset = 0
-      while offset < raw.count {
-        let n = Glibc.write(fd, base + offset, raw.count - offset)
-        if n < 0 {
-          if errno == EINTR { continue }
-          failure = String(cString: strerror(errno))
-          return
-        }
-        offset += n
-      }
-    }
+    var failure = StandardStream.writeAll(data, to: fd)
     if failure == nil, fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
     close(fd)
     if failure == nil, rename(temporary, path) != 0 { failure = String(cString: strerror(errno)) }
