@@ -29,11 +29,11 @@ let package = Package(
     .target(
       name: "EmbossKit",
       dependencies: [
-        "CFreeType", "CPNG",
+        "CFreeType", "CPNG", "CSupport",
         .product(name: "Yams", package: "Yams"),
       ]
     ),
-    // Process-level allocator tuning for the command line.
+    // Process-level C support: allocator tuning, temporary files removed on signals.
     .target(name: "CSupport"),
     .executableTarget(
       name: "emboss",
@@ -59,7 +59,7 @@ let package = Package(
 
 // Fuzz targets (see Fuzz/README.md), only when asked for: they need -sanitize=fuzzer to link.
 if ProcessInfo.processInfo.environment["EMBOSS_FUZZ"] != nil {
-  for name in ["FuzzPNG", "FuzzMaterial", "FuzzText"] {
+  for name in ["FuzzPNG", "FuzzMaterial", "FuzzText", "FuzzRender"] {
     package.targets.append(
       .executableTarget(
         name: name, dependencies: ["EmbossKit"], path: "Fuzz/\(name)",

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds a libFuzzer target with AddressSanitizer and runs it.
-#   Fuzz/run.sh png|material|text [seconds] [corpus dir]
+#   Fuzz/run.sh png|material|text|render [seconds] [corpus dir]
 # Crashes are written as crash-* files in the current directory; keep each one as a
 # regression input in Tests/EmbossKitTests/FuzzRegressions/<target>/ (replayed by swift test).
 set -euo pipefail
@@ -9,7 +9,8 @@ case "${1:-}" in
   png) target=FuzzPNG; max_len=8192 ;;
   material) target=FuzzMaterial; max_len=4096 ;;
   text) target=FuzzText; max_len=256 ;;
-  *) echo "usage: Fuzz/run.sh png|material|text [seconds] [corpus dir]" >&2; exit 64 ;;
+  render) target=FuzzRender; max_len=2048 ;;
+  *) echo "usage: Fuzz/run.sh png|material|text|render [seconds] [corpus dir]" >&2; exit 64 ;;
 esac
 seconds="${2:-120}"
 corpus="${3:-.build-fuzz-corpus/$1}"
@@ -17,10 +18,18 @@ mkdir -p "$corpus"
 # Seeds: the regression inputs, and for materials the presets.
 cp Tests/EmbossKitTests/FuzzRegressions/"$1"/* "$corpus"/ 2>/dev/null || true
 [ "$1" = material ] && cp Materials/*.yaml "$corpus"/
+# For the whole render: option bytes, NUL, text, NUL, each preset, NUL, a --set line.
+if [ "$1" = render ]; then
+  for preset in Materials/*.yaml; do
+    printf 'ABCDEFGHIJKLMNOP\0AVWk 4\0' > "$corpus/seed-$(basename "$preset" .yaml)"
+    cat "$preset" >> "$corpus/seed-$(basename "$preset" .yaml)"
+    printf '\0relief.radius=3' >> "$corpus/seed-$(basename "$preset" .yaml)"
+  done
+fi
 # Each target builds in its own folder: a shared one has been seen to link a target against
 # objects built without coverage instrumentation.
 EMBOSS_FUZZ=1 swift build --build-path ".build-fuzz-$target" --product "$target" \
   --sanitize=fuzzer --sanitize=address
 # Swift's crash handler would fight AddressSanitizer's.
 SWIFT_BACKTRACE=enable=no ".build-fuzz-$target/debug/$target" "$corpus" \
-  -max_total_time="$seconds" -max_len="$max_len" -rss_limit_mb=2048 -print_final_stats=1
+  -max_total_time="$seconds" ${EMBOSS_FUZZ_RUNS:+-runs="$EMBOSS_FUZZ_RUNS"} -max_len="$max_len" -rss_limit_mb=2048 -print_final_stats=1

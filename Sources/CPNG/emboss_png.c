@@ -263,6 +263,18 @@ static void read_from_memory(png_structp png, png_bytep bytes, png_size_t length
   cursor->offset += length;
 }
 
+/* Limits for every reader: dimensions no larger than the pixel budget allows, no ancillary
+   chunk over 8 MiB and at most 256 cached ancillary chunks (text, sPLT, unknown). libpng
+   treats an over-size chunk as a "benign" error and allocates it anyway unless benign errors
+   are errors: a 141-byte file whose tEXt chunk claims 2 GB would make it zero 2 GiB. */
+static void limit_reader(png_structp png, uint64_t max_pixels) {
+  png_uint_32 side = max_pixels > 0x7fffffffu ? 0x7fffffffu : (png_uint_32)max_pixels;
+  png_set_user_limits(png, side, side);
+  png_set_chunk_malloc_max(png, 8u * 1024u * 1024u);
+  png_set_chunk_cache_max(png, 256);
+  png_set_benign_errors(png, 0);
+}
+
 static int check_signature(const unsigned char *data, size_t size, char *err, size_t err_len) {
   if (size < 8 || png_sig_cmp((png_const_bytep)data, 0, 8) != 0) {
     set_error(err, err_len, size == 0 ? "file is empty" : "not a PNG file (bad signature)");
@@ -292,7 +304,7 @@ int emboss_png_read_size(const unsigned char *data, size_t size, uint32_t *width
   }
   read_cursor cursor = {data, size, 0};
   png_set_read_fn(png, &cursor, read_from_memory);
-  png_set_user_limits(png, 0x7fffffff, 0x7fffffff);
+  limit_reader(png, 0x7fffffffu);
   png_read_info(png, info);
   *width_out = png_get_image_width(png, info);
   *height_out = png_get_image_height(png, info);
@@ -328,8 +340,7 @@ int emboss_png_decode_rgba16(const unsigned char *data, size_t size, uint64_t ma
   }
   read_cursor cursor = {data, size, 0};
   png_set_read_fn(png, &cursor, read_from_memory);
-  png_set_user_limits(png, 0x7fffffff, 0x7fffffff);
-  png_set_chunk_malloc_max(png, 64u * 1024u * 1024u);
+  limit_reader(png, max_pixels);
   png_read_info(png, info);
 
   png_uint_32 width = png_get_image_width(png, info);

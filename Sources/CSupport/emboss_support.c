@@ -14,3 +14,136 @@ void emboss_keep_freed_memory(void) {
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
 #endif
 }
+
+/* ---- Temporary files removed on SIGINT, SIGTERM and SIGHUP ---- */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#define EMBOSS_TEMP_SLOTS 64
+
+/* A slot is in use when its first byte is not NUL. Slots change only with the signals
+   blocked (and under the mutex), so the handler never sees a half-written path. */
+static char temp_paths[EMBOSS_TEMP_SLOTS][PATH_MAX];
+static pthread_mutex_t temp_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t temp_once = PTHREAD_ONCE_INIT;
+static const int temp_signals[] = {SIGINT, SIGTERM, SIGHUP};
+
+static void temp_on_signal(int signal_number) {
+  for (int i = 0; i < EMBOSS_TEMP_SLOTS; i++) {
+    if (temp_paths[i][0] != '\0') unlink(temp_paths[i]); /* async-signal-safe */
+  }
+  struct sigaction fallback;
+  memset(&fallback, 0, sizeof fallback);
+  fallback.sa_handler = SIG_DFL;
+  sigemptyset(&fallback.sa_mask);
+  sigaction(signal_number, &fallback, NULL);
+  raise(signal_number); /* delivered when the handler returns */
+}
+
+static void temp_install(void) {
+  for (size_t i = 0; i < sizeof temp_signals / sizeof temp_signals[0]; i++) {
+    struct sigaction current;
+    if (sigaction(temp_signals[i], NULL, &current) != 0) continue;
+    if (current.sa_handler == SIG_IGN) continue; /* nohup and friends keep ignoring it */
+    struct sigaction handler;
+    memset(&handler, 0, sizeof handler);
+    handler.sa_handler = temp_on_signal;
+    sigemptyset(&handler.sa_mask);
+    for (size_t j = 0; j < sizeof temp_signals / sizeof temp_signals[0]; j++) {
+      sigaddset(&handler.sa_mask, temp_signals[j]);
+    }
+    sigaction(temp_signals[i], &handler, NULL);
+  }
+}
+
+static void temp_block(sigset_t *saved) {
+  sigset_t blocked;
+  sigemptyset(&blocked);
+  for (size_t i = 0; i < sizeof temp_signals / sizeof temp_signals[0]; i++) sigaddset(&blocked, temp_signals[i]);
+  pthread_sigmask(SIG_BLOCK, &blocked, saved);
+  pthread_mutex_lock(&temp_lock);
+}
+
+static void temp_unblock(const sigset_t *saved) {
+  pthread_mutex_unlock(&temp_lock);
+  pthread_sigmask(SIG_SETMASK, saved, NULL);
+}
+
+static void temp_forget_locked(const char *temp) {
+  for (int i = 0; i < EMBOSS_TEMP_SLOTS; i++) {
+    if (temp_paths[i][0] != '\0' && strcmp(temp_paths[i], temp) == 0) {
+      temp_paths[i][0] = '\0';
+      return;
+    }
+  }
+}
+
+int emboss_temp_create(const char *directory, const char *name, char *path_out, size_t path_size) {
+  pthread_once(&temp_once, temp_install);
+  for (int attempt = 0; attempt < 100; attempt++) {
+    unsigned char random_bytes[12];
+    size_t got = 0;
+    while (got < sizeof random_bytes) {
+      ssize_t n = getrandom(random_bytes + got, sizeof random_bytes - got, 0);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        return -1;
+      }
+      got += (size_t)n;
+    }
+    char suffix[sizeof random_bytes * 2 + 1];
+    for (size_t i = 0; i < sizeof random_bytes; i++) snprintf(suffix + 2 * i, 3, "%02x", random_bytes[i]);
+    int length = snprintf(path_out, path_size, "%s/.%s.%s.tmp", directory, name, suffix);
+    if (length < 0 || (size_t)length >= path_size || (size_t)length >= PATH_MAX) {
+      errno = ENAMETOOLONG;
+      return -1;
+    }
+    sigset_t saved;
+    temp_block(&saved);
+    int slot = -1;
+    for (int i = 0; i < EMBOSS_TEMP_SLOTS && slot < 0; i++) {
+      if (temp_paths[i][0] == '\0') slot = i;
+    }
+    if (slot < 0) {
+      temp_unblock(&saved);
+      errno = EMFILE;
+      return -1;
+    }
+    int fd = open(path_out, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd >= 0) memcpy(temp_paths[slot], path_out, (size_t)length + 1);
+    int saved_errno = errno;
+    temp_unblock(&saved);
+    if (fd >= 0) return fd;
+    errno = saved_errno;
+    if (errno != EEXIST) return -1;
+  }
+  errno = EEXIST;
+  return -1;
+}
+
+int emboss_temp_commit(const char *temp, const char *target) {
+  sigset_t saved;
+  temp_block(&saved);
+  int result = rename(temp, target);
+  int saved_errno = errno;
+  if (result == 0) temp_forget_locked(temp);
+  temp_unblock(&saved);
+  errno = saved_errno;
+  return result;
+}
+
+void emboss_temp_discard(const char *temp) {
+  sigset_t saved;
+  temp_block(&saved);
+  unlink(temp);
+  temp_forget_locked(temp);
+  temp_unblock(&saved);
+}

@@ -45,6 +45,8 @@ public struct Render: Sendable {
   /// `height.png` (gray, black lowest and white highest: 0...1 when raised, -1...0 when
   /// lowered; always 16-bit), `normals.png` ((n + 1) / 2 as RGB, y down, one normal per pixel
   /// center) and `shading.png` (the lit hemisphere), at `depth` bits per channel.
+  public static let stageNames = ["mask.png", "height.png", "normals.png", "shading.png"]
+
   public func stageFiles(
     material: MaterialSpec, depth: BitDepth = .eight, compression: Int = PNGCodec.defaultCompression
   ) throws -> [(name: String, data: [UInt8])] {
@@ -72,16 +74,17 @@ public struct Render: Sendable {
         width: normals.width, height: normals.height, channels: 4, bitDepth: 16,
         compression: compression, pixelsPerMeter: 0, srgb: false)
     }
+    let names = Self.stageNames
     return [
-      ("mask.png", Array(try PNGCodec.encodeGray(mask.plane, depth: depth, compression: compression))),
+      (names[0], Array(try PNGCodec.encodeGray(mask.plane, depth: depth, compression: compression))),
       (
-        "height.png",
+        names[1],
         Array(
           try PNGCodec.encodeGray(
             height.canvasPlane(), range: range, depth: .sixteen, compression: compression))
       ),
-      ("normals.png", Array(normalData)),
-      ("shading.png", Array(try PNGCodec.encode(ball, depth: depth, compression: compression))),
+      (names[2], Array(normalData)),
+      (names[3], Array(try PNGCodec.encode(ball, depth: depth, compression: compression))),
     ]
   }
 }

@@ -36,6 +36,11 @@ struct DiffCommand: ParsableCommand {
     guard maxBadFraction.isFinite, (0...1).contains(maxBadFraction) else {
       throw ValidationError("--max-bad-fraction must be in 0...1, got \(maxBadFraction)")
     }
+    if let out, let conflict = OutputConflicts.check(
+      outputs: [("--out", out)], inputs: [("expected", expected), ("actual", actual)])
+    {
+      throw ValidationError(conflict)
+    }
   }
 
   func run() throws {

@@ -83,6 +83,12 @@ struct EngraveCommand: ParsableCommand {
   @Option(name: .customLong("max-pixels"), help: "Refuse images larger than this many pixels.")
   var maxPixels: Int = RenderLimits.default.maxPixels
 
+  func validate() throws {
+    if let conflict = OutputConflicts.check(outputs: [("-o", output)], inputs: [("picture", input)]) {
+      throw ValidationError(conflict)
+    }
+  }
+
   func run() throws {
     let decoded = try PNGCodec.read(path: input, maxPixels: maxPixels)
     let bits = Engrave.bitmap(decoded.image, options: try engrave.options(resolution: resolution))

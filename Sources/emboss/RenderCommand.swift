@@ -138,6 +138,9 @@ struct RenderCommand: ParsableCommand {
     guard maxPixels > 0 else {
       throw ValidationError("--max-pixels must be positive, got \(maxPixels)")
     }
+    if let conflict = OutputConflicts.check(outputs: outputPaths, inputs: inputPaths) {
+      throw ValidationError(conflict)
+    }
   }
 
   func run() throws {
@@ -223,25 +226,47 @@ struct RenderCommand: ParsableCommand {
     return (x, y)
   }
 
+  /// Every file this command writes, as (option, path).
+  private var outputPaths: [(option: String, path: String)] {
+    var paths = [("-o", output.output)]
+    if let engrave { paths.append(("--engrave", engrave)) }
+    if let depthMap { paths.append(("--depth-map", depthMap)) }
+    if let svg { paths.append(("--svg", svg)) }
+    if let saveStages {
+      paths += Render.stageNames.map { ("--save-stages", saveStages + "/" + $0) }
+    }
+    return paths
+  }
+
+  private var inputPaths: [(option: String, path: String)] {
+    var paths: [(String, String)] = []
+    if let mask { paths.append(("--mask", mask)) }
+    if let font { paths.append(("--font", font)) }
+    if let shadingImage { paths.append(("--shading-image", shadingImage)) }
+    if FileManager.default.fileExists(atPath: material.material) {
+      paths.append(("--material", material.material))
+    }
+    return paths
+  }
+
   private func write(_ result: TextRenderJob.Output) throws {
-    // Every file is made before any is written: a failure writes nothing.
+    // Every file is made before any is written, and then written all or nothing.
     var files: [(path: String, data: Data)] = []
     let request = try laser
     if !request.isEmpty {
       files += try request.files(for: result.render, relief: result.material.relief)
     }
     if let directory = saveStages {
-      try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
       for file in try result.render.stageFiles(
         material: result.material, depth: output.depth, compression: output.compression)
       {
-        try OutputFile.write(Data(file.data), to: directory + "/" + file.name)
+        files.append((directory + "/" + file.name, Data(file.data)))
       }
     }
+    files.append((output.output, result.png))
     var all = result.timings
     try all.measure("write") {
-      for file in files { try OutputFile.write(file.data, to: file.path) }
-      try OutputFile.write(result.png, to: output.output)
+      try OutputFile.write(files, creating: saveStages.map { [$0] } ?? [])
     }
     if timings {
       for stage in all.stages {

@@ -6,4 +6,23 @@
 /// fault and a zeroing (a sixth of a typical render's time). Does nothing on other C libraries.
 void emboss_keep_freed_memory(void);
 
+#include <stddef.h>
+
+/// Temporary files for atomic replacement, removed when the process is ended by SIGINT,
+/// SIGTERM or SIGHUP (the handlers are installed on first use, only for signals not already
+/// ignored; the signal is then re-raised, so the exit status still tells it).
+
+/// Creates an empty file named `directory/.NAME.RANDOM.tmp` exclusively (O_EXCL|O_NOFOLLOW,
+/// 96 random bits from getrandom, mode 0600) and registers it for removal. Returns the open
+/// descriptor and writes the path into `path_out`, or -1 with errno set.
+int emboss_temp_create(const char *directory, const char *name, char *path_out, size_t path_size);
+
+/// Renames the registered temporary file over `target` and forgets it, with the signals
+/// blocked between the two so an interruption never removes a file that is now `target`.
+/// Returns 0, or -1 with errno set (the file stays registered).
+int emboss_temp_commit(const char *temp, const char *target);
+
+/// Removes the registered temporary file and forgets it.
+void emboss_temp_discard(const char *temp);
+
 #endif

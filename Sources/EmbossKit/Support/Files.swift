@@ -1,3 +1,4 @@
+import CSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -62,43 +63,3 @@ public enum StandardStream {
   }
 }
 
-/// Writing outputs so that an existing file is never left half-written: bytes go to a
-/// temporary file in the same directory, which is then renamed over the target (rename(2)
-/// is atomic within a file system). `-` writes to standard output.
-public enum OutputFile {
-  public static func write(_ data: Data, to path: String) throws {
-    if path == "-" {
-      try StandardStream.writeOutput(data)
-      return
-    }
-    let url = URL(fileURLWithPath: path)
-    // The directory as the user wrote it, for messages; the resolved one for the temp file.
-    let written = (path as NSString).deletingLastPathComponent
-    let shown = written.isEmpty ? "." : written
-    let directory = url.deletingLastPathComponent().path
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory),
-      isDirectory.boolValue
-    else {
-      throw EmbossError("cannot write '\(path)': directory '\(shown)' does not exist")
-    }
-    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
-      isDirectory.boolValue
-    {
-      throw EmbossError("cannot write '\(path)': it is a directory")
-    }
-    let temporary = directory + "/.\(url.lastPathComponent).\(getpid()).tmp"
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard fd >= 0 else {
-      throw EmbossError("cannot write '\(path)': \(String(cString: strerror(errno)))")
-    }
-    var failure = StandardStream.writeAll(data, to: fd)
-    if failure == nil, fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
-    close(fd)
-    if failure == nil, rename(temporary, path) != 0 { failure = String(cString: strerror(errno)) }
-    if let failure {
-      unlink(temporary)
-      throw EmbossError("cannot write '\(path)': \(failure)")
-    }
-  }
-}
