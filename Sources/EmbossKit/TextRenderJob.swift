@@ -76,6 +76,9 @@ public struct TextRenderJob: Sendable {
   public var resolution: Resolution?
   public var parallelism: Parallelism
   public var limits: RenderLimits
+  /// Pixels an output needs past the ink on each side (a cut line's offset): the canvas grown
+  /// by it is checked against `limits` before rendering.
+  public var outputMargin: Double = 0
 
   public init(
     text: String, fontPath: String? = nil, style: TextStyle = TextStyle(),
@@ -150,6 +153,10 @@ public struct TextRenderJob: Sendable {
         }
         return timings.measure("mask") { layout.rasterize() }
       }
+    }
+    if outputMargin > 0 {
+      let grow = 2 * (Int(min(outputMargin, Double(1 << 24)).rounded(.up)) + 3)
+      try limits.check(width: mask.width + grow, height: mask.height + grow)
     }
     let shadingImage = try shadingImagePath.map { path in
       try timings.measure("read shading") { try ShadingImage.read(path: path, limits: limits) }

@@ -16,6 +16,9 @@ struct ResolutionOption: ParsableArguments {
 
   var resolution: Resolution? { dpi.map(Resolution.init(dpi:)) }
 
+  /// The longest length any option takes, in pixels.
+  static let longest = Double(1 << 20)
+
   /// A length option in pixels; physical units need --dpi.
   func pixels(_ text: String, option: String, allowNegative: Bool = false) throws -> Double {
     guard let length = Length.parse(text), allowNegative || length.value >= 0 else {
@@ -23,6 +26,11 @@ struct ResolutionOption: ParsableArguments {
     }
     guard let pixels = length.pixels(dpi: dpi) else {
       throw ValidationError("\(option) \(text) is a physical length: give --dpi too")
+    }
+    // No image is wider than 2^20 pixels, so no length needs to be longer (and each one
+    // converts to an integer safely).
+    guard pixels.isFinite, abs(pixels) <= Self.longest else {
+      throw ValidationError("\(option) \(text) is \(pixels) pixels; a length can be at most \(Int(Self.longest)) pixels")
     }
     return pixels
   }

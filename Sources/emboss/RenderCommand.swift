@@ -98,6 +98,11 @@ struct RenderCommand: ParsableCommand {
   @Option(name: .customLong("max-pixels"), help: "Refuse images larger than this many pixels.")
   var maxPixels: Int = RenderLimits.default.maxPixels
 
+  @Option(
+    name: .customLong("max-memory"),
+    help: ArgumentHelp("Refuse renders estimated to need more memory than this: 8G, 512M (default: half the machine's memory).", valueName: "size"))
+  var maxMemory: String?
+
   func validate() throws {
     guard size.isFinite, size >= 1, size <= 10_000 else {
       throw ValidationError("--size must be in 1...10000 pixels, got \(size)")
@@ -138,6 +143,9 @@ struct RenderCommand: ParsableCommand {
     guard maxPixels > 0 else {
       throw ValidationError("--max-pixels must be positive, got \(maxPixels)")
     }
+    if let maxMemory, RenderLimits.parseBytes(maxMemory) == nil {
+      throw ValidationError("--max-memory must be a size such as 8G, 512M or 100000000 (bytes), got '\(maxMemory)'")
+    }
     if let conflict = OutputConflicts.check(outputs: outputPaths, inputs: inputPaths) {
       throw ValidationError(conflict)
     }
@@ -162,7 +170,9 @@ struct RenderCommand: ParsableCommand {
       depth: output.depth,
       compression: output.compression,
       parallelism: material.parallelism,
-      limits: RenderLimits(maxPixels: maxPixels))
+      limits: RenderLimits(
+        maxPixels: maxPixels, maxMemory: maxMemory.flatMap(RenderLimits.parseBytes) ?? RenderLimits.defaultMemory))
+    if svg != nil { job.outputMargin = try resolution.pixels(cutOffset, option: "--cut-offset") }
     job.resolution = resolution.resolution
     job.inkHeight = try height.map { try resolution.pixels($0, option: "--height") }
     if let mask {

@@ -12,6 +12,9 @@ final class BadInputTests: XCTestCase {
     var status: Int32
     /// The whole of stderr, or (when it ends with "...") its beginning.
     var message: String?
+    /// When set, the run's peak memory must stay below this many MiB: a limit refused the
+    /// request before allocating for it.
+    var peakMiB: Int? = nil
   }
 
   var directory: URL!
@@ -53,6 +56,11 @@ final class BadInputTests: XCTestCase {
     try "surface:\n  shininess: .nan\n".write(toFile: path("nan.yaml"), atomically: true, encoding: .utf8)
     try "surface: [1, 2\n".write(toFile: path("syntax.yaml"), atomically: true, encoding: .utf8)
     try write(good, "good.png")
+    // 141 bytes: a 16x16 gray PNG whose tEXt chunk claims 2,000,000,000 bytes.
+    var claim = Array(good.prefix(33))
+    claim += [0x77, 0x35, 0x94, 0x00] + Array("tEXt".utf8) + Array("Comment".utf8) + [0]
+    claim += [UInt8](repeating: 0x41, count: 141 - claim.count)
+    try write(claim, "text2g.png")
   }
 
   var catalogue: [Case] {
@@ -120,6 +128,33 @@ final class BadInputTests: XCTestCase {
       Case(name: "max pixels 0", arguments: ["render", "A", "--max-pixels", "0"], status: 64, message: nil),
       Case(name: "bad --set", arguments: ["render", "A", "--set", "relief.radius=-2"], status: 1,
            message: "--set:1:15: error: \"relief.radius\": must be in 0.5...1000, got -2\n"),
+      // Numbers and limits (issue 9): refused before any work, so peak memory stays small.
+      Case(name: "dot width 1e300", arguments: ["render", "A", "--engrave", "e.png", "--dot-width", "1e300"], status: 64,
+           message: "Error: --dot-width 1e300 is 1e+300 pixels; a length can be at most 1048576 pixels\n..."),
+      Case(name: "cut offset 1e300", arguments: ["render", "A", "--svg", "s.svg", "--dpi", "254", "--cut-offset", "1e300"],
+           status: 64, message: "Error: --cut-offset 1e300 is 1e+300 pixels; a length can be at most 1048576 pixels\n..."),
+      Case(name: "cut offset 2000mm", arguments: ["render", "A", "--svg", "s.svg", "--dpi", "254", "--cut-offset", "2000mm"],
+           status: 1, message: "error: the image would be 40181x40175 pixels, over \(limit) (raise it with --max-pixels)\n", peakMiB: 400),
+      Case(name: "cut offset 1e6 px", arguments: ["render", "A", "--svg", "s.svg", "--dpi", "254", "--cut-offset", "1e6"],
+           status: 1, message: "error: the image would be 2000181x2000175 pixels, over \(limit) (raise it with --max-pixels)\n", peakMiB: 400),
+      Case(name: "30 letters at size 10000", arguments: ["render", String(repeating: "W", count: 30), "--size", "10000"],
+           status: 1, message: "error: the image would be ...", peakMiB: 400),
+      Case(name: "30 letters at size 10000, pixel limit raised",
+           arguments: ["render", String(repeating: "W", count: 30), "--size", "10000", "--max-pixels", "100000000000", "--max-memory", "4G"],
+           status: 1, message: "error: the image would be ..., which needs about ... of memory, over the budget of 4.0 GiB (raise it with --max-memory)\n", peakMiB: 400),
+      Case(name: "glyphs stacked over each other",
+           arguments: ["render", String(repeating: "W", count: 400), "--size", "1000", "--letter-spacing=-1000"],
+           status: 1, message: "error: the glyphs would need ...", peakMiB: 400),
+      Case(name: "mask over the memory budget", arguments: ["render", "--mask", "good.png", "--max-memory", "10K"],
+           status: 1, message: "error: mask 'good.png' is 16x16 pixels, which needs about 24 KiB of memory, over the budget of 10 KiB (raise it with --max-memory)\n"),
+      Case(name: "bad --max-memory", arguments: ["render", "A", "--max-memory", "lots"], status: 64, message: nil),
+      Case(name: "PNG whose tEXt chunk claims 2 GB", arguments: ["render", "--mask", "text2g.png"], status: 1,
+           message: "error: cannot read PNG 'text2g.png': tEXt: chunk data is too large\n", peakMiB: 400),
+      // Conflicting outputs (issue 9): refused before rendering.
+      Case(name: "output over the mask", arguments: ["render", "--mask", "good.png", "-o", "good.png"], status: 64,
+           message: "Error: -o 'good.png' is also the --mask input; write the output elsewhere\n..."),
+      Case(name: "two outputs on one file", arguments: ["render", "A", "-o", "out.png", "--depth-map", "out.png"], status: 64,
+           message: "Error: -o and --depth-map both write 'out.png'; give each output its own file\n..."),
     ]
   }
 
@@ -132,11 +167,18 @@ final class BadInputTests: XCTestCase {
         arguments += ["-o", "out.png"]
       }
       let before = Set(try FileManager.default.contentsOfDirectory(atPath: directory.path))
-      let result = try CLIRunner.run(arguments, in: directory)
+      let result: CLIRunner.Result
+      if let peakMiB = entry.peakMiB {
+        let measured = try CLIRunner.runMeasuringPeak(arguments, in: directory)
+        result = measured.result
+        XCTAssertLessThan(measured.peakKiB, peakMiB * 1024, "\(entry.name): peak memory")
+      } else {
+        result = try CLIRunner.run(arguments, in: directory)
+      }
       XCTAssertEqual(result.status, entry.status, "\(entry.name): \(result.stderr)")
       if let message = entry.message {
-        if message.hasSuffix("...") {
-          XCTAssertTrue(result.stderr.hasPrefix(String(message.dropLast(3))), "\(entry.name): \(result.stderr)")
+        if message.contains("...") {
+          XCTAssertTrue(Self.matches(result.stderr, message), "\(entry.name): \(result.stderr)")
         } else {
           XCTAssertEqual(result.stderr, message, entry.name)
         }
@@ -150,6 +192,20 @@ final class BadInputTests: XCTestCase {
       let after = Set(try FileManager.default.contentsOfDirectory(atPath: directory.path))
       XCTAssertEqual(after, before, "\(entry.name): no file created or left behind")
     }
+  }
+
+  /// Whether `text` matches `pattern`, where each "..." stands for any text (a pattern that
+  /// ends with "..." matches a beginning).
+  static func matches(_ text: String, _ pattern: String) -> Bool {
+    let parts = pattern.components(separatedBy: "...")
+    guard text.hasPrefix(parts[0]) else { return false }
+    var rest = text.dropFirst(parts[0].count)
+    for (index, part) in parts.enumerated().dropFirst() {
+      if index == parts.count - 1 { return part.isEmpty || rest.hasSuffix(part) }
+      guard let range = rest.range(of: part) else { return false }
+      rest = rest[range.upperBound...]
+    }
+    return rest.isEmpty
   }
 
   static func crc32(_ bytes: [UInt8]) -> UInt32 {
@@ -199,5 +255,37 @@ enum CLIRunner {
     let stderr = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return Result(status: process.terminationStatus, stdout: stdout, stderr: String(decoding: stderr, as: UTF8.self))
+  }
+}
+
+extension CLIRunner {
+  /// Runs the binary and also returns its peak resident memory in KiB (from `wait4`, for this
+  /// child alone). Standard error is captured through a file; standard output is discarded.
+  static func runMeasuringPeak(_ arguments: [String], in directory: URL) throws -> (result: Result, peakKiB: Int) {
+    let errPath = directory.appendingPathComponent(".stderr-\(UUID().uuidString)").path
+    defer { unlink(errPath) }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    let previous = FileManager.default.currentDirectoryPath
+    FileManager.default.changeCurrentDirectoryPath(directory.path)
+    defer { FileManager.default.changeCurrentDirectoryPath(previous) }
+    let argv = ([CLITests.binary.path] + arguments).map { strdup($0) } + [nil]
+    defer { for pointer in argv { free(pointer) } }
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { for pointer in envp { free(pointer) } }
+    var pid: pid_t = 0
+    let spawned = posix_spawn(&pid, CLITests.binary.path, &actions, nil, argv, envp)
+    guard spawned == 0 else { throw NSError(domain: NSPOSIXErrorDomain, code: Int(spawned)) }
+    var status: Int32 = 0
+    var usage = rusage()
+    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+    let stderr = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+    // WEXITSTATUS / WTERMSIG by hand (the macros are not imported).
+    let code = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    return (Result(status: code, stdout: Data(), stderr: stderr), usage.ru_maxrss)
   }
 }

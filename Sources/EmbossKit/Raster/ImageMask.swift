@@ -15,7 +15,17 @@ public enum ImageMask {
   public static func read(
     path: String, mode: MaskMode, invert: Bool, threshold: Int, limits: RenderLimits = .default
   ) throws -> CoverageMask {
-    let image = try PNGCodec.read(path: path, maxPixels: limits.maxPixels).image
+    let data = try InputFile.read(path, what: "PNG")
+    // The render's memory, from the header, before the pixels are decoded.
+    if let size = PNGCodec.size(of: data) {
+      try limits.checkMemory(pixels: size.width * size.height, what: "mask '\(path)' is \(size.width)x\(size.height) pixels")
+    }
+    let image: RGBAImage
+    do {
+      image = try PNGCodec.decode(data, maxPixels: limits.maxPixels).image
+    } catch let error as EmbossError {
+      throw EmbossError("cannot read PNG '\(path)': \(error.message)")
+    }
     let gray = Engrave.gray(image)
     let level = Float(threshold) / 255
     let plane = Plane(

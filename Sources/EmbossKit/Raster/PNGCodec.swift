@@ -274,6 +274,17 @@ public enum PNGCodec {
       pixelsPerMeter: samples.pixelsPerMeter)
   }
 
+  /// The width and height in a PNG's header; nil when the header cannot be read.
+  public static func size(of data: Data) -> (width: Int, height: Int)? {
+    var width: UInt32 = 0
+    var height: UInt32 = 0
+    var message = [CChar](repeating: 0, count: 256)
+    let status = data.withUnsafeBytes { raw in
+      emboss_png_read_size(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, &width, &height, &message, message.count)
+    }
+    return status == 0 ? (Int(width), Int(height)) : nil
+  }
+
   /// Reads a PNG file's samples; errors name the path.
   public static func readSamples(path: String, maxPixels: Int = RenderLimits.default.maxPixels)
     throws -> Samples

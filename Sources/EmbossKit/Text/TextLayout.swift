@@ -235,14 +235,23 @@ public struct TextLayout: Sendable {
       exactInk = (ink.minX + shiftX, ink.minY + shiftY, ink.maxX + shiftX, ink.maxY + shiftY)
       return
     }
-    // Checked before any glyph is rasterized.
-    guard canvasWidth.multipliedReportingOverflow(by: canvasHeight).partialValue <= limits.maxPixels,
-      canvasWidth <= 1 << 20, canvasHeight <= 1 << 20
-    else {
-      throw EmbossError(
-        "the image would be \(canvasWidth)x\(canvasHeight) pixels, over the limit of \(limits.maxPixels) pixels (raise it with --max-pixels)"
-      )
+    // Checked before any glyph is rasterized: the canvas, and the glyph bitmaps together
+    // (glyphs drawn over each other with a negative spacing can need more than the canvas).
+    try limits.check(width: canvasWidth, height: canvasHeight)
+    var glyphPixels = 0.0
+    for line in lines {
+      for glyph in line {
+        guard let box = glyph.box else { continue }
+        glyphPixels += ((box.xMax - box.xMin).rounded(.up) + 2) * ((box.yMax - box.yMin).rounded(.up) + 2)
+      }
     }
+    guard glyphPixels <= Double(limits.maxPixels) else {
+      throw EmbossError(
+        "the glyphs would need \(Int(min(glyphPixels, 1e18))) pixels of bitmaps, over the limit of \(limits.maxPixels) pixels (raise it with --max-pixels)")
+    }
+    try limits.checkMemory(
+      pixels: Int(glyphPixels) / (RenderLimits.bytesPerPixel / 4),
+      what: "the glyphs would need \(Int(glyphPixels)) pixels of bitmaps")
 
     // Pass 2: render each glyph at its exact sub-pixel position on the canvas (26.6 fixed
     // point).
