@@ -36,6 +36,14 @@ struct Emboss: ParsableCommand {
     }
     do {
       var command = try parseAsRoot()
+      // Invalid UTF-8 reaches the commands as U+FFFD (replacement glyphs in a render): an
+      // argument error naming the byte.
+      if let bad = RawArguments.firstInvalid() {
+        let what = (command as? RenderCommand)?.text == bad.decoded ? "the text" : "argument \(bad.index)"
+        printError(
+          "error: \(what) is not valid UTF-8: byte 0x\(String(bad.byte, radix: 16, uppercase: true)) at byte offset \(bad.offset) (\"\(bad.decoded)\")")
+        Foundation.exit(64)
+      }
       try command.run()
     } catch let error as EmbossError {
       fail(error.message)

@@ -19,12 +19,13 @@ final class StreamTests: XCTestCase {
 
   /// Runs `script` in /bin/sh with `$EMBOSS` set to the built binary; standard error of the
   /// script is captured (emboss's, unless the script redirects it).
-  func shell(_ script: String) throws -> (status: Int32, stderr: String) {
+  func shell(_ script: String, shell: String = "/bin/sh") throws -> (status: Int32, stderr: String) {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.executableURL = URL(fileURLWithPath: shell)
     process.arguments = ["-c", script]
     var environment = CLIRunner.environment
     environment["EMBOSS"] = CLITests.binary.path
+    environment["ROOT"] = Self.root.path
     process.environment = environment
     process.currentDirectoryURL = directory
     let err = Pipe()
@@ -34,6 +35,74 @@ final class StreamTests: XCTestCase {
     let stderr = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: stderr, as: UTF8.self))
+  }
+
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+  func read(_ name: String) throws -> Data { try Data(contentsOf: directory.appendingPathComponent(name)) }
+
+  // MARK: Inputs (issue 9): streams are read with a cap; a FIFO never hangs.
+
+  /// Process substitution for the font, the material and the mask renders exactly what the
+  /// files render.
+  func testProcessSubstitutionInputsRenderLikeFiles() throws {
+    var result = try shell(
+      #""$EMBOSS" render Ab --size 30 --font <(cat "$ROOT/Fonts/DejaVuSans-Bold.ttf") --material <(cat "$ROOT/Materials/gold.yaml") -o a.png"#,
+      shell: "/bin/bash")
+    XCTAssertEqual(result.status, 0, result.stderr)
+    result = try shell(
+      #""$EMBOSS" render Ab --size 30 --font "$ROOT/Fonts/DejaVuSans-Bold.ttf" --material "$ROOT/Materials/gold.yaml" -o b.png"#)
+    XCTAssertEqual(result.status, 0, result.stderr)
+    XCTAssertEqual(try read("a.png"), try read("b.png"))
+    result = try shell(#""$EMBOSS" render --mask <(cat b.png) --size 30 -o c.png && "$EMBOSS" render --mask b.png -o d.png"#, shell: "/bin/bash")
+    XCTAssertEqual(result.status, 0, result.stderr)
+    XCTAssertEqual(try read("c.png"), try read("d.png"))
+  }
+
+  /// A named FIFO nobody writes to reads as empty: an error, never a hang and never the
+  /// defaults.
+  func testFIFOWithoutWriterIsAnErrorNotAHang() throws {
+    guard mkfifo(directory.appendingPathComponent("fifo").path, 0o644) == 0 else { throw XCTSkip("no FIFO here") }
+    let cases: [(String, Int32, String)] = [
+      (#""$EMBOSS" render A --font fifo -o x.png"#, 1, "error: font file 'fifo' is empty\n"),
+      (#""$EMBOSS" render --mask fifo -o x.png"#, 1, "error: cannot read PNG 'fifo': file is empty\n"),
+      (#""$EMBOSS" render A --material fifo -o x.png"#, 1,
+       "fifo:1:1: error: the file is empty; a material sets at least one key (or 'extends: default')\n"),
+      (#""$EMBOSS" check fifo"#, 1, "fifo:1:1: error: the file is empty; a material sets at least one key (or 'extends: default')\n"),
+    ]
+    for (script, status, message) in cases {
+      let result = try shell("timeout 60 " + script)
+      XCTAssertEqual(result.status, status, script)
+      XCTAssertEqual(result.stderr, message, script)
+    }
+  }
+
+  /// `check /dev/stdin` reads the material from standard input; a bad one is located there.
+  func testMaterialFromStandardInput() throws {
+    var result = try shell(#""$EMBOSS" check /dev/stdin < "$ROOT/Materials/gold.yaml""#)
+    XCTAssertEqual(result.status, 0, result.stderr)
+    result = try shell(#"printf 'surface:\n  shininess: -3\n' | "$EMBOSS" check /dev/stdin"#)
+    XCTAssertEqual(result.status, 1)
+    XCTAssertTrue(result.stderr.hasPrefix("/dev/stdin:2:14: error: \"surface.shininess\""), result.stderr)
+  }
+
+  /// A stream longer than the cap is refused once it passes the cap (16 MiB for materials).
+  func testStreamOverTheCapIsRefused() throws {
+    let result = try shell(#"head -c 20000000 /dev/zero | tr '\0' '#' | "$EMBOSS" check /dev/stdin"#)
+    XCTAssertEqual(result.status, 1)
+    XCTAssertEqual(result.stderr, "/dev/stdin: error: material file '/dev/stdin' is over the limit of 16777216 bytes\n")
+  }
+
+  /// Invalid UTF-8 in the text (or any argument) is an argument error naming the byte.
+  func testInvalidUTF8IsAnErrorWithItsOffset() throws {
+    var result = try shell(#""$EMBOSS" render --size 20 "$(printf 'ab\377c')" -o x.png"#)
+    XCTAssertEqual(result.status, 64)
+    XCTAssertEqual(result.stderr, "error: the text is not valid UTF-8: byte 0xFF at byte offset 2 (\"ab\u{FFFD}c\")\n")
+    result = try shell(#""$EMBOSS" render A -o "$(printf 'x\303.png')""#)
+    XCTAssertEqual(result.status, 64)
+    XCTAssertEqual(result.stderr, "error: argument 4 is not valid UTF-8: byte 0xC3 at byte offset 1 (\"x\u{FFFD}.png\")\n")
+    XCTAssertFalse(FileManager.default.fileExists(atPath: directory.appendingPathComponent("x.png").path))
   }
 
   func testClosedStandardOutputIsAnError() throws {

@@ -43,6 +43,9 @@ public enum MaterialLoader {
   /// Loads the material a reference (preset name or path) names, resolving `extends`.
   /// Throws `MaterialError` with every problem found, or `EmbossError` when the reference
   /// names no file at all.
+  /// The largest material file read: 16 MiB.
+  public static let fileLimit = 16 << 20
+
   public static func load(_ reference: String, library: MaterialLibrary) throws -> MaterialSpec {
     var sources: [String] = []
     return try load(reference, library: library, sources: &sources)
@@ -94,9 +97,14 @@ public enum MaterialLoader {
   static func load(
     path: String, library: MaterialLibrary, chain: [String], sink: inout DiagnosticSink
   ) throws -> MaterialSpec? {
-    let data = try InputFile.read(path, what: "material")
+    let data = try InputFile.read(path, what: "material", limit: MaterialLoader.fileLimit)
     guard let text = String(data: data, encoding: .utf8) else {
       sink.error("file is not UTF-8 text", at: SourceLocation(file: path, line: 1, column: 1))
+      return nil
+    }
+    // An empty file (or a FIFO nobody wrote to) is a mistake, not the defaults.
+    guard text.contains(where: { !$0.isWhitespace }) else {
+      sink.error("the file is empty; a material sets at least one key (or 'extends: default')", at: SourceLocation(file: path, line: 1, column: 1))
       return nil
     }
     return parse(yaml: text, file: path, library: library, chain: chain, sink: &sink)

@@ -6,22 +6,54 @@ import Foundation
 #endif
 
 /// Reading inputs with errors that name the file.
+///
+/// Any kind of file that can be read is read as a stream, up to a size cap: a regular file,
+/// a FIFO, a pipe from process substitution (`<(...)`, `/dev/stdin`) or a character device.
+/// The open never blocks (a FIFO with no writer reads as empty, it does not hang), a regular
+/// file over the cap is refused from its size before reading, and a stream is refused as
+/// soon as it passes the cap.
 public enum InputFile {
+  /// The most bytes any input may have: 1 GiB.
+  public static let defaultLimit = 1 << 30
+
   /// Reads a whole file. `what` names the kind of file in errors ("font", "PNG").
-  public static func read(_ path: String, what: String) throws -> Data {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-      throw EmbossError("\(what) file '\(path)' does not exist")
+  public static func read(_ path: String, what: String, limit: Int = defaultLimit) throws -> Data {
+    var fd: Int32
+    repeat { fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) } while fd < 0 && errno == EINTR
+    guard fd >= 0 else {
+      let error = errno
+      switch error {
+      case ENOENT: throw EmbossError("\(what) file '\(path)' does not exist")
+      case EISDIR: throw EmbossError("\(what) file '\(path)' is a directory")
+      default: throw EmbossError("cannot read \(what) file '\(path)': \(String(cString: strerror(error)))")
+      }
     }
-    guard !isDirectory.boolValue else {
-      throw EmbossError("\(what) file '\(path)' is a directory")
+    defer { close(fd) }
+    var status = stat()
+    guard fstat(fd, &status) == 0 else {
+      throw EmbossError("cannot read \(what) file '\(path)': \(String(cString: strerror(errno)))")
     }
-    // An empty file needs no reading (and Foundation's reader leaks a buffer on one).
-    if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size == 0 {
-      return Data()
+    let kind = status.st_mode & S_IFMT
+    if kind == S_IFDIR { throw EmbossError("\(what) file '\(path)' is a directory") }
+    if kind == S_IFREG, Int(status.st_size) > limit {
+      throw EmbossError("\(what) file '\(path)' is \(status.st_size) bytes, over the limit of \(limit) bytes")
     }
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw EmbossError("cannot read \(what) file '\(path)': permission denied or unreadable")
+    // From here reads wait for data, as a stream's reader should.
+    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+    var data = Data()
+    if kind == S_IFREG { data.reserveCapacity(Int(status.st_size)) }
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+      if n < 0 {
+        if errno == EINTR { continue }
+        throw EmbossError("cannot read \(what) file '\(path)': \(String(cString: strerror(errno)))")
+      }
+      if n == 0 { break }
+      guard data.count + n <= limit else {
+        throw EmbossError("\(what) file '\(path)' is over the limit of \(limit) bytes")
+      }
+      data.append(contentsOf: chunk[0..<n])
     }
     return data
   }

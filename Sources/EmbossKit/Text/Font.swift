@@ -11,32 +11,41 @@ public final class Font: @unchecked Sendable {
   let library: FT_Library
   let face: FT_Face
 
-  /// Loads face 0 of the file at `path`. Errors name the path and FreeType's reason.
+  /// The file's bytes, which FreeType reads from for the face's life.
+  let bytes: UnsafeMutableRawBufferPointer
+
+  /// The largest font file read: 256 MiB (the largest CJK collections are about 120 MiB).
+  public static let fileLimit = 256 << 20
+
+  /// Loads face 0 of the file at `path` (read as any other input: a FIFO or a pipe works,
+  /// up to `fileLimit`). Errors name the path and FreeType's reason.
   public init(path: String) throws {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-      throw EmbossError("font file '\(path)' does not exist")
-    }
-    guard !isDirectory.boolValue else {
-      throw EmbossError("font file '\(path)' is a directory")
-    }
+    let data = try InputFile.read(path, what: "font", limit: Self.fileLimit)
+    guard !data.isEmpty else { throw EmbossError("font file '\(path)' is empty") }
+    let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 16)
+    data.copyBytes(to: bytes.bindMemory(to: UInt8.self))
     var library: FT_Library?
     var status = FT_Init_FreeType(&library)
     guard status == 0, let library else {
+      bytes.deallocate()
       throw EmbossError("cannot start FreeType: \(FreeTypeError.message(status))")
     }
     var face: FT_Face?
-    status = FT_New_Face(library, path, 0, &face)
+    status = FT_New_Memory_Face(
+      library, bytes.baseAddress!.assumingMemoryBound(to: FT_Byte.self), FT_Long(data.count), 0, &face)
     guard status == 0, let face else {
       FT_Done_FreeType(library)
+      bytes.deallocate()
       throw EmbossError("cannot load font '\(path)': \(FreeTypeError.message(status))")
     }
     guard face.pointee.face_flags & FT_Long(FT_FACE_FLAG_SCALABLE) != 0 else {
       FT_Done_Face(face)
       FT_Done_FreeType(library)
+      bytes.deallocate()
       throw EmbossError("cannot use font '\(path)': it is a bitmap font; a scalable (outline) font is needed")
     }
     self.path = path
+    self.bytes = bytes
     self.library = library
     self.face = face
     let family = face.pointee.family_name.map { String(cString: $0) } ?? "unknown"
@@ -47,6 +56,7 @@ public final class Font: @unchecked Sendable {
   deinit {
     FT_Done_Face(face)
     FT_Done_FreeType(library)
+    bytes.deallocate()
   }
 
   /// The glyph index for a character, or nil when the font has none.
