@@ -23,7 +23,7 @@ public final class Font: @unchecked Sendable {
     let data = try InputFile.read(path, what: "font", limit: Self.fileLimit)
     guard !data.isEmpty else { throw EmbossError("font file '\(path)' is empty") }
     let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 16)
-    data.copyBytes(to: bytes.bindMemory(to: UInt8.self))
+    _ = data.copyBytes(to: bytes.bindMemory(to: UInt8.self))
     var library: FT_Library?
     var status = FT_Init_FreeType(&library)
     guard status == 0, let library else {
