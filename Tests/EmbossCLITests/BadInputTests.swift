@@ -56,6 +56,14 @@ final class BadInputTests: XCTestCase {
     try "surface:\n  shininess: .nan\n".write(toFile: path("nan.yaml"), atomically: true, encoding: .utf8)
     try "surface: [1, 2\n".write(toFile: path("syntax.yaml"), atomically: true, encoding: .utf8)
     try write(good, "good.png")
+    try "relief:\n  radius: 4\n  radius: 5\n".write(toFile: path("dup.yaml"), atomically: true, encoding: .utf8)
+    try "description: \"open\nrelief:\n  radius: 4\n".write(toFile: path("quote.yaml"), atomically: true, encoding: .utf8)
+    try "relief:\n\tradius: 4\n".write(toFile: path("tab.yaml"), atomically: true, encoding: .utf8)
+    try "surface:\n  base: goldd\n".write(toFile: path("color.yaml"), atomically: true, encoding: .utf8)
+    try write(Array("relief:\n  radius: 4 ".utf8) + [0xFF, 0x0A], "latin.yaml")
+    try FileManager.default.createDirectory(atPath: path("sub"), withIntermediateDirectories: true)
+    try "extends: parent.yaml\n".write(toFile: path("sub/child.yaml"), atomically: true, encoding: .utf8)
+    try "relief:\n  radius: 6\n".write(toFile: path("parent.yaml"), atomically: true, encoding: .utf8)
     // 141 bytes: a 16x16 gray PNG whose tEXt chunk claims 2,000,000,000 bytes.
     var claim = Array(good.prefix(33))
     claim += [0x77, 0x35, 0x94, 0x00] + Array("tEXt".utf8) + Array("Comment".utf8) + [0]
@@ -150,6 +158,20 @@ final class BadInputTests: XCTestCase {
       Case(name: "bad --max-memory", arguments: ["render", "A", "--max-memory", "lots"], status: 64, message: nil),
       Case(name: "PNG whose tEXt chunk claims 2 GB", arguments: ["render", "--mask", "text2g.png"], status: 1,
            message: "error: cannot read PNG 'text2g.png': tEXt: chunk data is too large\n", peakMiB: 400),
+      // Material diagnostics (issue 9): located where the problem is.
+      Case(name: "duplicate key", arguments: ["render", "A", "--material", "dup.yaml"], status: 1,
+           message: "dup.yaml:3:3: error: \"relief.radius\": duplicate key\n"),
+      Case(name: "unclosed quote", arguments: ["render", "A", "--material", "quote.yaml"], status: 1,
+           message: "quote.yaml:1:14: error: not valid YAML: this quoted string is never closed\n"),
+      Case(name: "tab indentation", arguments: ["render", "A", "--material", "tab.yaml"], status: 1,
+           message: "tab.yaml:2:1: error: not valid YAML: a tab is used for indentation; YAML indents with spaces only\n"),
+      Case(name: "misspelled color", arguments: ["render", "A", "--material", "color.yaml"], status: 1,
+           message: "color.yaml:2:9: error: \"surface.base\": unknown color name \"goldd\"; did you mean \"gold\"?\n"),
+      Case(name: "non-UTF-8 material", arguments: ["render", "A", "--material", "latin.yaml"], status: 1,
+           message: "latin.yaml:2:13: error: not UTF-8 text: byte 0xFF (save the file as UTF-8)\n"),
+      Case(name: "extends next to the file, not the working directory",
+           arguments: ["render", "A", "--material", "sub/child.yaml"], status: 1,
+           message: "sub/child.yaml:1:10: error: \"extends\": no material named \"parent.yaml\"\n"),
       // Conflicting outputs (issue 9): refused before rendering.
       Case(name: "output over the mask", arguments: ["render", "--mask", "good.png", "-o", "good.png"], status: 64,
            message: "Error: -o 'good.png' is also the --mask input; write the output elsewhere\n..."),

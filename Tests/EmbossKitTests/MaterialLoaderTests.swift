@@ -264,4 +264,89 @@ final class MaterialLoaderTests: XCTestCase {
       }
     }
   }
+
+  // MARK: Diagnostics that were wrong (issue 9)
+
+  /// A duplicate key is reported where it repeats, with its full path, beside the file's other
+  /// problems; a 5 MB file gives one short line, not a dump of the file.
+  func testDuplicateKeyIsLocatedAtItsSecondUse() {
+    XCTAssertEqual(
+      errors("relief:\n  radius: 4\n  profile: linear\n  radius: 5\nsurface:\n  shininess: -3\n"),
+      [
+        "test.yaml:4:3: error: \"relief.radius\": duplicate key",
+        "test.yaml:6:14: error: \"surface.shininess\": must be in 1...2048, got -3",
+      ])
+    XCTAssertEqual(
+      errors("lights:\n  - kind: omni\n    kind: spot\n  - kind: omni\ndescription: a\ndescription: b\n"),
+      [
+        "test.yaml:3:5: error: \"lights[0].kind\": duplicate key",
+        "test.yaml:6:1: error: \"description\": duplicate key",
+      ])
+    let filler = String(repeating: "# \(String(repeating: "x", count: 70))\n", count: 70_000)
+    let big = errors("description: big\n" + filler + "description: again\n")
+    XCTAssertEqual(big, ["test.yaml:70002:1: error: \"description\": duplicate key"])
+  }
+
+  func testUnclosedQuoteIsReportedWhereItOpens() {
+    XCTAssertEqual(
+      errors("description: \"never closed\nrelief:\n  radius: 4\n"),
+      ["test.yaml:1:14: error: not valid YAML: this quoted string is never closed"])
+  }
+
+  func testTabIndentationIsNamed() {
+    XCTAssertEqual(
+      errors("relief:\n\tradius: 4\n"),
+      ["test.yaml:2:1: error: not valid YAML: a tab is used for indentation; YAML indents with spaces only"])
+    XCTAssertEqual(
+      errors("relief:\n  radius: 4\n  \tprofile: linear\n"),
+      ["test.yaml:3:3: error: not valid YAML: a tab is used for indentation; YAML indents with spaces only"])
+  }
+
+  func testMisspelledColorNameGetsASuggestion() {
+    XCTAssertEqual(
+      errors("surface:\n  base: silvr\n"),
+      ["test.yaml:2:9: error: \"surface.base\": unknown color name \"silvr\"; did you mean \"silver\"?"])
+  }
+
+  /// Bytes that are not UTF-8 are located at their line and column.
+  func testNonUTF8IsLocated() throws {
+    let directory = try Fixtures.temporaryDirectory()
+    let file = directory.appendingPathComponent("latin1.yaml")
+    try Data("description: caf".utf8 + [0xE9] + Array("\nrelief:\n  radius: 4\n".utf8)).write(to: file)
+    XCTAssertEqual(
+      MaterialLoader.check(file.path, library: library),
+      ["\(file.path):1:17: error: not UTF-8 text: byte 0xE9 (save the file as UTF-8)"])
+    try Data("description: ok\nrelief:\n  radius: 4 ".utf8 + [0xFF] + [0x0A]).write(to: file)
+    XCTAssertEqual(
+      MaterialLoader.check(file.path, library: library),
+      ["\(file.path):3:13: error: not UTF-8 text: byte 0xFF (save the file as UTF-8)"])
+  }
+
+  /// `extends: other.yaml` is found next to the file that names it, whatever the working
+  /// directory; a preset name is a preset.
+  func testExtendsIsRelativeToTheFileThatNamesIt() throws {
+    let directory = try Fixtures.temporaryDirectory()
+    let sub = directory.appendingPathComponent("sub")
+    try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+    try "surface:\n  shininess: 33\n".write(to: sub.appendingPathComponent("base.yaml"), atomically: true, encoding: .utf8)
+    try "extends: base.yaml\nrelief:\n  radius: 4\n".write(
+      to: sub.appendingPathComponent("child.yaml"), atomically: true, encoding: .utf8)
+    // A decoy in the working directory must not be picked.
+    let previous = FileManager.default.currentDirectoryPath
+    FileManager.default.changeCurrentDirectoryPath(directory.path)
+    defer { FileManager.default.changeCurrentDirectoryPath(previous) }
+    try "surface:\n  shininess: 99\n".write(to: directory.appendingPathComponent("base.yaml"), atomically: true, encoding: .utf8)
+    let child = try MaterialLoader.load("sub/child.yaml", library: library)
+    XCTAssertEqual(child.surface.shininess, 33)
+  }
+
+  func testNoMessageRepeatsTheInput() {
+    let long = String(repeating: "y", count: 10_000)
+    let result = errors("description: [\(long)\n")
+    XCTAssertEqual(result.count, 1)
+    XCTAssertLessThan(result[0].count, 300, result[0])
+    let shininess = errors("surface:\n  shininess: \"\(long)\"\n")
+    XCTAssertEqual(shininess.count, 1)
+    XCTAssertLessThan(shininess[0].count, 300, shininess[0])
+  }
 }

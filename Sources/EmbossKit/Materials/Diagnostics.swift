@@ -25,6 +25,16 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
   }
 
   public var description: String { "\(location): error: \(message)" }
+
+  /// The first line of `text`, cut to `limit` characters with an ellipsis: no message ever
+  /// repeats more than a line of the input.
+  public static func shortened(_ text: String, to limit: Int = 200) -> String {
+    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    let firstLine = trimmed.prefix { $0 != "\n" && $0 != "\r" }
+    var result = String(firstLine.prefix(limit))
+    if firstLine.count > limit || firstLine.count < trimmed.count { result += " ..." }
+    return result
+  }
 }
 
 /// Collects diagnostics, so a parser can report every problem in a file rather than the first.

@@ -18,8 +18,13 @@ public struct MaterialLibrary: Sendable {
     {
       return reference
     }
+    return presetPath(for: reference)
+  }
+
+  /// The preset file for a name, from the library's directories.
+  public func presetPath(for name: String) -> String? {
     for directory in directories {
-      let candidate = directory + "/" + reference + ".yaml"
+      let candidate = directory + "/" + name + ".yaml"
       if FileManager.default.fileExists(atPath: candidate) { return candidate }
     }
     return nil
@@ -98,10 +103,18 @@ public enum MaterialLoader {
     path: String, library: MaterialLibrary, chain: [String], sink: inout DiagnosticSink
   ) throws -> MaterialSpec? {
     let data = try InputFile.read(path, what: "material", limit: MaterialLoader.fileLimit)
-    guard let text = String(data: data, encoding: .utf8) else {
-      sink.error("file is not UTF-8 text", at: SourceLocation(file: path, line: 1, column: 1))
+    if let bad = RawArguments.firstInvalidUTF8(Array(data)) {
+      // Where the bad byte is: its line, and its column counted in characters before it.
+      let before = data.prefix(bad.offset)
+      let line = before.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+      let lineStart = before.lastIndex(of: 0x0A).map { $0 + 1 } ?? before.startIndex
+      let column = String(decoding: data[lineStart..<bad.offset], as: UTF8.self).unicodeScalars.count + 1
+      sink.error(
+        "not UTF-8 text: byte 0x\(String(bad.byte, radix: 16, uppercase: true)) (save the file as UTF-8)",
+        at: SourceLocation(file: path, line: line, column: column))
       return nil
     }
+    let text = String(decoding: data, as: UTF8.self)
     // An empty file (or a FIFO nobody wrote to) is a mistake, not the defaults.
     guard text.contains(where: { !$0.isWhitespace }) else {
       sink.error("the file is empty; a material sets at least one key (or 'extends: default')", at: SourceLocation(file: path, line: 1, column: 1))
@@ -115,20 +128,35 @@ public enum MaterialLoader {
     sink: inout DiagnosticSink
   ) -> MaterialSpec? {
     let name = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
-    let root: Node?
+    var root: Node?
+    // Duplicate keys stop Yams before anything else is read; renamed, they are reported where
+    // they occur (the second time), with the file's other problems.
+    var duplicates = DuplicateKeys.Renamed(text: yaml, originals: [:])
     do {
-      root = try Yams.compose(yaml: yaml)
+      do {
+        root = try Yams.compose(yaml: yaml)
+      } catch YamlError.duplicatedKeysInMapping(let keys, let context) {
+        duplicates = DuplicateKeys.rename(in: yaml)
+        if duplicates.originals.isEmpty {
+          // Not found by the line scan (a flow mapping): where Yams saw the first one.
+          sink.error(
+            "\"\(keys.first ?? "")\": duplicate key",
+            at: SourceLocation(file: file, line: context.mark.line, column: context.mark.column))
+          return nil
+        }
+        root = try Yams.compose(yaml: duplicates.text)
+      }
     } catch let error as YamlError {
-      let (message, mark) = describe(error)
-      sink.error(
-        "not valid YAML: \(message)",
-        at: SourceLocation(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1))
+      let (message, location) = describe(error, yaml: yaml, file: file)
+      sink.error("not valid YAML: \(message)", at: location)
       return nil
     } catch {
-      sink.error("not valid YAML: \(error)", at: SourceLocation(file: file, line: 1, column: 1))
+      sink.error(
+        "not valid YAML: \(Diagnostic.shortened("\(error)"))", at: SourceLocation(file: file, line: 1, column: 1))
       return nil
     }
     var reader = NodeReader(file: file, sink: sink)
+    reader.duplicates = duplicates.originals
     defer { sink = reader.sink }
     guard let root, root.scalar.map({ !$0.string.isEmpty }) ?? true else {
       // An empty file is the built-in material under this file's name.
@@ -182,10 +210,15 @@ public enum MaterialLoader {
     reader: inout NodeReader
   ) -> MaterialSpec? {
     let location = reader.location(node)
-    // A relative path in `extends` is relative to the file that says it.
-    var path = library.path(for: reference)
-    if reference.contains("/") && !reference.hasPrefix("/") {
-      path = URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent(reference).path
+    // A file (a `/` or a .yaml/.yml name) is relative to the file that names it, never to
+    // the working directory; anything else is a preset.
+    var path: String?
+    if reference.contains("/") || reference.hasSuffix(".yaml") || reference.hasSuffix(".yml") {
+      path = reference.hasPrefix("/")
+        ? reference
+        : URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent(reference).path
+    } else {
+      path = library.presetPath(for: reference)
     }
     guard let path, FileManager.default.fileExists(atPath: path) else {
       var message = "\"extends\": no material named \"\(reference)\""
@@ -230,18 +263,106 @@ public enum MaterialLoader {
   static let shadingKeys = ["size"]
   static let lightKeys = ["kind", "position", "angle", "altitude", "color", "intensity", "target", "cone"]
 
-  private static func describe(_ error: YamlError) -> (String, Mark?) {
+  /// A YAML error's message and where to report it: a quoted string that never closes is
+  /// reported where it opens, a tab in the indentation at the tab; no message holds the
+  /// file's text.
+  private static func describe(_ error: YamlError, yaml: String, file: String) -> (String, SourceLocation) {
+    func at(_ mark: Mark?) -> SourceLocation {
+      SourceLocation(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1)
+    }
     switch error {
     case .scanner(let context, let problem, let mark, _),
       .parser(let context, let problem, let mark, _),
       .composer(let context, let problem, let mark, _):
+      if let tab = tabInIndentation(yaml, near: mark) {
+        return ("a tab is used for indentation; YAML indents with spaces only", SourceLocation(file: file, line: tab.line, column: tab.column))
+      }
+      if let context, context.text.contains("quoted scalar") {
+        return ("this quoted string is never closed", at(context.mark))
+      }
       let text = context.map { "\(problem) \($0.text)" } ?? problem
-      return (text, mark)
+      return (Diagnostic.shortened(text), at(mark))
     case .reader(let problem, _, _, _):
-      return (problem, nil)
+      return (Diagnostic.shortened(problem), at(nil))
+    case .duplicatedKeysInMapping(let keys, let context):
+      return ("\"\(keys.first ?? "")\": duplicate key", at(context.mark))
     default:
-      return ("\(error)", nil)
+      return (Diagnostic.shortened("\(error)"), at(nil))
     }
+  }
+
+  /// The first tab in the leading whitespace of the error's line (or the line before it,
+  /// where libyaml noticed the problem only on the next token).
+  static func tabInIndentation(_ yaml: String, near mark: Mark) -> (line: Int, column: Int)? {
+    let lines = yaml.split(separator: "\n", omittingEmptySubsequences: false)
+    for line in [mark.line, mark.line - 1] where line >= 1 && line <= lines.count {
+      let indentation = lines[line - 1].prefix { $0 == " " || $0 == "\t" }
+      if let tab = indentation.firstIndex(of: "\t") {
+        return (line, indentation.distance(from: indentation.startIndex, to: tab) + 1)
+      }
+    }
+    return nil
+  }
+}
+
+/// Finds keys repeated in one block mapping by scanning the lines (Yams refuses the whole
+/// file at the first duplicate, and names only the first occurrence).
+enum DuplicateKeys {
+  struct Renamed {
+    /// The text with every repeated key (after its first use) renamed.
+    var text: String
+    /// The new names and the keys they stand for.
+    var originals: [String: String]
+  }
+
+  static let prefix = "__emboss_duplicate_"
+
+  static func rename(in yaml: String) -> Renamed {
+    struct Level {
+      var indent: Int
+      var keys: Set<String>
+    }
+    var levels: [Level] = []
+    var originals: [String: String] = [:]
+    var lines = yaml.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    var blockIndent: Int? = nil  // inside a literal or folded block scalar deeper than this
+    for (number, line) in lines.enumerated() {
+      let characters = Array(line)
+      var i = 0
+      while i < characters.count, characters[i] == " " { i += 1 }
+      if i == characters.count || characters[i] == "#" { continue }
+      if let block = blockIndent {
+        if i > block { continue }
+        blockIndent = nil
+      }
+      var isItem = false
+      while i + 1 < characters.count, characters[i] == "-", characters[i + 1] == " " {
+        isItem = true
+        i += 2
+        while i < characters.count, characters[i] == " " { i += 1 }
+      }
+      // A plain key: up to ": " or a final ":".
+      var end = i
+      while end < characters.count, characters[end] != ":", characters[end] != "#" { end += 1 }
+      let rest = characters[min(end, characters.count)...]
+      guard end > i, end < characters.count, characters[end] == ":",
+        end + 1 == characters.count || characters[end + 1] == " ",
+        !"\"'{[&*!|>%@`".contains(characters[i])
+      else { continue }
+      let key = String(characters[i..<end]).trimmingCharacters(in: .whitespaces)
+      while let last = levels.last, last.indent > i || (isItem && last.indent == i) { levels.removeLast() }
+      if levels.last?.indent != i { levels.append(Level(indent: i, keys: [])) }
+      if levels[levels.count - 1].keys.contains(key) {
+        let name = "\(prefix)\(originals.count)"
+        originals[name] = key
+        lines[number] = String(characters[..<i]) + name + String(characters[end...])
+      } else {
+        levels[levels.count - 1].keys.insert(key)
+      }
+      let value = String(rest.dropFirst()).trimmingCharacters(in: .whitespaces)
+      if value.hasPrefix("|") || value.hasPrefix(">") { blockIndent = i }
+    }
+    return Renamed(text: lines.joined(separator: "\n"), originals: originals)
   }
 }
 
@@ -251,6 +372,8 @@ struct NodeReader {
   var sink: DiagnosticSink
   /// Added to every column (for values parsed out of a longer line, such as `--set`).
   var columnOffset = 0
+  /// Keys renamed because they repeat an earlier key of their mapping (`DuplicateKeys`).
+  var duplicates: [String: String] = [:]
 
   /// A key's node and the value's node.
   struct Field {
@@ -274,6 +397,10 @@ struct NodeReader {
     for (key, value) in mapping {
       guard let name = key.scalar?.string else {
         sink.error("keys must be plain words, got \(describe(key))", at: location(key))
+        continue
+      }
+      if let original = duplicates[name] {
+        sink.error("\"\(path.map { "\($0).\(original)" } ?? original)\": duplicate key", at: location(key))
         continue
       }
       let full = path.map { "\($0).\(name)" } ?? name
@@ -301,7 +428,7 @@ struct NodeReader {
     switch node {
     case .scalar(let scalar):
       if scalar.string.isEmpty && scalar.style == .plain { return "nothing" }
-      return "\"\(scalar.string)\""
+      return "\"\(Diagnostic.shortened(scalar.string, to: 60))\""
     case .mapping: return "a mapping"
     case .sequence: return "a list"
     case .alias: return "an alias"

@@ -62,7 +62,11 @@ public struct ColorLiteral: Sendable, Equatable {
     }
     let expected = "expected a color like \"#rrggbb\", \"#rgb\", \"#rrggbbaa\" or a name"
     guard s.hasPrefix("#") else {
-      return .failure(EmbossError("\(expected), got \"\(text)\""))
+      if let close = suggestion(for: s, among: names.keys.sorted()) {
+        return .failure(EmbossError("unknown color name \"\(text)\"; did you mean \"\(close)\"?"))
+      }
+      return .failure(EmbossError(
+        "\(expected) (\(names.keys.sorted().joined(separator: ", "))), got \"\(text)\""))
     }
     let digits = Array(s.dropFirst())
     guard digits.allSatisfy(\.isHexDigit), [3, 6, 8].contains(digits.count) else {

@@ -36,7 +36,10 @@ public final class Font: @unchecked Sendable {
     guard status == 0, let face else {
       FT_Done_FreeType(library)
       bytes.deallocate()
-      throw EmbossError("cannot load font '\(path)': \(FreeTypeError.message(status))")
+      // A file too short for any format's header ends in a stream error (0x50-0x56) when read
+      // from memory: it is not a font.
+      let reason = (0x50...0x56).contains(status) ? FreeTypeError.message(0x02) : FreeTypeError.message(status)
+      throw EmbossError("cannot load font '\(path)': \(reason)")
     }
     guard face.pointee.face_flags & FT_Long(FT_FACE_FLAG_SCALABLE) != 0 else {
       FT_Done_Face(face)
