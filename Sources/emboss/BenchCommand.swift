@@ -35,7 +35,7 @@ struct BenchCommand: ParsableCommand {
   func run() throws {
     let resources = try Resources.locate()
     let parallelism = threads.map { Parallelism(threads: $0) } ?? .allCores
-    print("threads: \(parallelism.threads), compression: \(compression), iterations: \(iterations)")
+    try printLine("threads: \(parallelism.threads), compression: \(compression), iterations: \(iterations)")
     for name in cases.uppercased() {
       let benchCase = try BenchmarkCase.named(String(name))
       let job = TextRenderJob(
@@ -50,15 +50,15 @@ struct BenchCommand: ParsableCommand {
       }
       guard let output else { continue }
       let pixels = output.render.image.width * output.render.image.height
-      print("\ncase \(name): \(benchCase.title), \(output.render.image.width)x\(output.render.image.height), PNG \(output.png.count / 1024) KiB")
+      try printLine("\ncase \(name): \(benchCase.title), \(output.render.image.width)x\(output.render.image.height), PNG \(output.png.count / 1024) KiB")
       for (index, stage) in runs[0].stages.enumerated() {
         let times = runs.map { $0.stages[index].seconds }.sorted()
-        print(String(format: "  %-14@ %8.2f ms", stage.name, times[times.count / 2] * 1000))
+        try printLine(String(format: "  %-14@ %8.2f ms", stage.name, times[times.count / 2] * 1000))
       }
       let totals = runs.map(\.total).sorted()
-      print(String(format: "  %-14@ %8.2f ms (median; min %.2f ms)", "total", totals[totals.count / 2] * 1000, totals[0] * 1000))
+      try printLine(String(format: "  %-14@ %8.2f ms (median; min %.2f ms)", "total", totals[totals.count / 2] * 1000, totals[0] * 1000))
       let peak = peakResidentBytes()
-      print(String(format: "  peak memory so far: %.1f MiB, %.1f bytes per output pixel", Double(peak) / 1048576, Double(peak) / Double(pixels)))
+      try printLine(String(format: "  peak memory so far: %.1f MiB, %.1f bytes per output pixel", Double(peak) / 1048576, Double(peak) / Double(pixels)))
     }
     if relight { try relightBenchmark(resources: resources, parallelism: parallelism) }
   }
@@ -88,20 +88,20 @@ struct BenchCommand: ParsableCommand {
       let totals = runs.map { $0.stages.filter { !excluding.contains($0.name) }.reduce(0) { $0 + $1.seconds } }.sorted()
       return totals[totals.count / 2] * 1000
     }
-    print("\nrelight: case B, lights[0].intensity changed, stage cache kept")
-    print("  stages re-run: \(relit[0].stages.map(\.name).joined(separator: ", "))")
+    try printLine("\nrelight: case B, lights[0].intensity changed, stage cache kept")
+    try printLine("  stages re-run: \(relit[0].stages.map(\.name).joined(separator: ", "))")
     for (index, stage) in relit[0].stages.enumerated() {
       let times = relit.map { $0.stages[index].seconds }.sorted()
-      print(String(format: "    %-14@ %8.2f ms", stage.name, times[times.count / 2] * 1000))
+      try printLine(String(format: "    %-14@ %8.2f ms", stage.name, times[times.count / 2] * 1000))
     }
     let io: Set<String> = ["material", "png encode"]
-    print(String(format: "  first light change (render stages): %.2f ms", median(first, excluding: io)))
+    try printLine(String(format: "  first light change (render stages): %.2f ms", median(first, excluding: io)))
     let fullRender = median(full, excluding: io)
     let relitRender = median(relit, excluding: io)
-    print(String(format: "  render stages: full %.2f ms, relight %.2f ms, ratio %.3f", fullRender, relitRender, relitRender / fullRender))
+    try printLine(String(format: "  render stages: full %.2f ms, relight %.2f ms, ratio %.3f", fullRender, relitRender, relitRender / fullRender))
     let fullAll = median(full, excluding: [])
     let relitAll = median(relit, excluding: [])
-    print(String(format: "  with material load and PNG encode: full %.2f ms, relight %.2f ms, ratio %.3f", fullAll, relitAll, relitAll / fullAll))
+    try printLine(String(format: "  with material load and PNG encode: full %.2f ms, relight %.2f ms, ratio %.3f", fullAll, relitAll, relitAll / fullAll))
   }
 
   private func peakResidentBytes() -> Int {

@@ -10,7 +10,7 @@ struct DiffCommand: ParsableCommand {
       Differences are per channel, in 8-bit levels (16-bit files: difference / 257). A pixel \
       is bad when any channel differs by more than the tolerance. Exit status: 0 when the \
       bad fraction is at most --max-bad-fraction, 1 when it is not, 2 when a file cannot be \
-      read or the sizes differ.
+      read or written or the sizes differ, 64 for invalid arguments.
       """)
 
   @Argument(help: "The reference image (any PNG).")
@@ -57,9 +57,15 @@ struct DiffCommand: ParsableCommand {
       printError("error: sizes differ: '\(expected)' is \(expectedSamples.width)x\(expectedSamples.height), '\(actual)' is \(actualSamples.width)x\(actualSamples.height)")
       throw ExitCode(2)
     }
-    print(report.summary)
-    if let out {
-      try OutputFile.write(try ImageDiff.picturePNG(expected: expectedSamples, actual: actualSamples, tolerance: tolerance), to: out)
+    do {
+      try printLine(report.summary)
+      if let out {
+        try OutputFile.write(try ImageDiff.picturePNG(expected: expectedSamples, actual: actualSamples, tolerance: tolerance), to: out)
+      }
+    } catch let error as EmbossError {
+      // 1 means "they differ": a write that failed is trouble, like a file that cannot be read.
+      printError("error: \(error.message)")
+      throw ExitCode(2)
     }
     if report.badFraction > maxBadFraction { throw ExitCode(1) }
   }

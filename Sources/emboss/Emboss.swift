@@ -64,3 +64,9 @@ struct Emboss: ParsableCommand {
 func printError(_ line: String) {
   StandardStream.writeError(line)
 }
+
+/// A line on standard output; a closed or full stream or a reader that went away is an error
+/// (Swift's `print` would drop the line and exit 0).
+func printLine(_ line: String) throws {
+  try StandardStream.writeOutput(Data((line + "\n").utf8))
+}

@@ -14,9 +14,9 @@ struct MaterialsCommand: ParsableCommand {
       let padded = name.padding(toLength: width, withPad: " ", startingAt: 0)
       do {
         let material = try MaterialLoader.load(name, library: library)
-        print("\(padded)  \(material.description)")
+        try printLine("\(padded)  \(material.description)")
       } catch {
-        print("\(padded)  (invalid: run 'emboss check \(name)')")
+        try printLine("\(padded)  (invalid: run 'emboss check \(name)')")
       }
     }
   }
@@ -41,7 +41,7 @@ struct CheckCommand: ParsableCommand {
     for file in files {
       let problems = MaterialLoader.check(file, library: library)
       if problems.isEmpty {
-        print("\(file): ok")
+        try printLine("\(file): ok")
       } else {
         failed = true
         for line in problems { printError(line) }

@@ -119,6 +119,14 @@ final class StreamTests: XCTestCase {
     let result = try shell(#""$EMBOSS" render x --size 20 -o - > full"#)
     XCTAssertEqual(result.status, 1)
     XCTAssertEqual(result.stderr, "error: cannot write to standard output: No space left on device\n")
+    // Lines of text too (Swift's print would drop them and exit 0); diff says 2, as for a
+    // file it cannot read.
+    for (script, status) in [(#""$EMBOSS" materials > full"#, Int32(1)), (#""$EMBOSS" check gold > full"#, 1),
+                             (#""$EMBOSS" render x --size 20 -o a.png && "$EMBOSS" diff a.png a.png > full"#, 2)] {
+      let text = try shell(script)
+      XCTAssertEqual(text.status, status, script)
+      XCTAssertEqual(text.stderr, "error: cannot write to standard output: No space left on device\n", script)
+    }
   }
 
   /// A reader that exits without reading: EPIPE, also when the caller ignores SIGPIPE.

@@ -24,6 +24,7 @@ public final class Font: @unchecked Sendable {
     guard !data.isEmpty else { throw EmbossError("font file '\(path)' is empty") }
     let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 16)
     _ = data.copyBytes(to: bytes.bindMemory(to: UInt8.self))
+    let start = bytes.bindMemory(to: FT_Byte.self).baseAddress
     var library: FT_Library?
     var status = FT_Init_FreeType(&library)
     guard status == 0, let library else {
@@ -32,7 +33,7 @@ public final class Font: @unchecked Sendable {
     }
     var face: FT_Face?
     status = FT_New_Memory_Face(
-      library, bytes.baseAddress!.assumingMemoryBound(to: FT_Byte.self), FT_Long(data.count), 0, &face)
+      library, start, FT_Long(data.count), 0, &face)
     guard status == 0, let face else {
       FT_Done_FreeType(library)
       bytes.deallocate()
