@@ -166,6 +166,15 @@ final class OutputTests: XCTestCase {
       }
       usleep(100_000)
       kill(process.processIdentifier, signal)
+      // A process that ignored the signal would block on the FIFO for ever: after a minute,
+      // open the FIFO to let it go, so the test fails instead of hanging.
+      let killed = Date().addingTimeInterval(60)
+      while process.isRunning, Date() < killed { usleep(20_000) }
+      if process.isRunning {
+        let fd = open(path("fifo"), O_RDONLY | O_NONBLOCK)
+        process.waitUntilExit()
+        close(fd)
+      }
       process.waitUntilExit()
       XCTAssertEqual(process.terminationReason, .uncaughtSignal, "signal \(signal)")
       XCTAssertEqual(process.terminationStatus, signal)
@@ -190,6 +199,11 @@ final class OutputTests: XCTestCase {
     usleep(300_000)
     XCTAssertTrue(process.isRunning, "blocked on the pipe")
     process.interrupt()
+    // If the signal were ignored, reading the pipe lets the process finish: a failure, not a
+    // hang.
+    let interrupted = Date().addingTimeInterval(60)
+    while process.isRunning, Date() < interrupted { usleep(20_000) }
+    if process.isRunning { _ = pipe.fileHandleForReading.readDataToEndOfFile() }
     process.waitUntilExit()
     XCTAssertEqual(process.terminationReason, .uncaughtSignal)
     XCTAssertEqual(try names(), [], "no temporary file, no depth map")

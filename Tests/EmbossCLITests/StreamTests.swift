@@ -105,6 +105,13 @@ final class StreamTests: XCTestCase {
     XCTAssertFalse(FileManager.default.fileExists(atPath: directory.appendingPathComponent("x.png").path))
   }
 
+  /// Standard output redirected to a file collides with another output on that file.
+  func testStandardOutputRedirectedOverAnotherOutputIsRefused() throws {
+    let result = try shell(#""$EMBOSS" render x --size 20 -o - --engrave e.png > e.png"#)
+    XCTAssertEqual(result.status, 64)
+    XCTAssertTrue(result.stderr.hasPrefix("Error: -o and --engrave both write 'e.png'"), result.stderr)
+  }
+
   func testClosedStandardOutputIsAnError() throws {
     let result = try shell(#""$EMBOSS" render x --size 20 -o - >&-"#)
     XCTAssertEqual(result.status, 1)

@@ -220,10 +220,11 @@ public enum OutputConflicts {
     for output in outputs {
       let key = identity(output.path)
       if let earlier = seen[key] {
-        if output.path == "-" {
+        if output.path == "-" && earlier.path == "-" {
           return "\(earlier.option) and \(output.option) both write to standard output; give one of them a file"
         }
-        return "\(earlier.option) and \(output.option) both write '\(output.path)'; give each output its own file"
+        let shown = output.path == "-" ? earlier.path : output.path
+        return "\(earlier.option) and \(output.option) both write '\(shown)'; give each output its own file"
       }
       seen[key] = output
     }
@@ -238,8 +239,10 @@ public enum OutputConflicts {
   /// The same string for two paths that lead to the same file: its device and inode when it
   /// exists, else its absolute path with links and `.`/`..` resolved in the directory part.
   static func identity(_ path: String) -> String {
-    if path == "-" { return "-" }
     var status = stat()
+    // Standard output is the file it is redirected to (`> x.png` and `--engrave x.png`
+    // collide).
+    if path == "-" { return fstat(STDOUT_FILENO, &status) == 0 ? "inode \(status.st_dev) \(status.st_ino)" : "-" }
     if stat(path, &status) == 0 { return "inode \(status.st_dev) \(status.st_ino)" }
     let final = (try? OutputFile.Target.followLinks(path)) ?? path
     let directory = OutputFile.parent(of: final)
