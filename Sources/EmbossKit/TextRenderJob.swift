@@ -154,6 +154,10 @@ public struct TextRenderJob: Sendable {
         return timings.measure("mask") { layout.rasterize() }
       }
     }
+    // The lit ball: RGBA floats, checked like any image before it is made.
+    if shadingImagePath == nil {
+      try limits.check(width: spec.shadingSize, height: spec.shadingSize, bytesPerPixel: 16, name: "the shading image")
+    }
     if outputMargin > 0 {
       let grow = 2 * (Int(min(outputMargin, Double(1 << 24)).rounded(.up)) + 3)
       try limits.check(width: mask.width + grow, height: mask.height + grow)

@@ -155,6 +155,8 @@ final class BadInputTests: XCTestCase {
            status: 1, message: "error: the glyphs would need ...", peakMiB: 400),
       Case(name: "mask over the memory budget", arguments: ["render", "--mask", "good.png", "--max-memory", "10K"],
            status: 1, message: "error: mask 'good.png' is 16x16 pixels, which needs about 24 KiB of memory, over the budget of 10 KiB (raise it with --max-memory)\n"),
+      Case(name: "shading image over the pixel limit", arguments: ["render", "A", "--shading-size", "4096", "--max-pixels", "1000000"],
+           status: 1, message: "error: the shading image would be 4096x4096 pixels, over the limit of 1000000 pixels (raise it with --max-pixels)\n"),
       Case(name: "bad --max-memory", arguments: ["render", "A", "--max-memory", "lots"], status: 64, message: nil),
       Case(name: "PNG whose tEXt chunk claims 2 GB", arguments: ["render", "--mask", "text2g.png"], status: 1,
            message: "error: cannot read PNG 'text2g.png': tEXt: chunk data is too large\n", peakMiB: 400),

@@ -36,19 +36,22 @@ public struct RenderLimits: Sendable, Equatable {
     return overflow ? Int.max / 2 : bytes / 2
   }()
 
-  /// Throws unless a `width` x `height` image fits both limits.
-  public func check(width: Int, height: Int) throws {
+  /// Throws unless a `width` x `height` image fits both limits (its memory estimated at
+  /// `bytesPerPixel`).
+  public func check(
+    width: Int, height: Int, bytesPerPixel: Int = RenderLimits.bytesPerPixel, name: String = "the image"
+  ) throws {
     let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
     guard !overflow, width <= 1 << 20, height <= 1 << 20, pixels <= maxPixels else {
       throw EmbossError(
-        "the image would be \(width)x\(height) pixels, over the limit of \(maxPixels) pixels (raise it with --max-pixels)")
+        "\(name) would be \(width)x\(height) pixels, over the limit of \(maxPixels) pixels (raise it with --max-pixels)")
     }
-    try checkMemory(pixels: pixels, what: "the image would be \(width)x\(height) pixels")
+    try checkMemory(pixels: pixels, what: "\(name) would be \(width)x\(height) pixels", bytesPerPixel: bytesPerPixel)
   }
 
   /// Throws when `pixels` would need more than the memory budget.
-  public func checkMemory(pixels: Int, what: String) throws {
-    let (bytes, overflow) = pixels.multipliedReportingOverflow(by: Self.bytesPerPixel)
+  public func checkMemory(pixels: Int, what: String, bytesPerPixel: Int = RenderLimits.bytesPerPixel) throws {
+    let (bytes, overflow) = pixels.multipliedReportingOverflow(by: bytesPerPixel)
     guard !overflow, bytes <= maxMemory else {
       throw EmbossError(
         "\(what), which needs about \(Self.describe(bytes: overflow ? Int.max : bytes)) of memory, over the budget of \(Self.describe(bytes: maxMemory)) (raise it with --max-memory)")
