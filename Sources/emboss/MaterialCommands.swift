@@ -74,7 +74,17 @@ struct SheetCommand: ParsableCommand {
   @Option(help: ArgumentHelp("A TTF/OTF font file (default: the bundled font).", valueName: "file"))
   var font: String?
 
+  @Option(name: .customLong("max-pixels"), help: "Refuse sheets larger than this many pixels.")
+  var maxPixels: Int = RenderLimits.default.maxPixels
+
   func validate() throws {
+    guard maxPixels > 0 else { throw ValidationError("--max-pixels must be positive, got \(maxPixels)") }
+    if let conflict = OutputConflicts.check(
+      outputs: [("-o", output)],
+      inputs: (font.map { [("--font", $0)] } ?? []) + materials.map { ("--materials", $0) })
+    {
+      throw ValidationError(conflict)
+    }
     guard size.isFinite, size >= 8, size <= 1000 else { throw ValidationError("--size must be in 8...1000, got \(size)") }
     guard columns >= 1, columns <= 100 else { throw ValidationError("--columns must be in 1...100, got \(columns)") }
   }
@@ -96,8 +106,11 @@ struct SheetCommand: ParsableCommand {
     }
     if !problems.isEmpty { throw MaterialError(diagnostics: problems) }
     let face = try Font(path: font ?? resources.defaultFontPath)
-    let sample = try TextLayout(text: text.replacingOccurrences(of: "\\n", with: "\n"), font: face, style: TextStyle(pixelSize: size))
-    let sheet = try ContactSheet.render(entries: entries, sample: sample, font: face, textSize: size, columns: columns)
+    let limits = RenderLimits(maxPixels: maxPixels)
+    let sample = try TextLayout(
+      text: text.replacingOccurrences(of: "\\n", with: "\n"), font: face, style: TextStyle(pixelSize: size), limits: limits)
+    let sheet = try ContactSheet.render(
+      entries: entries, sample: sample, font: face, textSize: size, columns: columns, limits: limits)
     try OutputFile.write(try PNGCodec.encode(sheet), to: output)
   }
 }

@@ -20,7 +20,7 @@ public enum ContactSheet {
   /// - Returns: linear light, straight alpha, every pixel opaque.
   public static func render(
     entries: [Entry], sample: TextLayout, font: Font, textSize: Float, columns: Int,
-    parallelism: Parallelism = .allCores
+    parallelism: Parallelism = .allCores, limits: RenderLimits = .default
   ) throws -> RGBAImage {
     let mask = sample.rasterize()
     let labelSize = max(12, (textSize * 0.2).rounded())
@@ -35,6 +35,9 @@ public enum ContactSheet {
     let tileHeight = mask.height + labelHeight
     let columns = max(1, min(columns, entries.count))
     let rows = (entries.count + columns - 1) / columns
+    // The sheet (RGBA floats) and one tile's render at a time, checked before either is made.
+    try limits.check(width: tileWidth * columns, height: tileHeight * rows, bytesPerPixel: 20, name: "the sheet")
+    try limits.check(width: tileWidth, height: tileHeight)
     var sheet = RGBAImage(
       width: tileWidth * columns, height: tileHeight * rows, fill: SIMD4(0.2, 0.2, 0.2, 1))
     var heights: [(ReliefSpec, HeightField)] = []

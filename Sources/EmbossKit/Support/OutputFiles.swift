@@ -228,7 +228,8 @@ public enum OutputConflicts {
       }
       seen[key] = output
     }
-    for input in inputs where input.path != "-" {
+    // Only inputs that exist: a preset name is not a file.
+    for input in inputs where input.path != "-" && FileManager.default.fileExists(atPath: input.path) {
       if let output = seen[identity(input.path)] {
         return "\(output.option) '\(output.path)' is also the \(input.option) input; write the output elsewhere"
       }
