@@ -21,6 +21,11 @@ struct ResolutionOption: ParsableArguments {
 
   /// A length option in pixels; physical units need --dpi.
   func pixels(_ text: String, option: String, allowNegative: Bool = false) throws -> Double {
+    try Self.pixels(text, option: option, dpi: dpi, allowNegative: allowNegative)
+  }
+
+  /// The same for a command without --dpi (nil) or with one.
+  static func pixels(_ text: String, option: String, dpi: Double?, allowNegative: Bool = false) throws -> Double {
     guard let length = Length.parse(text), allowNegative || length.value >= 0 else {
       throw ValidationError("\(option) must be a length such as 12, 12px, 2mm, 0.5cm, 0.1in or 9pt, got '\(text)'")
     }
@@ -29,8 +34,8 @@ struct ResolutionOption: ParsableArguments {
     }
     // No image is wider than 2^20 pixels, so no length needs to be longer (and each one
     // converts to an integer safely).
-    guard pixels.isFinite, abs(pixels) <= Self.longest else {
-      throw ValidationError("\(option) \(text) is \(pixels) pixels; a length can be at most \(Int(Self.longest)) pixels")
+    guard pixels.isFinite, abs(pixels) <= longest else {
+      throw ValidationError("\(option) \(text) is \(pixels) pixels; a length can be at most \(Int(longest)) pixels")
     }
     return pixels
   }

@@ -116,19 +116,19 @@ struct MaterialOptions: ParsableArguments {
     }
     var pixels: Float? = nil
     if let radius {
-      let value = Float(try (resolution ?? ResolutionOption()).pixels(radius, option: "--radius"))
+      let value = Float(try ResolutionOption.pixels(radius, option: "--radius", dpi: resolution?.dpi))
       guard ReliefSpec.radiusRange.contains(value) else {
         throw ValidationError("--radius \(radius) is \(value) pixels; it must be 0.5...1000 pixels")
       }
       pixels = value
     }
-    let resolution = resolution ?? ResolutionOption()
+    let dpi = resolution?.dpi
     var depth: ReliefDepth? = nil
     if let reliefDepth {
       if let multiple = Self.depthMultiple(reliefDepth) {
         depth = .radiusMultiple(multiple)
       } else {
-        let value = Float(try resolution.pixels(reliefDepth, option: "--relief-depth"))
+        let value = Float(try ResolutionOption.pixels(reliefDepth, option: "--relief-depth", dpi: dpi))
         guard ReliefSpec.scaleRange.contains(value) else {
           throw ValidationError("--relief-depth \(reliefDepth) is \(value) pixels; it must be 0...1000 pixels")
         }
@@ -137,7 +137,7 @@ struct MaterialOptions: ParsableArguments {
     }
     var softenPixels: Float? = nil
     if let soften {
-      let value = Float(try resolution.pixels(soften, option: "--soften"))
+      let value = Float(try ResolutionOption.pixels(soften, option: "--soften", dpi: dpi))
       guard ReliefSpec.softenRange.contains(value) else {
         throw ValidationError("--soften \(soften) is \(value) pixels; it must be 0...1000 pixels")
       }

@@ -61,6 +61,15 @@ final class CLITests: XCTestCase {
     XCTAssertNoThrow(try PNGCodec.decodeSamples(result.stdout))
   }
 
+  /// `shading` with a length option once trapped in swift-argument-parser (a hand-built
+  /// option group read outside parsing).
+  func testShadingWithALengthOptionDoesNotTrap() throws {
+    for arguments in [["shading", "--radius", "2", "-o", "s.png"], ["shading", "--soften", "1mm", "-o", "t.png"]] {
+      let result = try run(arguments)
+      XCTAssertTrue([0, 64].contains(result.status), "\(arguments): \(result.status) \(result.stderr)")
+    }
+  }
+
   func testShadingCommand() throws {
     let result = try run(["shading", "--size", "64", "-o", "ball.png"])
     XCTAssertEqual(result.status, 0, result.stderr)
