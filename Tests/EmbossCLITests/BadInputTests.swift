@@ -64,6 +64,8 @@ final class BadInputTests: XCTestCase {
     try FileManager.default.createDirectory(atPath: path("sub"), withIntermediateDirectories: true)
     try "extends: parent.yaml\n".write(toFile: path("sub/child.yaml"), atomically: true, encoding: .utf8)
     try "relief:\n  radius: 6\n".write(toFile: path("parent.yaml"), atomically: true, encoding: .utf8)
+    // A named FIFO nobody writes to.
+    _ = mkfifo(path("fifo"), 0o644)
     // 141 bytes: a 16x16 gray PNG whose tEXt chunk claims 2,000,000,000 bytes.
     var claim = Array(good.prefix(33))
     claim += [0x77, 0x35, 0x94, 0x00] + Array("tEXt".utf8) + Array("Comment".utf8) + [0]
@@ -160,6 +162,15 @@ final class BadInputTests: XCTestCase {
       Case(name: "bad --max-memory", arguments: ["render", "A", "--max-memory", "lots"], status: 64, message: nil),
       Case(name: "PNG whose tEXt chunk claims 2 GB", arguments: ["render", "--mask", "text2g.png"], status: 1,
            message: "error: cannot read PNG 'text2g.png': tEXt: chunk data is too large\n", peakMiB: 400),
+      // Inputs (issue 9): a FIFO with no writer is empty, never a hang or the defaults.
+      Case(name: "FIFO as the font", arguments: ["render", "A", "--font", "fifo"], status: 1,
+           message: "error: font file 'fifo' is empty\n"),
+      Case(name: "FIFO as the material", arguments: ["render", "A", "--material", "fifo"], status: 1,
+           message: "fifo:1:1: error: the file is empty; a material sets at least one key (or 'extends: default')\n"),
+      Case(name: "FIFO as the mask", arguments: ["render", "--mask", "fifo"], status: 1,
+           message: "error: cannot read PNG 'fifo': file is empty\n"),
+      Case(name: "directory as the font", arguments: ["render", "A", "--font", "."], status: 1,
+           message: "error: font file '.' is a directory\n"),
       // Material diagnostics (issue 9): located where the problem is.
       Case(name: "duplicate key", arguments: ["render", "A", "--material", "dup.yaml"], status: 1,
            message: "dup.yaml:3:3: error: \"relief.radius\": duplicate key\n"),
