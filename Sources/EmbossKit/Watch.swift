@@ -69,8 +69,13 @@ public struct MaterialWatcher {
     return sources
   }
 
-  /// Each file's bytes (nil when unreadable), compared to notice any change at all.
+  /// Each file's bytes (nil when unreadable or not a regular file: a FIFO would block the
+  /// watcher, and is read once), compared to notice any change at all.
   private func contents(of files: [String]) -> [Data?] {
-    files.map { FileManager.default.contents(atPath: $0) }
+    files.map { path in
+      var status = stat()
+      guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+      return try? InputFile.read(path, what: "material", limit: MaterialLoader.fileLimit)
+    }
   }
 }
