@@ -46,7 +46,8 @@ public func fuzzRender(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     depth: pick(o[8], [nil, .radiusMultiple(0), .radiusMultiple(2.5), .pixels(0), .pixels(7), .pixels(1000)]),
     soften: pick(o[9], [nil, 0, 0.5, 4, 40]),
     direction: o[10] % 3 == 0 ? nil : (o[10] % 3 == 1 ? .raised : .lowered),
-    shadingSize: pick(o[11], [nil, 16, 17, 64]))
+    // The material's own ball (512 px in most presets) is slow to light: one input in eight.
+    shadingSize: pick(o[11], [nil, 16, 17, 64, 16, 33, 24, 40]))
   overrides.lightAngle = pick(o[12], [nil, 0, -180, 359.9, 90])
   overrides.lightAltitude = pick(o[13], [nil, 0, 90, 45])
   do {
