@@ -49,30 +49,61 @@ public enum ShadedMaterial {
       return lo
     }
 
-    /// The shading image's pixels that bilinear lookups at `uv` read (row-major over the
-    /// shading image): the only ones the composite needs colored.
+    /// The shading image's pixels the composite reads (row-major over the shading image):
+    /// the only ones it needs colored. Found by running the composite's own lookups
+    /// (`inkColor`) with a sampler that marks the texels each bilinear tap reads.
     public func texelsRead(mask: CoverageMask) -> [Bool] {
       var read = [Bool](repeating: false, count: shadingWidth * shadingHeight)
-      var points: [SIMD2<Float>] = zip(sampleUV, sampleWeights).filter { $0.1 > 0 }.map(\.0)
-      for row in 0..<rect.height {
-        let y = rect.y + row
-        for column in 0..<rect.width where mask.plane[rect.x + column, y] > 0 {
-          points.append(uv[row * rect.width + column])
+      guard shadingWidth > 0, shadingHeight > 0 else { return read }
+      read.withUnsafeMutableBufferPointer { marks in
+        let marker = TexelMarker(marks: marks, width: shadingWidth, height: shadingHeight)
+        uv.withUnsafeBufferPointer { uv in
+          mask.plane.pixels.withUnsafeBufferPointer { coverage in
+            var next = 0
+            for row in 0..<rect.height {
+              let source = (rect.y + row) * mask.width + rect.x
+              for column in 0..<rect.width where coverage[source + column] > 0 {
+                _ = ShadedMaterial.inkColor(
+                  map: self, uv: uv, coverage: coverage, maskWidth: mask.width, row: row,
+                  column: column, next: &next, sampler: marker)
+              }
+            }
+          }
         }
       }
-      for p in points {
-          let fx = min(max(p.x - 0.5, 0), Float(shadingWidth - 1))
-          let fy = min(max(p.y - 0.5, 0), Float(shadingHeight - 1))
-          let x0 = Int(fx)
-          let y0 = Int(fy)
-          let x1 = min(x0 + 1, shadingWidth - 1)
-          let y1 = min(y0 + 1, shadingHeight - 1)
-          read[y0 * shadingWidth + x0] = true
-          read[y0 * shadingWidth + x1] = true
-          read[y1 * shadingWidth + x0] = true
-          read[y1 * shadingWidth + x1] = true
-      }
       return read
+    }
+  }
+
+  /// Where the composite's bilinear taps go: the ball's colors, or (for `texelsRead`) a
+  /// record of which texels were read.
+  protocol BallSampler {
+    func sample(_ x: Float, _ y: Float) -> SIMD4<Float>
+  }
+
+  struct BilinearBall: BallSampler {
+    let ball: UnsafeBufferPointer<SIMD4<Float>>
+    let width: Int
+    let height: Int
+
+    @inline(__always)
+    func sample(_ x: Float, _ y: Float) -> SIMD4<Float> {
+      RGBAImage.sampleBilinear(ball, width: width, height: height, x: x, y: y)
+    }
+  }
+
+  struct TexelMarker: BallSampler {
+    let marks: UnsafeMutableBufferPointer<Bool>
+    let width: Int
+    let height: Int
+
+    func sample(_ x: Float, _ y: Float) -> SIMD4<Float> {
+      let t = RGBAImage.bilinearTexels(width: width, height: height, x: x, y: y)
+      marks[t.y0 * width + t.x0] = true
+      marks[t.y0 * width + t.x1] = true
+      marks[t.y1 * width + t.x0] = true
+      marks[t.y1 * width + t.x1] = true
+      return .zero
     }
   }
 
@@ -166,14 +197,13 @@ public enum ShadedMaterial {
   /// and `dv` in texels): up to `maxTaps` squared bilinear taps, one per texel of extent along each side,
   /// so a highlight smaller than the footprint is neither missed nor hit by chance.
   @inline(__always)
-  static func filteredLookup(
-    _ ball: UnsafeBufferPointer<SIMD4<Float>>, width: Int, height: Int, at p: SIMD2<Float>,
-    du: SIMD2<Float>, dv: SIMD2<Float>, maxTaps: Int = 4
+  static func filteredLookup<S: BallSampler>(
+    _ ball: S, at p: SIMD2<Float>, du: SIMD2<Float>, dv: SIMD2<Float>, maxTaps: Int = 4
   ) -> SIMD4<Float> {
     let nu = min(maxTaps, max(1, Int((du * du).sum().squareRoot().rounded(.up))))
     let nv = min(maxTaps, max(1, Int((dv * dv).sum().squareRoot().rounded(.up))))
     if nu == 1 && nv == 1 {
-      return RGBAImage.sampleBilinear(ball, width: width, height: height, x: p.x, y: p.y)
+      return ball.sample(p.x, p.y)
     }
     var sum = SIMD4<Float>.zero
     for j in 0..<nv {
@@ -181,7 +211,7 @@ public enum ShadedMaterial {
       for i in 0..<nu {
         let a = (Float(i) + 0.5) / Float(nu) - 0.5
         let q = p + du * a + dv * b
-        sum += RGBAImage.sampleBilinear(ball, width: width, height: height, x: q.x, y: q.y)
+        sum += ball.sample(q.x, q.y)
       }
     }
     return sum / Float(nu * nv)
@@ -191,14 +221,13 @@ public enum ShadedMaterial {
   /// ink in each cell, each looked up over its own footprint (differences to its grid
   /// neighbours with ink, at most 2 x 2 taps), as a render at 4x the size filters its pixels.
   @inline(__always)
-  static func sampledColor(
-    _ uv: [SIMD2<Float>], weights: [Float], start: Int, count: Int, ball: UnsafeBufferPointer<SIMD4<Float>>,
-    width: Int, height: Int
+  static func sampledColor<S: BallSampler>(
+    _ uv: [SIMD2<Float>], weights: [Float], start: Int, count: Int, ball: S
   ) -> SIMD4<Float> {
     let n = SubSamples.perSide
     guard count == n * n else {
       let p = uv[start]
-      return RGBAImage.sampleBilinear(ball, width: width, height: height, x: p.x, y: p.y)
+      return ball.sample(p.x, p.y)
     }
     func at(_ i: Int, _ j: Int) -> SIMD2<Float>? {
       guard i >= 0, j >= 0, i < n, j < n, weights[start + j * n + i] > 0 else { return nil }
@@ -225,12 +254,32 @@ public enum ShadedMaterial {
         guard let p = at(i, j) else { continue }
         let weight = weights[start + j * n + i]
         sum += weight * filteredLookup(
-          ball, width: width, height: height, at: p, du: derivative(i, j, 1, 0, p),
-          dv: derivative(i, j, 0, 1, p), maxTaps: 2)
+          ball, at: p, du: derivative(i, j, 1, 0, p), dv: derivative(i, j, 0, 1, p), maxTaps: 2)
         total += weight
       }
     }
     return total > 0 ? sum / total : sum
+  }
+
+  /// The color of ink pixel (`row`, `column`) of `map.rect` (coverage above 0): its 4 x 4
+  /// sub-samples when it has them, else one lookup filtered over its footprint. `next` is
+  /// the index into `map.sampled` of the first sub-sampled pixel not yet passed (pixels are
+  /// visited in row-major order). The composite and `texelsRead` both go through here.
+  @inline(__always)
+  static func inkColor<S: BallSampler>(
+    map: LookupMap, uv: UnsafeBufferPointer<SIMD2<Float>>, coverage: UnsafeBufferPointer<Float>,
+    maskWidth: Int, row: Int, column: Int, next: inout Int, sampler: S
+  ) -> SIMD4<Float> {
+    let index = row * map.rect.width + column
+    while next < map.sampled.count && Int(map.sampled[next]) < index { next += 1 }
+    if next < map.sampled.count && Int(map.sampled[next]) == index {
+      let start = Int(map.sampleOffsets[next])
+      let count = Int(map.sampleOffsets[next + 1]) - start
+      next += 1
+      return sampledColor(map.sampleUV, weights: map.sampleWeights, start: start, count: count, ball: sampler)
+    }
+    let (du, dv) = footprint(uv, coverage, maskWidth: maskWidth, ink: map.rect, row: row, column: column)
+    return filteredLookup(sampler, at: uv[index], du: du, dv: dv)
   }
 
   /// Composites the embossed image.
@@ -274,6 +323,7 @@ public enum ShadedMaterial {
           shading.pixels.withUnsafeBufferPointer { ball in
             let ball = UnsafeBufferPointerBox(ball)
             parallelism.forEachBand(ink.height, bandSize: 16) { rows in
+              let sampler = BilinearBall(ball: ball.buffer, width: shadingWidth, height: shadingHeight)
               // The first sub-sampled pixel at or after the band's first row.
               var next = map.firstSampled(atOrAfter: rows.lowerBound * ink.width)
               for row in rows {
@@ -286,22 +336,9 @@ public enum ShadedMaterial {
                     out.initialize(target + column, to: fill)
                     continue
                   }
-                  var color: SIMD4<Float>
-                  if next < map.sampled.count && Int(map.sampled[next]) == target + column {
-                    let start = Int(map.sampleOffsets[next])
-                    let count = Int(map.sampleOffsets[next + 1]) - start
-                    color = sampledColor(
-                      map.sampleUV, weights: map.sampleWeights, start: start, count: count, ball: ball.buffer,
-                      width: shadingWidth, height: shadingHeight)
-                    next += 1
-                  } else {
-                    let (du, dv) = footprint(
-                      uv.buffer, coverage.buffer, maskWidth: mask.width, ink: ink, row: row,
-                      column: column)
-                    color = filteredLookup(
-                      ball.buffer, width: shadingWidth, height: shadingHeight,
-                      at: uv.buffer[target + column], du: du, dv: dv)
-                  }
+                  let color = inkColor(
+                    map: map, uv: uv.buffer, coverage: coverage.buffer, maskWidth: mask.width,
+                    row: row, column: column, next: &next, sampler: sampler)
                   let rgb = SIMD3(color.x, color.y, color.z)
                   out.initialize(
                     target + column,

@@ -43,16 +43,22 @@ public struct RGBAImage: Sendable, Equatable {
   static func sampleBilinear(
     _ p: UnsafeBufferPointer<SIMD4<Float>>, width: Int, height: Int, x: Float, y: Float
   ) -> SIMD4<Float> {
+    let t = bilinearTexels(width: width, height: height, x: x, y: y)
+    let top = p[t.y0 * width + t.x0] * (1 - t.tx) + p[t.y0 * width + t.x1] * t.tx
+    let bottom = p[t.y1 * width + t.x0] * (1 - t.tx) + p[t.y1 * width + t.x1] * t.tx
+    return top * (1 - t.ty) + bottom * t.ty
+  }
+
+  /// The four texels a bilinear sample at (`x`, `y`) reads (clamped to the image) and its
+  /// weights along x and y.
+  @inline(__always)
+  static func bilinearTexels(width: Int, height: Int, x: Float, y: Float)
+    -> (x0: Int, y0: Int, x1: Int, y1: Int, tx: Float, ty: Float)
+  {
     let fx = min(max(x - 0.5, 0), Float(width - 1))
     let fy = min(max(y - 0.5, 0), Float(height - 1))
     let x0 = Int(fx)
     let y0 = Int(fy)
-    let x1 = min(x0 + 1, width - 1)
-    let y1 = min(y0 + 1, height - 1)
-    let tx = fx - Float(x0)
-    let ty = fy - Float(y0)
-    let top = p[y0 * width + x0] * (1 - tx) + p[y0 * width + x1] * tx
-    let bottom = p[y1 * width + x0] * (1 - tx) + p[y1 * width + x1] * tx
-    return top * (1 - ty) + bottom * ty
+    return (x0, y0, min(x0 + 1, width - 1), min(y0 + 1, height - 1), fx - Float(x0), fy - Float(y0))
   }
 }
