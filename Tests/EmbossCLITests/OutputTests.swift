@@ -76,12 +76,18 @@ final class OutputTests: XCTestCase {
     try FileManager.default.createDirectory(atPath: path("real"), withIntermediateDirectories: true)
     try Data("old".utf8).write(to: URL(fileURLWithPath: path("real/target.png")))
     chmod(path("real/target.png"), 0o640)
+    // As root the owner can be kept too.
+    let root = getuid() == 0
+    if root { chown(path("real/target.png"), 1234, 2345) }
     try FileManager.default.createSymbolicLink(atPath: path("link.png"), withDestinationPath: "real/target.png")
     let result = try run(["render", "A", "--size", "20", "-o", "link.png"])
     XCTAssertEqual(result.status, 0, result.stderr)
     XCTAssertEqual(status("link.png").map { $0.st_mode & S_IFMT }, S_IFLNK, "the link stays a link")
     XCTAssertEqual(Array(try Data(contentsOf: URL(fileURLWithPath: path("real/target.png"))).prefix(4)), Self.png)
     XCTAssertEqual(status("real/target.png").map { $0.st_mode & 0o7777 }, 0o640, "mode kept")
+    if root {
+      XCTAssertEqual(status("real/target.png").map { [$0.st_uid, $0.st_gid] }, [1234, 2345], "owner kept")
+    }
     XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: path("real"))), ["target.png"])
   }
 
