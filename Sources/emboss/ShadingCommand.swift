@@ -17,6 +17,9 @@ struct ShadingCommand: ParsableCommand {
     if let size, !MaterialSpec.shadingSizeRange.contains(size) {
       throw ValidationError("--size must be in 16...4096, got \(size)")
     }
+    if let conflict = OutputConflicts.check(outputs: [("-o", output.output)], inputs: []) {
+      throw ValidationError(conflict)
+    }
   }
 
   func run() throws {

@@ -188,6 +188,12 @@ final class BadInputTests: XCTestCase {
       // Conflicting outputs (issue 9): refused before rendering.
       Case(name: "output over the mask", arguments: ["render", "--mask", "good.png", "-o", "good.png"], status: 64,
            message: "Error: -o 'good.png' is also the --mask input; write the output elsewhere\n..."),
+      Case(name: "empty output path", arguments: ["render", "A", "-o", ""], status: 64,
+           message: "Error: -o is empty; give a file, or - for standard output\n..."),
+      Case(name: "output path with a trailing slash", arguments: ["render", "A", "-o", "new/", "--engrave", "e.png"], status: 64,
+           message: "Error: -o 'new/' names a directory; give a file\n..."),
+      Case(name: "shading output path empty", arguments: ["shading", "-o", ""], status: 64,
+           message: "Error: -o is empty; give a file, or - for standard output\n..."),
       Case(name: "two outputs on one file", arguments: ["render", "A", "-o", "out.png", "--depth-map", "out.png"], status: 64,
            message: "Error: -o and --depth-map both write 'out.png'; give each output its own file\n..."),
     ]

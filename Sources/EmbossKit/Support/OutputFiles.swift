@@ -91,6 +91,8 @@ public enum OutputFile {
     static func resolve(_ path: String) throws -> Target {
       if path == "-" { return .standardOutput }
       guard !path.isEmpty else { throw EmbossError("an output path is empty") }
+      // A trailing slash names a directory: checked here, not found at the rename.
+      guard !path.hasSuffix("/") else { throw EmbossError("cannot write '\(path)': it names a directory") }
       let final = try followLinks(path)
       var status = stat()
       if stat(final, &status) == 0 {
@@ -218,6 +220,8 @@ public enum OutputConflicts {
   public static func check(outputs: [(option: String, path: String)], inputs: [(option: String, path: String)]) -> String? {
     var seen: [String: (option: String, path: String)] = [:]
     for output in outputs {
+      if output.path.isEmpty { return "\(output.option) is empty; give a file, or - for standard output" }
+      if output.path.hasSuffix("/") { return "\(output.option) '\(output.path)' names a directory; give a file" }
       let key = identity(output.path)
       if let earlier = seen[key] {
         if output.path == "-" && earlier.path == "-" {
