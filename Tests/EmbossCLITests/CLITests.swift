@@ -185,9 +185,19 @@ final class CLITests: XCTestCase {
     let result = try run(["sheet", "--text", "A", "--size", "40", "--columns", "2", "--materials", "gold", "stone", "chrome", "-o", "sheet.png"])
     XCTAssertEqual(result.status, 0, result.stderr)
     let samples = try PNGCodec.decodeSamples(Data(contentsOf: URL(fileURLWithPath: path("sheet.png"))))
-    XCTAssertEqual(samples.width % 2, 0, "two columns of equal tiles")
-    XCTAssertEqual(samples.height % 2, 0, "two rows of equal tiles")
-    XCTAssertGreaterThan(samples.width, 80)
+    // The same three in one row give the tile's size (labels included): in two columns they
+    // are 2 x 2 tiles.
+    let row = try run(["sheet", "--text", "A", "--size", "40", "--columns", "3", "--materials", "gold", "stone", "chrome", "-o", "row.png"])
+    XCTAssertEqual(row.status, 0, row.stderr)
+    let strip = try PNGCodec.decodeSamples(Data(contentsOf: URL(fileURLWithPath: path("row.png"))))
+    XCTAssertEqual(strip.width % 3, 0, "three equal tiles")
+    XCTAssertGreaterThan(strip.width / 3, 40)
+    XCTAssertEqual(samples.width, 2 * strip.width / 3, "two columns")
+    XCTAssertEqual(samples.height, 2 * strip.height, "two rows")
+    // The fourth place is empty: the sheet's gray at its center.
+    let center = ((samples.height * 3 / 4) * samples.width + samples.width * 3 / 4) * 4
+    let gray = UInt16((SRGB.encode(0.2) * 255).rounded()) * 257  // 8-bit, read as 16
+    XCTAssertEqual(Array(samples.rgba[center..<center + 3]), [gray, gray, gray], "no fourth tile")
   }
 
   /// Polls `condition` every 50 ms for up to `seconds`.
