@@ -95,7 +95,7 @@ final class DeterminismTests: XCTestCase {
     var outputs: [Data] = []
     for threads in [1, 2, 7] {
       let job = TextRenderJob(
-        text: "Same\nbytes\nacross\nbands", style: TextStyle(pixelSize: 64, lineHeight: 3.2),
+        text: "Same\nbytes\nacross\nbands", style: TextStyle(pixelSize: 40, lineHeight: 5.5),
         parallelism: Parallelism(threads: threads))
       let output = try job.run(resources: resources)
       XCTAssertGreaterThan(output.render.image.height, 3 * 256)
