@@ -64,6 +64,13 @@ final class TextLayoutTests: XCTestCase {
     XCTAssertEqual(spaced, space)
     let a = try TextLayout(text: "A", font: font, style: TextStyle(pixelSize: 100)).inkBounds.width
     XCTAssertLessThan(kerned, a * 2)
+    // A real margin: "A V" less the space's advance ("A A" less "AA") is the pair set by
+    // advances alone; DejaVu Sans Bold kerns AV by about 6 px at 100 px.
+    let width = { (text: String) in
+      try TextLayout(text: text, font: font, style: TextStyle(pixelSize: 100)).inkBounds.width
+    }
+    let unkerned = spaced - (try width("A A") - width("AA"))
+    XCTAssertLessThanOrEqual(kerned, unkerned - 4, "kerned \(kerned), by advances \(unkerned)")
   }
 
   func testFixedCanvasCentersTheInk() throws {
