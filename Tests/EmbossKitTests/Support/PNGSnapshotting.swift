@@ -10,7 +10,12 @@ extension Snapshotting where Value == RGBAImage, Format == Data {
   static func png(tolerance: Double = 2) -> Snapshotting {
     SimplySnapshotting<Data>(pathExtension: "png", diffing: .png(tolerance: tolerance)).pullback {
       image in
-      (try? PNGCodec.encode(image, parallelism: .serial)) ?? Data()
+      do {
+        return try PNGCodec.encode(image, parallelism: .serial)
+      } catch {
+        // A pullback cannot throw: the failure travels as text the diffing reports.
+        return Data((PNGComparison.encodeFailure + "\(error)").utf8)
+      }
     }
   }
 }
@@ -29,7 +34,12 @@ extension Diffing where Value == Data {
 enum PNGComparison {
   /// nil when the two PNGs match within the tolerance, else a message (and a diff picture
   /// written to disk).
+  /// How an image that could not be encoded shows in place of its PNG.
+  static let encodeFailure = "emboss snapshot: the image could not be encoded as PNG: "
+
   static func mismatch(_ expectedData: Data, _ actualData: Data, tolerance: Double) -> String? {
+    let prefix = Data(encodeFailure.utf8)
+    if actualData.starts(with: prefix) { return String(decoding: actualData, as: UTF8.self) }
     guard let expected = try? PNGCodec.decodeSamples(expectedData),
       let actual = try? PNGCodec.decodeSamples(actualData)
     else {
