@@ -6,18 +6,75 @@ import XCTest
 /// Reference renders, one concern each, named after what they vary. Tolerance: at most 2
 /// 8-bit levels in any channel, zero pixels beyond it.
 final class SnapshotTests: XCTestCase {
+  /// The material of every snapshot but the presets', defined here so that a change to a
+  /// preset fails only that preset's reference. (It was Materials/default.yaml of 2026-11-22:
+  /// polished steel in a studio.)
+  static let testMaterial = """
+    description: the snapshot tests' material
+    surface:
+      base: "#a9aeb5"
+      specular: "#ffffff"
+      shininess: 180
+      ambient: 0.03
+      metallic: 0.7
+      model: ggx
+      fresnel: 1
+    lights:
+      - angle: 125
+        altitude: 40
+        color: "#ffe2bd"
+        intensity: 1.5
+    environment:
+      intensity: 0.8
+      sky: "#8d96a1"
+      horizon: "#e4e7eb"
+      ground: "#15171b"
+      band: "#07080a"
+      band-width: 3
+      horizon-angle: -18
+      softboxes:
+        - angle: 130
+          altitude: 35
+          width: 50
+          height: 30
+          color: "#fff1dc"
+          intensity: 2.2
+        - angle: -45
+          altitude: 8
+          width: 70
+          height: 6
+          color: "#8fb6ff"
+          intensity: 1.6
+    relief:
+      radius: 10
+      profile: round
+      depth: 1
+      direction: raised
+    shading:
+      size: 512
+    background: "#1b1e24"
+    """
+
+  func material() throws -> MaterialSpec {
+    var sink = DiagnosticSink()
+    let spec = MaterialLoader.parse(
+      yaml: Self.testMaterial, file: "snapshot.yaml", library: Fixtures.resources.materialLibrary, sink: &sink)
+    XCTAssertEqual(sink.diagnostics, [])
+    return try XCTUnwrap(spec)
+  }
+
   func render(
     _ text: String = "Ag", size: Float = 56, configure: (inout MaterialSpec) -> Void = { _ in }
   ) throws -> RGBAImage {
-    var material = try Fixtures.material()
+    var material = try self.material()
     material.shadingSize = 256
     configure(&material)
     let mask = try TextLayout(text: text, font: Fixtures.font(), style: TextStyle(pixelSize: size)).rasterize()
     return Render(mask: mask, material: material, parallelism: .serial).image.flattened()
   }
 
-  func testDefaultMaterial() throws {
-    assertSnapshot(of: try render(), as: .png(), named: "default")
+  func testMaterial() throws {
+    assertSnapshot(of: try render(), as: .png(), named: "test-material")
   }
 
   func testRadius() throws {
@@ -50,11 +107,11 @@ final class SnapshotTests: XCTestCase {
   }
 
   func testShadingImage() throws {
-    let material = try Fixtures.material()
+    let material = try self.material()
     let image = ShadingImage.render(
       surface: material.surface, lights: material.lights, environment: material.environment,
       size: 96, parallelism: .serial)
-    assertSnapshot(of: image, as: .png(), named: "shading=default")
+    assertSnapshot(of: image, as: .png(), named: "shading=test-material")
   }
 
   /// Every acute inside corner the issue named, and thin strokes: no slits, dents or sparkles.
