@@ -154,6 +154,8 @@ public struct TextRenderJob: Sendable {
         return timings.measure("mask") { layout.rasterize() }
       }
     }
+    // The render's memory, now that the mask tells how much of it is edge.
+    try limits.checkRender(mask: mask, radius: spec.relief.radius)
     // The lit ball: RGBA floats, checked like any image before it is made.
     if shadingImagePath == nil {
       try limits.check(width: spec.shadingSize, height: spec.shadingSize, bytesPerPixel: 16, name: "the shading image")
