@@ -37,16 +37,17 @@ public enum OutputFile {
     }
     do {
       for directory in directories { try createDirectory(directory, created: &created) }
-      let targets = try files.map { file in (try Target.resolve(file.path), file.data) }
-      for (target, data) in targets {
+      // Messages name each path as the user wrote it, not the file a link leads to.
+      let targets = try files.map { file in (try Target.resolve(file.path), file.data, file.path) }
+      for (target, data, shown) in targets {
         if case .regular(let path, let existing) = target {
-          staged.append((try stage(data, for: path, existing: existing, shown: target.shown), path, target.shown))
+          staged.append((try stage(data, for: path, existing: existing, shown: shown), path, shown))
         }
       }
-      for (target, data) in targets {
+      for (target, data, shown) in targets {
         switch target {
         case .standardOutput: try StandardStream.writeOutput(data)
-        case .special(let path): try writeInPlace(data, to: path, shown: target.shown)
+        case .special(let path): try writeInPlace(data, to: path, shown: shown)
         case .regular: break
         }
       }
@@ -79,14 +80,6 @@ public enum OutputFile {
     /// Replaced by rename; `path` is the final target with symlinks followed, `existing` its
     /// status when it exists.
     case regular(path: String, existing: stat?)
-
-    var shown: String {
-      switch self {
-      case .standardOutput: return "-"
-      case .special(let path): return path
-      case .regular(let path, _): return path
-      }
-    }
 
     static func resolve(_ path: String) throws -> Target {
       if path == "-" { return .standardOutput }
