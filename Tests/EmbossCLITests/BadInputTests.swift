@@ -287,8 +287,13 @@ enum CLIRunner {
   }
 
   static func run(_ arguments: [String], in directory: URL) throws -> Result {
+    try launch(CLITests.binary, arguments, in: directory)
+  }
+
+  /// Runs `executable` (the binary, or a program that runs it) in `directory`.
+  static func launch(_ executable: URL, _ arguments: [String], in directory: URL) throws -> Result {
     let process = Process()
-    process.executableURL = CLITests.binary
+    process.executableURL = executable
     process.arguments = arguments
     process.environment = environment
     process.currentDirectoryURL = directory
@@ -320,24 +325,10 @@ extension CLIRunner {
     }
     let report = directory.appendingPathComponent(".peak-\(UUID().uuidString)").path
     defer { unlink(report) }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: time)
-    process.arguments = ["-f", "%M", "-o", report, CLITests.binary.path] + arguments
-    process.environment = environment
-    process.currentDirectoryURL = directory
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    let result = try launch(
+      URL(fileURLWithPath: time), ["-f", "%M", "-o", report, CLITests.binary.path] + arguments, in: directory)
     // GNU time writes "Command exited with non-zero status N" before the figure.
     let lines = ((try? String(contentsOfFile: report, encoding: .utf8)) ?? "").split(separator: "\n")
-    let peak = lines.last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-    return (
-      Result(status: process.terminationStatus, stdout: stdout, stderr: String(decoding: stderr, as: UTF8.self)), peak
-    )
+    return (result, lines.last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) })
   }
 }
