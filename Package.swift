@@ -26,11 +26,29 @@ let package = Package(
     ),
     // Owns every libpng call that needs setjmp: no longjmp ever crosses a Swift frame.
     .target(name: "CPNG", dependencies: ["CLibPNG"], linkerSettings: [.linkedLibrary("z")]),
+    // The library, one target per stage, following the data flow (docs/architecture.md):
+    // Support -> Raster -> Model -> (Text, Relief, Shading, Engrave) -> Compositing,
+    // Materials -> EmbossKit (the pipeline), which re-exports them all.
+    .target(name: "EmbossSupport", dependencies: ["CSupport"]),
+    .target(name: "EmbossRaster", dependencies: ["EmbossSupport", "CPNG"]),
+    .target(name: "EmbossModel", dependencies: ["EmbossSupport", "EmbossRaster"]),
+    .target(name: "EmbossText", dependencies: ["EmbossSupport", "EmbossRaster", "CFreeType"]),
+    .target(name: "EmbossRelief", dependencies: ["EmbossSupport", "EmbossRaster", "EmbossModel"]),
+    .target(name: "EmbossShading", dependencies: ["EmbossSupport", "EmbossRaster", "EmbossModel"]),
+    .target(name: "EmbossEngrave", dependencies: ["EmbossSupport", "EmbossRaster"]),
+    .target(
+      name: "EmbossCompositing",
+      dependencies: ["EmbossSupport", "EmbossRaster", "EmbossModel", "EmbossRelief", "EmbossShading"]),
+    .target(
+      name: "EmbossMaterials",
+      dependencies: [
+        "EmbossSupport", "EmbossRaster", "EmbossModel", .product(name: "Yams", package: "Yams"),
+      ]),
     .target(
       name: "EmbossKit",
       dependencies: [
-        "CFreeType", "CPNG", "CSupport",
-        .product(name: "Yams", package: "Yams"),
+        "EmbossSupport", "EmbossRaster", "EmbossModel", "EmbossText", "EmbossRelief",
+        "EmbossShading", "EmbossEngrave", "EmbossCompositing", "EmbossMaterials",
       ]
     ),
     // Process-level C support: allocator tuning, temporary files removed on signals.
@@ -45,7 +63,8 @@ let package = Package(
     .testTarget(
       name: "EmbossKitTests",
       dependencies: [
-        "EmbossKit",
+        "EmbossKit", "EmbossSupport", "EmbossRaster", "EmbossModel", "EmbossText", "EmbossRelief",
+        "EmbossShading", "EmbossEngrave", "EmbossCompositing", "EmbossMaterials",
         .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
       ],
       exclude: ["__Snapshots__", "FuzzRegressions"]

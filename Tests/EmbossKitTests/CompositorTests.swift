@@ -1,6 +1,15 @@
 import XCTest
 
 @testable import EmbossKit
+@testable import EmbossCompositing
+@testable import EmbossEngrave
+@testable import EmbossMaterials
+@testable import EmbossModel
+@testable import EmbossRaster
+@testable import EmbossRelief
+@testable import EmbossShading
+@testable import EmbossSupport
+@testable import EmbossText
 
 final class CompositorTests: XCTestCase {
   let square = Fixtures.mask(width: 60, height: 60) { x, y in x >= 10 && x <= 50 && y >= 10 && y <= 50 }

@@ -1,6 +1,15 @@
 import XCTest
 
 @testable import EmbossKit
+@testable import EmbossCompositing
+@testable import EmbossEngrave
+@testable import EmbossMaterials
+@testable import EmbossModel
+@testable import EmbossRaster
+@testable import EmbossRelief
+@testable import EmbossShading
+@testable import EmbossSupport
+@testable import EmbossText
 
 final class EngraveTests: XCTestCase {
   func flat(_ gray: Float, size: Int = 64) -> Plane {
@@ -15,7 +24,7 @@ final class EngraveTests: XCTestCase {
     image[1, 0] = SIMD4(0, 0, 0, 0)  // transparent: white, never burned
     image[2, 0] = SIMD4(1, 1, 1, 1)  // white
     image[3, 0] = SIMD4(0, 0, 0, 0.4)  // corrected = 0.6
-    let gray = Engrave.gray(image)
+    let gray = image.gray()
     XCTAssertEqual(gray.pixels[3], 0.6, accuracy: 1e-6)
     let bits = Engrave.bitmap(gray, options: EngraveOptions(method: .threshold, threshold: 128))
     XCTAssertEqual(bits.black, [true, false, false, false])

@@ -2,6 +2,15 @@ import Foundation
 import XCTest
 
 @testable import EmbossKit
+@testable import EmbossCompositing
+@testable import EmbossEngrave
+@testable import EmbossMaterials
+@testable import EmbossModel
+@testable import EmbossRaster
+@testable import EmbossRelief
+@testable import EmbossShading
+@testable import EmbossSupport
+@testable import EmbossText
 
 /// Replays every input kept in FuzzRegressions/ (fuzzer seeds and any input that once
 /// crashed) through the code paths the fuzz targets in Fuzz/ exercise. Passing means no crash.

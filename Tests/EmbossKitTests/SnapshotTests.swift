@@ -2,6 +2,15 @@ import SnapshotTesting
 import XCTest
 
 @testable import EmbossKit
+@testable import EmbossCompositing
+@testable import EmbossEngrave
+@testable import EmbossMaterials
+@testable import EmbossModel
+@testable import EmbossRaster
+@testable import EmbossRelief
+@testable import EmbossShading
+@testable import EmbossSupport
+@testable import EmbossText
 
 /// Reference renders, one concern each, named after what they vary. Tolerance: at most 2
 /// 8-bit levels in any channel, zero pixels beyond it.

@@ -2,6 +2,15 @@ import Foundation
 import XCTest
 
 @testable import EmbossKit
+@testable import EmbossCompositing
+@testable import EmbossEngrave
+@testable import EmbossMaterials
+@testable import EmbossModel
+@testable import EmbossRaster
+@testable import EmbossRelief
+@testable import EmbossShading
+@testable import EmbossSupport
+@testable import EmbossText
 
 /// A render must look like the same design rendered at 4x the size (size, radius and depth
 /// all x4) and box-filtered down: creases, corners and rims included.

@@ -1,0 +1,10 @@
+// EmbossKit is the library's public face: every stage's public types, and the pipeline.
+@_exported import EmbossCompositing
+@_exported import EmbossEngrave
+@_exported import EmbossMaterials
+@_exported import EmbossModel
+@_exported import EmbossRaster
+@_exported import EmbossRelief
+@_exported import EmbossShading
+@_exported import EmbossSupport
+@_exported import EmbossText

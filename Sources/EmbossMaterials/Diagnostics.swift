@@ -1,0 +1,81 @@
+import EmbossSupport
+import EmbossRaster
+import EmbossModel
+
+/// Where something is in a source file: 1-based line and column (columns count Unicode
+/// scalars, as libyaml does).
+public struct SourceLocation: Sendable, Equatable, CustomStringConvertible {
+  public var file: String
+  public var line: Int
+  public var column: Int
+
+  public init(file: String, line: Int, column: Int) {
+    self.file = file
+    self.line = line
+    self.column = column
+  }
+
+  public var description: String { "\(file):\(line):\(column)" }
+}
+
+/// One problem found in an input file, printed as `file:line:column: error: message`.
+public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
+  public var location: SourceLocation
+  public var message: String
+
+  public init(location: SourceLocation, message: String) {
+    self.location = location
+    self.message = message
+  }
+
+  public var description: String { "\(location): error: \(message)" }
+
+  /// The first line of `text`, cut to `limit` characters with an ellipsis: no message ever
+  /// repeats more than a line of the input.
+  public static func shortened(_ text: String, to limit: Int = 200) -> String {
+    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    let firstLine = trimmed.prefix { $0 != "\n" && $0 != "\r" }
+    var result = String(firstLine.prefix(limit))
+    if firstLine.count > limit || firstLine.count < trimmed.count { result += " ..." }
+    return result
+  }
+}
+
+/// Collects diagnostics, so a parser can report every problem in a file rather than the first.
+public struct DiagnosticSink: Sendable {
+  private var found: [Diagnostic] = []
+  /// Files read while parsing (a material and what it extends).
+  var sources: [String] = []
+
+  public init() {}
+
+  /// Everything found, file by file (in the order files were first reported), each file's in
+  /// reading order.
+  public var diagnostics: [Diagnostic] {
+    var files: [String] = []
+    for d in found where !files.contains(d.location.file) { files.append(d.location.file) }
+    return files.flatMap { file in
+      found.filter { $0.location.file == file }.enumerated().sorted {
+        ($0.element.location.line, $0.element.location.column, $0.offset)
+          < ($1.element.location.line, $1.element.location.column, $1.offset)
+      }.map(\.element)
+    }
+  }
+
+  public mutating func error(_ message: String, at location: SourceLocation) {
+    found.append(Diagnostic(location: location, message: message))
+  }
+
+  public var hasErrors: Bool { !found.isEmpty }
+}
+
+/// A material that could not be loaded: all its diagnostics, one a line.
+public struct MaterialError: Error, Sendable, CustomStringConvertible {
+  public var diagnostics: [Diagnostic]
+
+  public init(diagnostics: [Diagnostic]) {
+    self.diagnostics = diagnostics
+  }
+
+  public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
+}

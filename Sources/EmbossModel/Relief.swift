@@ -1,0 +1,111 @@
+import Foundation
+import EmbossSupport
+import EmbossRaster
+
+/// The shape of the bevel between the mask edge and the plateau.
+public enum ReliefProfile: String, Sendable, CaseIterable {
+  /// A quarter circle (fillet): steep at the edge, flat at the top, as CIHeightFieldFromMask.
+  case round
+  /// A straight slope (chisel): constant angle from edge to plateau.
+  case linear
+  /// An S-curve (smoothstep): flat at the edge and at the top, a pillow-like bevel.
+  case smooth
+  /// Photoshop's "Chisel Hard": the straight slope of `linear`, with exact mitre creases.
+  case chiselHard = "chisel-hard"
+  /// Photoshop's "Chisel Soft": the straight slope with its creases and top edge rounded
+  /// (a softened chisel: `soften` of at least 15% of the radius).
+  case chiselSoft = "chisel-soft"
+
+  /// The derivative dh/dt at `t` (0 past the plateau). The round profile's is infinite at the
+  /// edge itself; it is taken a ten-thousandth of the radius in.
+  @inline(__always)
+  public func slope(_ t: Float) -> Float {
+    guard t < 1 else { return 0 }
+    switch self {
+    case .round:
+      let u = 1 - max(t, 1e-4)
+      return u / (1 - u * u).squareRoot()
+    case .linear, .chiselHard, .chiselSoft:
+      return t >= 0 ? 1 : 0
+    case .smooth:
+      return t >= 0 ? 6 * t * (1 - t) : 0
+    }
+  }
+
+  /// The least `soften`, as a fraction of the radius, that the profile implies.
+  public var impliedSoften: Float { self == .chiselSoft ? 0.15 : 0 }
+
+  /// Height (0...1) at `t` = distance from the edge / radius, for t in 0...1.
+  @inline(__always)
+  public func height(_ t: Float) -> Float {
+    let t = min(max(t, 0), 1)
+    switch self {
+    case .round:
+      let u = 1 - t
+      return (1 - u * u).squareRoot()
+    case .linear, .chiselHard, .chiselSoft:
+      return t
+    case .smooth:
+      return t * t * (3 - 2 * t)
+    }
+  }
+}
+
+/// Whether the letters stand out of the surface or are pressed into it.
+public enum ReliefDirection: String, Sendable, CaseIterable {
+  case raised
+  case lowered
+}
+
+/// How tall the relief is, which sets how steep its slopes look.
+public enum ReliefDepth: Sendable, Equatable {
+  /// Core Image's `inputScale`: the slopes of the 0...1 height field, per pixel, times this.
+  /// The same value looks twice as steep at twice the resolution.
+  case scale(Float)
+  /// The plateau's height as a multiple of the radius: follows the radius, so a design keeps
+  /// its look at any resolution. 1 (the default) at radius 10 is `scale(10)`.
+  case radiusMultiple(Float)
+  /// The plateau's height in pixels (a length: mm at a DPI become pixels before this).
+  case pixels(Float)
+}
+
+/// How a mask becomes a relief: a validated value (see `MaterialSpec` for ranges).
+public struct ReliefSpec: Sendable, Equatable {
+  /// Distance from the edge, in pixels, over which the height rises to the plateau.
+  public var radius: Float
+  public var profile: ReliefProfile
+  public var depth: ReliefDepth
+  public var direction: ReliefDirection
+  /// Blur of the relief in pixels (Photoshop's and Krita's "soften"): the standard deviation
+  /// of a Gaussian over the heights. 0: exact, sharp creases.
+  public var soften: Float
+
+  public init(
+    radius: Float = 10, profile: ReliefProfile = .round, depth: ReliefDepth = .radiusMultiple(1),
+    direction: ReliefDirection = .raised, soften: Float = 0
+  ) {
+    self.radius = radius
+    self.profile = profile
+    self.depth = depth
+    self.direction = direction
+    self.soften = soften
+  }
+
+  /// CIShadedMaterial's `inputScale` the depth comes to at this radius: the factor on the
+  /// per-pixel slopes of the 0...1 height field.
+  public var scale: Float {
+    switch depth {
+    case .scale(let s): return s
+    case .radiusMultiple(let k): return k * radius
+    case .pixels(let p): return p
+    }
+  }
+
+  /// The blur the relief gets: `soften`, at least what the profile implies.
+  public var effectiveSoften: Float { max(soften, profile.impliedSoften * radius) }
+
+  public static let radiusRange: ClosedRange<Float> = 0.5...1000
+  public static let scaleRange: ClosedRange<Float> = 0...1000
+  public static let depthMultipleRange: ClosedRange<Float> = 0...100
+  public static let softenRange: ClosedRange<Float> = 0...1000
+}

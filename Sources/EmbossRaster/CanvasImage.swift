@@ -1,0 +1,52 @@
+import EmbossSupport
+
+/// A canvas-sized color image that stores only the rectangle where something was drawn:
+/// every pixel outside `contentRect` is `fill`. Linear light, straight alpha, like
+/// `RGBAImage`. This keeps a 4096x4096 render of a small word from holding 256 MiB of
+/// identical background pixels.
+public struct CanvasImage: Sendable, Equatable {
+  public let width: Int
+  public let height: Int
+  /// The color of every pixel outside `contentRect`.
+  public let fill: SIMD4<Float>
+  /// Where `content` lies on the canvas; inside the canvas.
+  public let contentRect: PixelRect
+  public var content: RGBAImage
+
+  public init(width: Int, height: Int, fill: SIMD4<Float>, contentRect: PixelRect, content: RGBAImage) {
+    precondition(contentRect.width == content.width && contentRect.height == content.height, "content size")
+    precondition(
+      contentRect.isEmpty || contentRect.intersection(PixelRect(x: 0, y: 0, width: width, height: height)) == contentRect,
+      "content outside the canvas")
+    self.width = width
+    self.height = height
+    self.fill = fill
+    self.contentRect = contentRect
+    self.content = content
+  }
+
+  /// A canvas that is all content.
+  public init(_ image: RGBAImage) {
+    self.init(
+      width: image.width, height: image.height, fill: .zero,
+      contentRect: PixelRect(x: 0, y: 0, width: image.width, height: image.height), content: image)
+  }
+
+  public subscript(x: Int, y: Int) -> SIMD4<Float> {
+    let cx = x - contentRect.x
+    let cy = y - contentRect.y
+    guard cx >= 0, cy >= 0, cx < contentRect.width, cy < contentRect.height else { return fill }
+    return content[cx, cy]
+  }
+
+  /// Every pixel, as a plain image.
+  public func flattened() -> RGBAImage {
+    var image = RGBAImage(width: width, height: height, fill: fill)
+    for y in 0..<contentRect.height {
+      for x in 0..<contentRect.width {
+        image[contentRect.x + x, contentRect.y + y] = content[x, y]
+      }
+    }
+    return image
+  }
+}

@@ -1,0 +1,319 @@
+import CPNG
+import Foundation
+import EmbossSupport
+
+/// Sample depth of a written PNG.
+public enum BitDepth: Int, Sendable, CaseIterable {
+  case eight = 8
+  case sixteen = 16
+}
+
+/// PNG in and out. Every libpng call lives in the `CPNG` C target, which owns the setjmp;
+/// this type converts between the pipeline's linear `Float` images and 8/16-bit sRGB files.
+public enum PNGCodec {
+  /// Default zlib level: 6 costs about twice level 1's time for files about 20% smaller on
+  /// renders; see the benchmark in the README.
+  public static let defaultCompression = 6
+
+  /// Encodes a linear-light, straight-alpha image as an sRGB RGBA PNG (with an sRGB chunk).
+  /// Colors are clamped to 0...1. The bytes depend only on the pixels and the options.
+  public static func encode(
+    _ image: RGBAImage, depth: BitDepth = .eight, compression: Int = defaultCompression,
+    pixelsPerMeter: UInt32 = 0, parallelism: Parallelism = .allCores
+  ) throws -> Data {
+    try encode(
+      CanvasImage(image), depth: depth, compression: compression, pixelsPerMeter: pixelsPerMeter,
+      parallelism: parallelism)
+  }
+
+  /// Encodes a canvas image: background pixels are converted once and repeated, and rows are
+  /// converted band by band inside the parallel compressor, so no full-size 8/16-bit copy of
+  /// the canvas is ever held.
+  public static func encode(
+    _ image: CanvasImage, depth: BitDepth = .eight, compression: Int = defaultCompression,
+    pixelsPerMeter: UInt32 = 0, parallelism: Parallelism = .allCores
+  ) throws -> Data {
+    switch depth {
+    case .eight:
+      return try SRGB.encode8Table.withUnsafeBufferPointer { table in
+        let table = UnsafeBufferPointerBox(table)
+        return try encodeRows(
+          image, bitDepth: 8, compression: compression, pixelsPerMeter: pixelsPerMeter,
+          parallelism: parallelism
+        ) { (p: SIMD4<Float>) -> SIMD4<UInt8> in
+          SIMD4(
+            table.buffer[tableIndex(p.x)], table.buffer[tableIndex(p.y)],
+            table.buffer[tableIndex(p.z)], UInt8(unitClamp(p.w) * 255 + 0.5))
+        }
+      }
+    case .sixteen:
+      // PNG stores 16-bit samples big-endian.
+      return try encodeRows(
+        image, bitDepth: 16, compression: compression, pixelsPerMeter: pixelsPerMeter,
+        parallelism: parallelism
+      ) { (p: SIMD4<Float>) -> SIMD4<UInt16> in
+        SIMD4(
+          UInt16(SRGB.encode(p.x) * 65535 + 0.5).bigEndian,
+          UInt16(SRGB.encode(p.y) * 65535 + 0.5).bigEndian,
+          UInt16(SRGB.encode(p.z) * 65535 + 0.5).bigEndian,
+          UInt16(unitClamp(p.w) * 65535 + 0.5).bigEndian)
+      }
+    }
+  }
+
+  /// `encodeBanded` over a canvas image whose pixels `convert` turns into RGBA samples.
+  private static func encodeRows<T: SIMDScalar & Sendable>(
+    _ image: CanvasImage, bitDepth: Int, compression: Int, pixelsPerMeter: UInt32,
+    parallelism: Parallelism, _ convert: @Sendable (SIMD4<Float>) -> SIMD4<T>
+  ) throws -> Data {
+    let background = UncheckedSendable(convert(image.fill))
+    let rect = image.contentRect
+    return try image.content.pixels.withUnsafeBufferPointer { src in
+      let src = UnsafeBufferPointerBox(src)
+      return try encodeBanded(
+        width: image.width, height: image.height, channels: 4, bitDepth: bitDepth,
+        compression: compression, pixelsPerMeter: pixelsPerMeter, srgb: true,
+        parallelism: parallelism
+      ) { y, row in
+        let out = row.assumingMemoryBound(to: SIMD4<T>.self)
+        for x in 0..<image.width { out[x] = background.value }
+        guard y >= rect.y, y < rect.maxY else { return }
+        let s = (y - rect.y) * rect.width
+        for x in 0..<rect.width { out[rect.x + x] = convert(src.buffer[s + x]) }
+      }
+    }
+  }
+
+  @inline(__always)
+  static func unitClamp(_ v: Float) -> Float { v > 0 ? (v < 1 ? v : 1) : 0 }
+
+  /// Encodes a plane as a grayscale PNG, mapping `range` to black...white linearly (no sRGB
+  /// curve: the values are data, such as heights, not light).
+  public static func encodeGray(
+    _ plane: Plane, range: ClosedRange<Float> = 0...1, depth: BitDepth = .eight,
+    compression: Int = defaultCompression, pixelsPerMeter: UInt32 = 0
+  ) throws -> Data {
+    let span = range.upperBound - range.lowerBound
+    func unit(_ v: Float) -> Float { min(max((v - range.lowerBound) / span, 0), 1) }
+    switch depth {
+    case .eight:
+      let bytes = plane.pixels.map { UInt8((unit($0) * 255).rounded()) }
+      return try encodeRaw(bytes, width: plane.width, height: plane.height, channels: 1, bitDepth: 8,
+                           compression: compression, pixelsPerMeter: pixelsPerMeter, srgb: false)
+    case .sixteen:
+      let samples = plane.pixels.map { UInt16((unit($0) * 65535).rounded()) }
+      return try encodeRaw(samples, width: plane.width, height: plane.height, channels: 1,
+                           bitDepth: 16, compression: compression, pixelsPerMeter: pixelsPerMeter,
+                           srgb: false)
+    }
+  }
+
+  /// Rows a zlib band holds. Fixed, so the file's bytes never depend on the thread count;
+  /// large enough that restarting the compressor's dictionary costs under 1% of size.
+  static let deflateBandRows = 256
+
+  /// Encodes 8- or 16-bit samples (16-bit big-endian) with the image data compressed in
+  /// bands of rows on all threads, as pigz does: each band is Up-filtered and deflated on its
+  /// own, the bands are concatenated into one zlib stream (Adler-32s combined), and libpng
+  /// writes the container around it.
+  ///
+  /// `fillRow(y, row)` writes row y's samples at `row` (width * channels * bitDepth / 8
+  /// bytes); it is called from several threads at once, for distinct rows.
+  static func encodeBanded(
+    width: Int, height: Int, channels: Int, bitDepth: Int, compression: Int,
+    pixelsPerMeter: UInt32, srgb: Bool, parallelism: Parallelism,
+    fillRow: @Sendable (Int, UnsafeMutableRawPointer) -> Void
+  ) throws -> Data {
+    guard width > 0, height > 0 else { throw EmbossError("cannot encode PNG: image is empty") }
+    let rowBytes = width * channels * bitDepth / 8
+    let bandCount = (height + deflateBandRows - 1) / deflateBandRows
+    struct Band {
+      var data = Data()
+      var adler: UInt32 = 1
+      var filteredSize = 0
+      var error: String? = nil
+    }
+    var bands = [Band](repeating: Band(), count: bandCount)
+    let level = Int32(min(max(compression, 0), 9))
+    bands.withUnsafeMutableBufferPointer { out in
+      let out = SharedPointer(out)
+      parallelism.forEachBand(bandCount, bandSize: 1) { range in
+        for index in range {
+          let first = index * deflateBandRows
+          let rows = min(deflateBandRows, height - first)
+          // The band's rows, after the row above it (which the Up filter needs).
+          let above = first > 0 ? 1 : 0
+          let samples = UnsafeMutableRawPointer.allocate(
+            byteCount: (rows + above) * rowBytes, alignment: 16)
+          defer { samples.deallocate() }
+          for r in 0..<(rows + above) { fillRow(first - above + r, samples + r * rowBytes) }
+          let rowsStart = UnsafePointer((samples + above * rowBytes).assumingMemoryBound(to: UInt8.self))
+          let previous = above == 1 ? UnsafePointer(samples.assumingMemoryBound(to: UInt8.self)) : nil
+          var buffer = emboss_png_buffer()
+          var adler: UInt32 = 0
+          var filtered = 0
+          var message = [CChar](repeating: 0, count: 256)
+          let status = emboss_deflate_band(
+            rowsStart, rowBytes, rows, previous, level, index == bandCount - 1 ? 1 : 0, &buffer,
+            &adler, &filtered, &message, message.count)
+          var band = Band(adler: adler, filteredSize: filtered)
+          if status != 0 {
+            band.error = cString(message)
+          } else if let data = buffer.data {
+            band.data = Data(bytes: data, count: buffer.size)
+          }
+          emboss_png_buffer_free(&buffer)
+          out[index] = band
+        }
+      }
+    }
+    if let error = bands.compactMap(\.error).first {
+      throw EmbossError("cannot encode PNG: \(error)")
+    }
+    // zlib header: deflate with a 32 KiB window, the level class, and the check bits.
+    let levelClass: UInt8 = level < 2 ? 0 : (level < 6 ? 1 : (level == 6 ? 2 : 3))
+    var flags = levelClass << 6
+    flags += UInt8(31 - (0x7800 + Int(flags)) % 31)
+    var stream = Data([0x78, flags])
+    stream.reserveCapacity(bands.reduce(6) { $0 + $1.data.count })
+    var adler: UInt32 = 1
+    for band in bands {
+      stream.append(band.data)
+      adler = emboss_adler32_combine(adler, band.adler, band.filteredSize)
+    }
+    stream.append(contentsOf: [UInt8(adler >> 24), UInt8(adler >> 16 & 0xff), UInt8(adler >> 8 & 0xff), UInt8(adler & 0xff)])
+    var buffer = emboss_png_buffer()
+    var message = [CChar](repeating: 0, count: 256)
+    let status = stream.withUnsafeBytes { z in
+      emboss_png_write_zlib(
+        UInt32(width), UInt32(height), Int32(channels), Int32(bitDepth), pixelsPerMeter,
+        srgb ? 1 : 0, z.bindMemory(to: UInt8.self).baseAddress, z.count, &buffer, &message,
+        message.count)
+    }
+    defer { emboss_png_buffer_free(&buffer) }
+    guard status == 0, let data = buffer.data else {
+      throw EmbossError("cannot encode PNG: \(cString(message))")
+    }
+    return Data(bytes: data, count: buffer.size)
+  }
+
+  /// Encodes packed samples as they are, on one thread: see `emboss_png_encode` for the layout.
+  public static func encodeRaw<T>(
+    _ samples: [T], width: Int, height: Int, channels: Int, bitDepth: Int, compression: Int,
+    pixelsPerMeter: UInt32, srgb: Bool
+  ) throws -> Data {
+    var buffer = emboss_png_buffer()
+    var message = [CChar](repeating: 0, count: 256)
+    let status = samples.withUnsafeBytes { raw in
+      emboss_png_encode(
+        raw.baseAddress, UInt32(width), UInt32(height), Int32(channels), Int32(bitDepth),
+        Int32(compression), pixelsPerMeter, srgb ? 1 : 0, &buffer, &message, message.count)
+    }
+    defer { emboss_png_buffer_free(&buffer) }
+    guard status == 0, let base = buffer.data else {
+      throw EmbossError("cannot encode PNG: \(cString(message))")
+    }
+    return Data(bytes: base, count: buffer.size)
+  }
+
+  /// A file's samples as stored (sRGB-encoded for color images), widened to 16 bits:
+  /// RGBA, straight alpha, row-major.
+  public struct Samples: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+    public var rgba: [UInt16]
+    /// From the pHYs chunk, 0 when absent.
+    public var pixelsPerMeter: UInt32
+  }
+
+  /// Decodes any PNG libpng reads (gray, RGB, palette, 1...16 bits, with or without alpha) to
+  /// 16-bit RGBA samples. Sizes over `maxPixels` are refused from the header, before pixel
+  /// memory is allocated.
+  public static func decodeSamples(_ data: Data, maxPixels: Int = RenderLimits.default.maxPixels)
+    throws -> Samples
+  {
+    var pixels: UnsafeMutablePointer<UInt16>? = nil
+    var width: UInt32 = 0
+    var height: UInt32 = 0
+    var ppm: UInt32 = 0
+    var message = [CChar](repeating: 0, count: 256)
+    let status = data.withUnsafeBytes { raw in
+      emboss_png_decode_rgba16(
+        raw.bindMemory(to: UInt8.self).baseAddress, raw.count, UInt64(max(0, maxPixels)), &pixels,
+        &width, &height, &ppm, &message, message.count)
+    }
+    defer { emboss_png_free(pixels) }
+    guard status == 0, let pixels else {
+      throw EmbossError(cString(message))
+    }
+    let count = Int(width) * Int(height) * 4
+    return Samples(
+      width: Int(width), height: Int(height),
+      rgba: Array(UnsafeBufferPointer(start: pixels, count: count)), pixelsPerMeter: ppm)
+  }
+
+  /// A decoded file: linear-light straight-alpha pixels and the stored density, if any.
+  public struct Decoded: Sendable {
+    public var image: RGBAImage
+    /// From the pHYs chunk, 0 when absent.
+    public var pixelsPerMeter: UInt32
+  }
+
+  /// Decodes any PNG libpng reads into linear light (samples are taken as sRGB).
+  public static func decode(_ data: Data, maxPixels: Int = RenderLimits.default.maxPixels) throws
+    -> Decoded
+  {
+    let samples = try decodeSamples(data, maxPixels: maxPixels)
+    let table = SRGB.decode16Table
+    let pixels = (0..<(samples.width * samples.height)).map { i in
+      SIMD4(
+        table[Int(samples.rgba[4 * i])], table[Int(samples.rgba[4 * i + 1])],
+        table[Int(samples.rgba[4 * i + 2])], Float(samples.rgba[4 * i + 3]) / 65535)
+    }
+    return Decoded(
+      image: RGBAImage(width: samples.width, height: samples.height, pixels: pixels),
+      pixelsPerMeter: samples.pixelsPerMeter)
+  }
+
+  /// The width and height in a PNG's header; nil when the header cannot be read.
+  public static func size(of data: Data) -> (width: Int, height: Int)? {
+    var width: UInt32 = 0
+    var height: UInt32 = 0
+    var message = [CChar](repeating: 0, count: 256)
+    let status = data.withUnsafeBytes { raw in
+      emboss_png_read_size(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, &width, &height, &message, message.count)
+    }
+    return status == 0 ? (Int(width), Int(height)) : nil
+  }
+
+  /// Reads a PNG file's samples; errors name the path.
+  public static func readSamples(path: String, maxPixels: Int = RenderLimits.default.maxPixels)
+    throws -> Samples
+  {
+    let data = try InputFile.read(path, what: "PNG")
+    do {
+      return try decodeSamples(data, maxPixels: maxPixels)
+    } catch let error as EmbossError {
+      throw EmbossError("cannot read PNG '\(path)': \(error.message)")
+    }
+  }
+
+  /// Reads and decodes a PNG file; errors name the path.
+  public static func read(path: String, maxPixels: Int = RenderLimits.default.maxPixels) throws
+    -> Decoded
+  {
+    let data = try InputFile.read(path, what: "PNG")
+    do {
+      return try decode(data, maxPixels: maxPixels)
+    } catch let error as EmbossError {
+      throw EmbossError("cannot read PNG '\(path)': \(error.message)")
+    }
+  }
+
+  @inline(__always)
+  static func tableIndex(_ v: Float) -> Int {
+    // NaN fails both comparisons and lands on 0 (black) instead of trapping.
+    let c = v > 0 ? (v < 1 ? v : 1) : 0
+    return Int(c * 65535 + 0.5)
+  }
+}

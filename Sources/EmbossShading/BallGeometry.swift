@@ -1,0 +1,131 @@
+import EmbossSupport
+import EmbossRaster
+import EmbossModel
+
+/// What the camera sees of the unit ball, per pixel of a `size` x `size` shading image:
+/// the part of rendering the ball that does not depend on the lights. Computed once per size
+/// (by ray marching), it is then lit by `shade` as often as the lights change.
+///
+/// Per pixel: inside the disk, one normal (the ray through the pixel's center); on the rim,
+/// the normals of the hits among 4x4 sample rays and the fraction that hit; just outside the
+/// rim (2 pixels), the normal lying in the image plane toward the pixel, whose color continues
+/// the rim's; further out, nothing.
+public struct BallGeometry: Sendable, Equatable {
+  public let size: Int
+  /// The pixel's normal (interior), or its rim direction (rim and the band outside), or zero.
+  var normals: [SIMD3<Float>]
+  /// Disk coverage: 1 inside, hits / 16 on the rim, 0 outside.
+  var coverage: [Float]
+  /// For rim pixels with at least one hit: where their hit normals start in `samples`
+  /// (there are coverage * 16 of them); -1 for all other pixels.
+  var sampleStart: [Int32]
+  var samples: [SIMD3<Float>]
+
+  /// Marches every pixel's rays (see `ShadingImage.march`).
+  public static func march(size: Int, parallelism: Parallelism = .allCores) -> BallGeometry {
+    let count = max(0, size) * max(0, size)
+    var normals = [SIMD3<Float>](repeating: .zero, count: count)
+    var coverage = [Float](repeating: 0, count: count)
+    var rowSamples = [[SIMD3<Float>]](repeating: [], count: max(0, size))
+    var rowStarts = [[Int32]](repeating: [], count: max(0, size))
+    guard size > 0 else {
+      return BallGeometry(size: 0, normals: [], coverage: [], sampleStart: [], samples: [])
+    }
+    let pixelSize = 2 / Float(size)
+    normals.withUnsafeMutableBufferPointer { normalsOut in
+      let normalsOut = SharedPointer(normalsOut)
+      coverage.withUnsafeMutableBufferPointer { coverageOut in
+        let coverageOut = SharedPointer(coverageOut)
+        rowSamples.withUnsafeMutableBufferPointer { samplesOut in
+          let samplesOut = SharedPointer(samplesOut)
+          rowStarts.withUnsafeMutableBufferPointer { startsOut in
+            let startsOut = SharedPointer(startsOut)
+            parallelism.forEachBand(size, bandSize: 8) { rows in
+              for j in rows {
+                var samples: [SIMD3<Float>] = []
+                var starts = [Int32](repeating: -1, count: size)
+                for i in 0..<size {
+                  let index = j * size + i
+                  let center = ShadingImage.spherePoint(Float(i) + 0.5, Float(j) + 0.5, size: size)
+                  let r = (center * center).sum().squareRoot()
+                  let rim = r > 0 ? SIMD3(center.x / r, center.y / r, 0) : SIMD3<Float>(0, 0, 1)
+                  if r < 1 - 1.5 * pixelSize, let hit = ShadingImage.march(center) {
+                    normalsOut[index] = hit
+                    coverageOut[index] = 1
+                    continue
+                  }
+                  if r > 1 + 1.5 * pixelSize {
+                    if r < 1 + 3.5 * pixelSize { normalsOut[index] = rim }
+                    continue
+                  }
+                  // Near the rim: 4x4 sample rays.
+                  let first = samples.count
+                  for sy in 0..<4 {
+                    for sx in 0..<4 {
+                      let p = ShadingImage.spherePoint(
+                        Float(i) + (Float(sx) + 0.5) / 4, Float(j) + (Float(sy) + 0.5) / 4, size: size)
+                      if let hit = ShadingImage.march(p) { samples.append(hit) }
+                    }
+                  }
+                  normalsOut[index] = rim
+                  coverageOut[index] = Float(samples.count - first) / 16
+                  if samples.count > first { starts[i] = Int32(first) }
+                }
+                samplesOut[j] = samples
+                startsOut[j] = starts
+              }
+            }
+          }
+        }
+      }
+    }
+    // Rows' sample lists in row order: offsets become global.
+    var samples: [SIMD3<Float>] = []
+    var sampleStart = [Int32](repeating: -1, count: count)
+    for j in 0..<size {
+      let base = Int32(samples.count)
+      for i in 0..<size where rowStarts[j][i] >= 0 { sampleStart[j * size + i] = rowStarts[j][i] + base }
+      samples += rowSamples[j]
+    }
+    return BallGeometry(
+      size: size, normals: normals, coverage: coverage, sampleStart: sampleStart, samples: samples)
+  }
+
+  /// The lit ball (see `ShadingImage`): `Surface.shade` at every normal; rim pixels average their
+  /// hits' colors (straight alpha) with alpha = coverage.
+  ///
+  /// - Parameter only: when given (size * size flags), only those pixels are shaded and the
+  ///   others left transparent black: what a composite reads, when its lookups are known.
+  public func shade(
+    surface: Surface, lights: [Light], environment: Environment = .none, only: [Bool]? = nil,
+    parallelism: Parallelism = .allCores
+  ) -> RGBAImage {
+    guard size > 0 else { return RGBAImage(width: 0, height: 0) }
+    var pixels = [SIMD4<Float>](repeating: .zero, count: size * size)
+    let geometry = self
+    let shader = Shader(surface: surface, lights: lights, environment: environment)
+    pixels.withUnsafeMutableBufferPointer { out in
+      let out = SharedPointer(out)
+      parallelism.forEachBand(size, bandSize: 8) { rows in
+        for index in rows.lowerBound * geometry.size..<rows.upperBound * geometry.size {
+          if let only, !only[index] { continue }
+          let start = Int(geometry.sampleStart[index])
+          if start >= 0 {
+            var sum = SIMD3<Float>(repeating: 0)
+            let end = start + Int(geometry.coverage[index] * 16 + 0.5)
+            for k in start..<end {
+              let n = geometry.samples[k]
+              sum += shader.shade(normal: n, point: n)
+            }
+            out[index] = SIMD4(sum / Float(end - start), geometry.coverage[index])
+            continue
+          }
+          let n = geometry.normals[index]
+          guard n != .zero else { continue }
+          out[index] = SIMD4(shader.shade(normal: n, point: n), geometry.coverage[index])
+        }
+      }
+    }
+    return RGBAImage(width: size, height: size, pixels: pixels)
+  }
+}

@@ -1,0 +1,18 @@
+/// A plain value shared with the bands of a parallel loop (SIMD vectors of Sendable scalars
+/// are values, but the compiler cannot see it for a generic scalar).
+package struct UncheckedSendable<Value>: @unchecked Sendable {
+  package let value: Value
+  package init(_ value: Value) { self.value = value }
+}
+
+/// Read-only buffer access shared by the bands of a parallel loop.
+package struct UnsafeBufferPointerBox<Element>: @unchecked Sendable {
+  package let buffer: UnsafeBufferPointer<Element>
+  package init(_ buffer: UnsafeBufferPointer<Element>) { self.buffer = buffer }
+}
+
+/// The text of a NUL-terminated C string buffer.
+package func cString(_ buffer: [CChar]) -> String {
+  let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+  return String(decoding: bytes, as: UTF8.self)
+}

@@ -1,0 +1,63 @@
+import Dispatch
+import Foundation
+
+/// How many threads a stage may use. Output never depends on it: work is split into fixed
+/// bands of rows (or columns) whose results land in disjoint memory, and no reduction depends
+/// on which thread ran what.
+public struct Parallelism: Sendable, Equatable {
+  public let threads: Int
+
+  public init(threads: Int) {
+    self.threads = max(1, threads)
+  }
+
+  /// All cores of this machine.
+  public static var allCores: Parallelism {
+    Parallelism(threads: ProcessInfo.processInfo.activeProcessorCount)
+  }
+
+  public static let serial = Parallelism(threads: 1)
+
+  /// Calls `body` once for each band of `bandSize` consecutive indices in `0..<count`.
+  /// Bands are fixed by `count` and `bandSize` alone; thread `t` runs bands t, t + T, t + 2T...
+  package func forEachBand(
+    _ count: Int, bandSize: Int = 16, _ body: @Sendable (Range<Int>) -> Void
+  ) {
+    guard count > 0 else { return }
+    let bands = (count + bandSize - 1) / bandSize
+    let workers = min(threads, bands)
+    if workers <= 1 {
+      for band in 0..<bands {
+        body(band * bandSize..<min(count, (band + 1) * bandSize))
+      }
+      return
+    }
+    DispatchQueue.concurrentPerform(iterations: workers) { worker in
+      var band = worker
+      while band < bands {
+        body(band * bandSize..<min(count, (band + 1) * bandSize))
+        band += workers
+      }
+    }
+  }
+}
+
+/// A raw pointer that bands of a parallel loop write through. Each band writes only its own
+/// rows, so sharing the pointer across threads is safe by construction.
+package struct SharedPointer<Element>: @unchecked Sendable {
+  package let buffer: UnsafeMutableBufferPointer<Element>
+
+  package init(_ buffer: UnsafeMutableBufferPointer<Element>) {
+    self.buffer = buffer
+  }
+
+  package subscript(index: Int) -> Element {
+    get { buffer[index] }
+    nonmutating set { buffer[index] = newValue }
+  }
+
+  /// Initializes element `index` of uninitialized storage.
+  package func initialize(_ index: Int, to value: Element) {
+    buffer.initializeElement(at: index, to: value)
+  }
+}

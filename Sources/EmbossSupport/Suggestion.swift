@@ -1,0 +1,36 @@
+/// The known word closest to `word` by edit distance, if it is close enough to be a likely
+/// typo, or the only known word it begins (`floyd` -> `floyd-steinberg`).
+package func suggestion(for word: String, among candidates: [String]) -> String? {
+  let prefixed = candidates.filter { $0.lowercased().hasPrefix(word.lowercased()) && word.count >= 3 }
+  if prefixed.count == 1 { return prefixed[0] }
+  let limit = max(1, min(3, word.count / 3))
+  var best: (String, Int)? = nil
+  for candidate in candidates {
+    let d = editDistance(word.lowercased(), candidate.lowercased())
+    if d <= limit, best.map({ d < $0.1 }) ?? true { best = (candidate, d) }
+  }
+  return best?.0
+}
+
+/// Levenshtein distance with transpositions counted as one edit (optimal string alignment).
+package func editDistance(_ a: String, _ b: String) -> Int {
+  let a = Array(a)
+  let b = Array(b)
+  if a.isEmpty { return b.count }
+  if b.isEmpty { return a.count }
+  var previous2 = [Int](repeating: 0, count: b.count + 1)
+  var previous = Array(0...b.count)
+  var current = [Int](repeating: 0, count: b.count + 1)
+  for i in 1...a.count {
+    current[0] = i
+    for j in 1...b.count {
+      let cost = a[i - 1] == b[j - 1] ? 0 : 1
+      current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+      if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+        current[j] = min(current[j], previous2[j - 2] + 1)
+      }
+    }
+    (previous2, previous, current) = (previous, current, previous2)
+  }
+  return previous[b.count]
+}

@@ -1,0 +1,179 @@
+import CFreeType
+import Foundation
+import EmbossSupport
+import EmbossRaster
+
+/// A font face loaded through FreeType, from any TTF/OTF (or other format FreeType reads).
+///
+/// FreeType faces are not thread-safe; a `Font` is used by one stage at a time.
+public final class Font: @unchecked Sendable {
+  public let path: String
+  /// "Family Style", e.g. "DejaVu Sans Bold".
+  public let name: String
+  let library: FT_Library
+  let face: FT_Face
+
+  /// The file's bytes, which FreeType reads from for the face's life.
+  let bytes: UnsafeMutableRawBufferPointer
+
+  /// The largest font file read: 256 MiB (the largest CJK collections are about 120 MiB).
+  public static let fileLimit = 256 << 20
+
+  /// Loads face 0 of the file at `path` (read as any other input: a FIFO or a pipe works,
+  /// up to `fileLimit`). Errors name the path and FreeType's reason.
+  public init(path: String) throws {
+    let data = try InputFile.read(path, what: "font", limit: Self.fileLimit)
+    guard !data.isEmpty else { throw EmbossError("font file '\(path)' is empty") }
+    let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 16)
+    _ = data.copyBytes(to: bytes.bindMemory(to: UInt8.self))
+    let start = bytes.bindMemory(to: FT_Byte.self).baseAddress
+    var library: FT_Library?
+    var status = FT_Init_FreeType(&library)
+    guard status == 0, let library else {
+      bytes.deallocate()
+      throw EmbossError("cannot start FreeType: \(FreeTypeError.message(status))")
+    }
+    var face: FT_Face?
+    status = FT_New_Memory_Face(
+      library, start, FT_Long(data.count), 0, &face)
+    guard status == 0, let face else {
+      FT_Done_FreeType(library)
+      bytes.deallocate()
+      // A file too short for any format's header ends in a stream error (0x50-0x56) when read
+      // from memory: it is not a font.
+      let reason = (0x50...0x56).contains(status) ? FreeTypeError.message(0x02) : FreeTypeError.message(status)
+      throw EmbossError("cannot load font '\(path)': \(reason)")
+    }
+    guard face.pointee.face_flags & FT_Long(FT_FACE_FLAG_SCALABLE) != 0 else {
+      FT_Done_Face(face)
+      FT_Done_FreeType(library)
+      bytes.deallocate()
+      throw EmbossError("cannot use font '\(path)': it is a bitmap font; a scalable (outline) font is needed")
+    }
+    self.path = path
+    self.bytes = bytes
+    self.library = library
+    self.face = face
+    let family = face.pointee.family_name.map { String(cString: $0) } ?? "unknown"
+    let style = face.pointee.style_name.map { String(cString: $0) } ?? ""
+    self.name = style.isEmpty || style == "Regular" ? family : "\(family) \(style)"
+  }
+
+  deinit {
+    FT_Done_Face(face)
+    FT_Done_FreeType(library)
+    bytes.deallocate()
+  }
+
+  /// The glyph index for a character, or nil when the font has none.
+  func glyphIndex(for scalar: Unicode.Scalar) -> UInt32? {
+    let index = FT_Get_Char_Index(face, FT_ULong(scalar.value))
+    return index == 0 ? nil : index
+  }
+
+  var hasKerning: Bool { face.pointee.face_flags & FT_Long(FT_FACE_FLAG_KERNING) != 0 }
+}
+
+/// FreeType's error codes as text. Debian's FreeType is built without error strings
+/// (`FT_Error_String` returns NULL), so we keep our own table of the codes users meet.
+enum FreeTypeError {
+  static let messages: [Int32: String] = [
+    0x01: "cannot open resource",
+    0x02: "unknown file format (not a font FreeType can read)",
+    0x03: "broken file",
+    0x04: "invalid FreeType version",
+    0x05: "module version is too low",
+    0x06: "invalid argument",
+    0x07: "unimplemented feature",
+    0x08: "broken table",
+    0x09: "broken offset within table",
+    0x0A: "array allocation size too large",
+    0x0B: "missing module",
+    0x0C: "missing property",
+    0x10: "invalid glyph index",
+    0x11: "invalid character code",
+    0x12: "unsupported glyph image format",
+    0x13: "cannot render this glyph format",
+    0x14: "invalid outline",
+    0x15: "invalid composite glyph",
+    0x16: "too many hints",
+    0x17: "invalid pixel size",
+    0x18: "invalid SVG document",
+    0x20: "invalid object handle",
+    0x21: "invalid library handle",
+    0x22: "invalid module handle",
+    0x23: "invalid face handle",
+    0x24: "invalid size handle",
+    0x25: "invalid glyph slot handle",
+    0x26: "invalid charmap handle",
+    0x27: "invalid cache manager handle",
+    0x28: "invalid stream handle",
+    0x30: "too many modules",
+    0x31: "too many extensions",
+    0x40: "out of memory",
+    0x41: "unlisted object",
+    0x51: "cannot open stream",
+    0x52: "invalid stream seek",
+    0x53: "invalid stream skip",
+    0x54: "invalid stream read",
+    0x55: "invalid stream operation",
+    0x56: "invalid frame operation",
+    0x57: "nested frame access",
+    0x58: "invalid frame read",
+    0x60: "raster uninitialized",
+    0x61: "raster corrupted",
+    0x62: "raster overflow",
+    0x63: "negative height while rastering",
+    0x70: "too many registered caches",
+    0x80: "invalid opcode",
+    0x81: "too few arguments",
+    0x82: "stack overflow",
+    0x83: "code overflow",
+    0x84: "bad argument",
+    0x85: "division by zero",
+    0x86: "invalid reference",
+    0x8E: "found debug opcode",
+    0x8F: "found ENDF opcode in execution stream",
+    0x90: "nested DEFS",
+    0x91: "invalid code range",
+    0x92: "execution context too long",
+    0x93: "too many function definitions",
+    0x94: "too many instruction definitions",
+    0x95: "SFNT font table missing",
+    0x96: "horizontal header (hhea) table missing",
+    0x97: "locations (loca) table missing",
+    0x98: "name table missing",
+    0x99: "character map (cmap) table missing",
+    0x9A: "horizontal metrics (hmtx) table missing",
+    0x9B: "PostScript (post) table missing",
+    0x9C: "invalid horizontal metrics",
+    0x9D: "invalid character map (cmap) format",
+    0x9E: "invalid ppem value",
+    0x9F: "invalid vertical metrics",
+    0xA0: "could not find context",
+    0xA1: "invalid PostScript (post) table format",
+    0xA2: "invalid PostScript (post) table",
+    0xA3: "found FDEF or IDEF opcode in glyf bytecode",
+    0xA4: "missing bitmap in strike",
+    0xB0: "opcode syntax error",
+    0xB1: "argument stack underflow",
+    0xB2: "ignore",
+    0xB3: "no Unicode glyph name found",
+    0xB4: "glyph too big for hinting",
+    0xBA: "`STARTFONT' field missing",
+    0xBB: "`FONT' field missing",
+    0xBC: "`SIZE' field missing",
+    0xBD: "`FONTBOUNDINGBOX' field missing",
+    0xBE: "`CHARS' field missing",
+    0xBF: "`STARTCHAR' field missing",
+    0xC0: "`ENCODING' field missing",
+    0xC1: "`BBX' field missing",
+    0xC2: "`BBX' too big",
+    0xC3: "font header corrupted or missing fields",
+    0xC4: "font glyphs corrupted or missing fields",
+  ]
+
+  static func message(_ code: FT_Error) -> String {
+    messages[code] ?? "FreeType error 0x\(String(code, radix: 16))"
+  }
+}

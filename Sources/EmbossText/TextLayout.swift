@@ -1,0 +1,387 @@
+import CFreeType
+import Foundation
+import EmbossSupport
+import EmbossRaster
+
+/// How lines of different widths line up.
+public enum TextAlignment: String, Sendable, CaseIterable {
+  case left, center, right
+}
+
+/// A canvas size in pixels, as `--canvas 4096x4096` gives it.
+public struct CanvasSize: Sendable, Equatable {
+  public var width: Int
+  public var height: Int
+
+  public init(width: Int, height: Int) {
+    self.width = width
+    self.height = height
+  }
+
+  /// Parses `WIDTHxHEIGHT`.
+  public static func parse(_ text: String) -> CanvasSize? {
+    let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+    guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else {
+      return nil
+    }
+    return CanvasSize(width: w, height: h)
+  }
+}
+
+/// How text is set: size, spacing, alignment and the margin around the ink.
+public struct TextStyle: Sendable, Equatable {
+  /// The em size in pixels (FreeType's pixel size); fractional sizes are exact.
+  public var pixelSize: Float
+  public var alignment: TextAlignment
+  /// Extra space between letters, in pixels (negative tightens).
+  public var letterSpacing: Float
+  /// Distance between baselines as a multiple of the font's own line spacing.
+  public var lineHeight: Float
+  /// Margin around the ink in pixels (fractions are kept: the ink is placed at its exact
+  /// sub-pixel position); nil picks 15% of the em plus 2 px.
+  public var padding: Float?
+
+  public init(
+    pixelSize: Float = 160, alignment: TextAlignment = .center, letterSpacing: Float = 0,
+    lineHeight: Float = 1, padding: Float? = nil
+  ) {
+    self.pixelSize = pixelSize
+    self.alignment = alignment
+    self.letterSpacing = letterSpacing
+    self.lineHeight = lineHeight
+    self.padding = padding
+  }
+
+  var resolvedPadding: Double { Double(padding ?? pixelSize * 0.15 + 2) }
+}
+
+/// Text set in a font and rendered glyph by glyph: every FreeType call (and so every way
+/// this can fail: a missing glyph, a broken outline) happens in `init`; `rasterize()` only
+/// places the glyph coverage on a canvas and cannot fail.
+public struct TextLayout: Sendable {
+  /// One glyph's anti-aliased coverage, placed at an integer offset on the canvas.
+  struct PlacedGlyph: Sendable {
+    var x: Int
+    var y: Int
+    var coverage: Plane
+  }
+
+  public let canvasWidth: Int
+  public let canvasHeight: Int
+  /// Where the ink lies on the canvas: every pixel with some coverage.
+  public let inkBounds: PixelRect
+  /// The outlines' exact bounding box on the canvas, in pixels (x right, y down): what
+  /// padding, centering and `fitting` measure, so a render at twice the size is exactly
+  /// twice the render.
+  public let exactInk: (minX: Double, minY: Double, maxX: Double, maxY: Double)
+  /// The canvas row of the first line's baseline (rounded), for aligning text with text.
+  public let firstBaseline: Int
+  let glyphs: [PlacedGlyph]
+
+  /// Sets `text` (lines split at `\n`) in `font`.
+  ///
+  /// - Parameter canvas: a fixed canvas the ink is centered in; nil fits the canvas to the ink
+  ///   plus the style's padding.
+  public init(
+    text: String, font: Font, style: TextStyle, canvas: CanvasSize? = nil,
+    limits: RenderLimits = .default
+  ) throws {
+    try self.init(text: text, font: font, style: style, canvas: canvas, limits: limits, measureOnly: false)
+  }
+
+  /// With `measureOnly`, no glyph is rasterized and no canvas limit applies: only the exact
+  /// ink box is wanted.
+  init(
+    text: String, font: Font, style: TextStyle, canvas: CanvasSize?, limits: RenderLimits,
+    measureOnly: Bool
+  ) throws {
+    guard style.pixelSize.isFinite, style.pixelSize >= 1, style.pixelSize <= 10_000 else {
+      throw EmbossError("text size must be in 1...10000 pixels, got \(style.pixelSize)")
+    }
+    guard style.letterSpacing.isFinite, style.lineHeight.isFinite, style.lineHeight > 0 else {
+      throw EmbossError("letter spacing and line height must be finite, line height above 0")
+    }
+    let scalars = text.replacingOccurrences(of: "\r\n", with: "\n").unicodeScalars
+    guard scalars.count <= limits.maxTextLength else {
+      throw EmbossError(
+        "text is \(scalars.count) characters long; the limit is \(limits.maxTextLength)")
+    }
+    let face = font.face
+    let size = FT_F26Dot6((Double(style.pixelSize) * 64).rounded())
+    var status = FT_Set_Char_Size(face, 0, size, 72, 72)
+    guard status == 0 else {
+      throw EmbossError(
+        "cannot set font '\(font.path)' to \(style.pixelSize) px: \(FreeTypeError.message(status))")
+    }
+    let unitsPerEm = Double(max(1, face.pointee.units_per_EM))
+    let scale = Double(style.pixelSize) / unitsPerEm
+    let ascender = Double(face.pointee.ascender) * scale
+    let lineAdvance = Double(face.pointee.height) * scale * Double(style.lineHeight)
+
+    // Pass 1: glyph indices, advances and kerning, per line, in layout pixels.
+    struct Pending {
+      var index: UInt32
+      var penX: Double
+      /// The outline's exact box relative to the pen, in pixels, FreeType's y up; nil when
+      /// the glyph has no outline points (a space).
+      var box: (xMin: Double, yMin: Double, xMax: Double, yMax: Double)?
+    }
+    var lines: [[Pending]] = []
+    var widths: [Double] = []
+    for line in String(String.UnicodeScalarView(scalars)).split(
+      separator: "\n", omittingEmptySubsequences: false)
+    {
+      var pending: [Pending] = []
+      var penX = 0.0
+      var previous: UInt32? = nil
+      for scalar in line.unicodeScalars {
+        if scalar == "\t" || scalar.properties.generalCategory == .control {
+          throw EmbossError(
+            "text contains the control character U+\(Self.hex(scalar)); only line breaks are allowed")
+        }
+        guard let index = font.glyphIndex(for: scalar) else {
+          throw EmbossError(
+            "font '\(font.name)' (\(font.path)) has no glyph for '\(Character(scalar))' (U+\(Self.hex(scalar)))"
+          )
+        }
+        if let previous, font.hasKerning {
+          var kern = FT_Vector()
+          if FT_Get_Kerning(face, previous, index, FT_UInt(FT_KERNING_UNFITTED.rawValue), &kern) == 0 {
+            penX += Double(kern.x) / 64
+          }
+        }
+        status = FT_Load_Glyph(face, index, FT_Int32(FT_LOAD_NO_HINTING | FT_LOAD_NO_BITMAP))
+        guard status == 0, let slot = face.pointee.glyph else {
+          throw EmbossError(
+            "cannot load glyph for '\(Character(scalar))' from '\(font.path)': \(FreeTypeError.message(status))"
+          )
+        }
+        var box: (Double, Double, Double, Double)? = nil
+        if slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE, slot.pointee.outline.n_points > 0 {
+          var bbox = FT_BBox()
+          if FT_Outline_Get_BBox(&slot.pointee.outline, &bbox) == 0 {
+            box = (Double(bbox.xMin) / 64, Double(bbox.yMin) / 64, Double(bbox.xMax) / 64, Double(bbox.yMax) / 64)
+          }
+        }
+        pending.append(Pending(index: index, penX: penX, box: box))
+        penX += Double(slot.pointee.linearHoriAdvance) / 65536 + Double(style.letterSpacing)
+        previous = index
+      }
+      if !pending.isEmpty { penX -= Double(style.letterSpacing) }
+      lines.append(pending)
+      widths.append(penX)
+    }
+    let blockWidth = widths.max() ?? 0
+
+    // The exact ink box in layout coordinates (origin on the first line's pen, y down).
+    func lineOffset(_ lineNumber: Int) -> Double {
+      switch style.alignment {
+      case .left: return 0
+      case .center: return (blockWidth - widths[lineNumber]) / 2
+      case .right: return blockWidth - widths[lineNumber]
+      }
+    }
+    var ink = (minX: Double.infinity, minY: Double.infinity, maxX: -Double.infinity, maxY: -Double.infinity)
+    for (lineNumber, line) in lines.enumerated() {
+      let baseline = ascender + Double(lineNumber) * lineAdvance
+      for glyph in line {
+        guard let box = glyph.box else { continue }
+        let x = glyph.penX + lineOffset(lineNumber)
+        ink.minX = min(ink.minX, x + box.xMin)
+        ink.maxX = max(ink.maxX, x + box.xMax)
+        ink.minY = min(ink.minY, baseline - box.yMax)
+        ink.maxY = max(ink.maxY, baseline - box.yMin)
+      }
+    }
+    guard ink.minX < ink.maxX, ink.minY < ink.maxY else {
+      throw EmbossError("the text renders no ink (it is empty or only spaces)")
+    }
+
+    // Canvas: fit the ink plus padding, or center the ink in a fixed canvas, at the exact
+    // sub-pixel offset (no snapping to whole pixels).
+    let inkWidth = ink.maxX - ink.minX
+    let inkHeight = ink.maxY - ink.minY
+    let shiftX: Double
+    let shiftY: Double
+    if let canvas {
+      let needW = Int(inkWidth.rounded(.up)) + 4
+      let needH = Int(inkHeight.rounded(.up)) + 4
+      guard canvas.width >= needW, canvas.height >= needH else {
+        throw EmbossError(
+          "the text needs at least \(needW)x\(needH) pixels; the canvas is \(canvas.width)x\(canvas.height)"
+        )
+      }
+      canvasWidth = canvas.width
+      canvasHeight = canvas.height
+      shiftX = (Double(canvas.width) - inkWidth) / 2 - ink.minX
+      shiftY = (Double(canvas.height) - inkHeight) / 2 - ink.minY
+    } else {
+      let padding = max(0, style.resolvedPadding)
+      // One pixel of slack past the exact box holds the anti-aliased edge.
+      let w = (inkWidth + 2 * padding).rounded(.up)
+      let h = (inkHeight + 2 * padding).rounded(.up)
+      guard measureOnly || (w <= Double(1 << 20) && h <= Double(1 << 20)) else {
+        throw EmbossError(
+          "the image would be \(Int(w))x\(Int(h)) pixels, over the limit of \(limits.maxPixels) pixels (raise it with --max-pixels)"
+        )
+      }
+      canvasWidth = Int(w) + (padding < 1 ? 2 : 0)
+      canvasHeight = Int(h) + (padding < 1 ? 2 : 0)
+      shiftX = padding + (padding < 1 ? 1 : 0) - ink.minX
+      shiftY = padding + (padding < 1 ? 1 : 0) - ink.minY
+    }
+    if measureOnly {
+      glyphs = []
+      firstBaseline = 0
+      inkBounds = PixelRect(x: 0, y: 0, width: 0, height: 0)
+      exactInk = (ink.minX + shiftX, ink.minY + shiftY, ink.maxX + shiftX, ink.maxY + shiftY)
+      return
+    }
+    // Checked before any glyph is rasterized: the canvas, and the glyph bitmaps together
+    // (glyphs drawn over each other with a negative spacing can need more than the canvas).
+    try limits.check(width: canvasWidth, height: canvasHeight)
+    var glyphPixels = 0.0
+    for line in lines {
+      for glyph in line {
+        guard let box = glyph.box else { continue }
+        glyphPixels += ((box.xMax - box.xMin).rounded(.up) + 2) * ((box.yMax - box.yMin).rounded(.up) + 2)
+      }
+    }
+    guard glyphPixels <= Double(limits.maxPixels) else {
+      throw EmbossError(
+        "the glyphs would need \(Int(min(glyphPixels, 1e18))) pixels of bitmaps, over the limit of \(limits.maxPixels) pixels (raise it with --max-pixels)")
+    }
+    try limits.checkMemory(
+      pixels: Int(glyphPixels) / (RenderLimits.bytesPerPixel / 4),
+      what: "the glyphs would need \(Int(glyphPixels)) pixels of bitmaps")
+
+    // Pass 2: render each glyph at its exact sub-pixel position on the canvas (26.6 fixed
+    // point).
+    var rendered: [PlacedGlyph] = []
+    for (lineNumber, line) in lines.enumerated() {
+      let baseline = ascender + Double(lineNumber) * lineAdvance + shiftY
+      for glyph in line where glyph.box != nil {
+        let x64 = Int(((glyph.penX + lineOffset(lineNumber) + shiftX) * 64).rounded())
+        let y64 = Int((baseline * 64).rounded())
+        if let placed = try Self.render(font: font, index: glyph.index, x64: x64, y64: y64) {
+          rendered.append(placed)
+        }
+      }
+    }
+    guard !rendered.isEmpty else {
+      throw EmbossError("the text renders no ink (it is empty or only spaces)")
+    }
+    var bounds: PixelRect? = nil
+    for g in rendered {
+      let rect = PixelRect(x: g.x, y: g.y, width: g.coverage.width, height: g.coverage.height)
+      guard let b = bounds else {
+        bounds = rect
+        continue
+      }
+      let x0 = min(b.x, rect.x)
+      let y0 = min(b.y, rect.y)
+      bounds = PixelRect(
+        x: x0, y: y0, width: max(b.maxX, rect.maxX) - x0, height: max(b.maxY, rect.maxY) - y0)
+    }
+    glyphs = rendered
+    firstBaseline = Int((ascender + shiftY).rounded())
+    inkBounds = (bounds ?? PixelRect(x: 0, y: 0, width: 0, height: 0))
+      .intersection(PixelRect(x: 0, y: 0, width: canvasWidth, height: canvasHeight))
+    exactInk = (ink.minX + shiftX, ink.minY + shiftY, ink.maxX + shiftX, ink.maxY + shiftY)
+  }
+
+  /// Sets `text` so that its ink, from the top of the highest glyph's outline to the bottom
+  /// of the lowest, is exactly `inkHeight` pixels tall (fractions included): unhinted
+  /// outlines scale linearly with the size, so one measurement at 100 px gives the size.
+  public static func fitting(
+    inkHeight: Double, text: String, font: Font, style: TextStyle, canvas: CanvasSize? = nil,
+    limits: RenderLimits = .default
+  ) throws -> TextLayout {
+    guard inkHeight.isFinite, inkHeight >= 2, inkHeight <= 20_000 else {
+      throw EmbossError("the text height must be 2...20000 pixels, got \(inkHeight)")
+    }
+    var sized = style
+    sized.pixelSize = 100
+    let measured = try TextLayout(
+      text: text, font: font, style: sized, canvas: nil, limits: limits, measureOnly: true)
+    let height = measured.exactInk.maxY - measured.exactInk.minY
+    sized.pixelSize = Float(100 * inkHeight / height)
+    guard sized.pixelSize >= 1, sized.pixelSize <= 10_000 else {
+      throw EmbossError(
+        "a text height of \(inkHeight) pixels needs a size of \(sized.pixelSize) pixels; sizes must be 1...10000")
+    }
+    return try TextLayout(text: text, font: font, style: sized, canvas: canvas, limits: limits)
+  }
+
+  /// The coverage mask: 0 outside the ink, 1 inside, anti-aliased in between. Overlapping
+  /// glyphs combine by maximum, so a shared edge does not double its coverage.
+  public func rasterize() -> CoverageMask {
+    var plane = Plane(width: canvasWidth, height: canvasHeight)
+    plane.pixels.withUnsafeMutableBufferPointer { out in
+      for glyph in glyphs {
+        glyph.coverage.pixels.withUnsafeBufferPointer { src in
+          // Clipped to the canvas (a glyph's anti-aliased edge may touch past a zero padding).
+          let x0 = max(0, -glyph.x)
+          let x1 = min(glyph.coverage.width, canvasWidth - glyph.x)
+          for row in 0..<glyph.coverage.height where glyph.y + row >= 0 && glyph.y + row < canvasHeight {
+            guard x0 < x1 else { break }
+            let dst = (glyph.y + row) * canvasWidth + glyph.x
+            let s = row * glyph.coverage.width
+            for col in x0..<x1 {
+              out[dst + col] = max(out[dst + col], src[s + col])
+            }
+          }
+        }
+      }
+    }
+    return CoverageMask(plane: plane, inkBounds: inkBounds)
+  }
+
+  /// Renders one glyph with its origin at (x64, y64)/64 pixels (y down); nil for blank glyphs.
+  private static func render(font: Font, index: UInt32, x64: Int, y64: Int) throws -> PlacedGlyph? {
+    let face = font.face
+    var status = FT_Load_Glyph(face, index, FT_Int32(FT_LOAD_NO_HINTING | FT_LOAD_NO_BITMAP))
+    guard status == 0, let slot = face.pointee.glyph else {
+      throw EmbossError("cannot load glyph \(index) from '\(font.path)': \(FreeTypeError.message(status))")
+    }
+    guard slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE else {
+      throw EmbossError("font '\(font.path)' has no outline for glyph \(index)")
+    }
+    // Whole pixels go to the placement, the fraction into the outline, so every glyph is
+    // rasterized at its true position. FreeType's y points up, ours down.
+    let wholeX = x64 >> 6
+    let wholeY = y64 >> 6
+    let fracX = x64 - wholeX * 64
+    let fracY = y64 - wholeY * 64
+    FT_Outline_Translate(&slot.pointee.outline, FT_Pos(fracX), FT_Pos(-fracY))
+    status = FT_Render_Glyph(slot, FT_RENDER_MODE_NORMAL)
+    guard status == 0 else {
+      throw EmbossError("cannot render glyph \(index) from '\(font.path)': \(FreeTypeError.message(status))")
+    }
+    let bitmap = slot.pointee.bitmap
+    let width = Int(bitmap.width)
+    let height = Int(bitmap.rows)
+    guard width > 0, height > 0, let buffer = bitmap.buffer else { return nil }
+    let pitch = Int(bitmap.pitch)
+    let levels = Float(max(1, Int(bitmap.num_grays) - 1))
+    var coverage = Plane(width: width, height: height)
+    var ink = false
+    for y in 0..<height {
+      let row = pitch >= 0 ? y * pitch : (height - 1 - y) * -pitch
+      for x in 0..<width {
+        let v = Float(buffer[row + x]) / levels
+        coverage[x, y] = v
+        if v > 0 { ink = true }
+      }
+    }
+    guard ink else { return nil }
+    return PlacedGlyph(
+      x: wholeX + Int(slot.pointee.bitmap_left), y: wholeY - Int(slot.pointee.bitmap_top),
+      coverage: coverage)
+  }
+
+  private static func hex(_ scalar: Unicode.Scalar) -> String {
+    let s = String(scalar.value, radix: 16, uppercase: true)
+    return String(repeating: "0", count: max(0, 4 - s.count)) + s
+  }
+}
