@@ -19,8 +19,8 @@ func pick<T>(_ byte: UInt8, _ values: [T]) -> T { values[Int(byte) % values.coun
 /// 2. the text (any bytes, decoded as UTF-8 with replacement, as arguments are);
 /// 3. a material file (YAML; empty: the default preset);
 /// 4. and after: `--set key=value` lines.
-/// Then it runs `TextRenderJob` (material, `--set`, overrides, layout, relief, shading,
-/// compositing, PNG encoding) and the laser outputs.
+/// Then it runs a `RenderJob` (material, `--set`, flags, layout, relief, shading,
+/// compositing, PNG encoding, the laser outputs and stage files), writing nothing.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRender(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))
@@ -39,34 +39,24 @@ public func fuzzRender(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     letterSpacing: pick(o[2], [0, -1, -8, -40, 3, 25, 0.5]),
     lineHeight: pick(o[3], [1, 0.01, 0.5, 2, 7]),
     padding: pick(o[4], [nil, 0, 0.5, 1, 3, 17]))
-  var overrides = MaterialOverrides(
-    radius: pick(o[5], [nil, 0.5, 1, 2.5, 6, 30]),
-    profile: o[6] % 2 == 0 ? nil : ReliefProfile.allCases[Int(o[6] / 2) % ReliefProfile.allCases.count],
-    scale: pick(o[7], [nil, 0, 0.01, 3, 1000]),
-    depth: pick(o[8], [nil, .radiusMultiple(0), .radiusMultiple(2.5), .pixels(0), .pixels(7), .pixels(1000)]),
-    soften: pick(o[9], [nil, 0, 0.5, 4, 40]),
-    direction: o[10] % 3 == 0 ? nil : (o[10] % 3 == 1 ? .raised : .lowered),
-    // The material's own ball (512 px in most presets) is slow to light: one input in eight.
-    shadingSize: pick(o[11], [nil, 16, 17, 64, 16, 33, 24, 40]))
-  overrides.lightAngle = pick(o[12], [nil, 0, -180, 359.9, 90])
-  overrides.lightAltitude = pick(o[13], [nil, 0, 90, 45])
+  var flags = MaterialFlags()
+  flags.radius = pick(o[5], [nil, "0.5", "1", "2.5", "6", "30", "1mm"])
+  flags.profile = o[6] % 2 == 0 ? nil : ReliefProfile.allCases[Int(o[6] / 2) % ReliefProfile.allCases.count]
+  flags.scale = pick(o[7], [nil, 0, 0.01, 3, 1000])
+  flags.reliefDepth = pick(o[8], [nil, "0x", "2.5x", "0", "7px", "1000"])
+  flags.soften = pick(o[9], [nil, "0", "0.5", "4", "40"])
+  flags.direction = o[10] % 3 == 0 ? nil : (o[10] % 3 == 1 ? .raised : .lowered)
+  // The material's own ball (512 px in most presets) is slow to light: one input in eight.
+  flags.shadingSize = pick(o[11], [nil, 16, 17, 64, 16, 33, 24, 40])
+  flags.lightAngle = pick(o[12], [nil, 0, -180, 359.9, 90])
+  flags.lightAltitude = pick(o[13], [nil, 0, 90, 45])
   do {
     try Data(yaml.utf8).write(to: URL(fileURLWithPath: materialPath))
   } catch {
     return 0
   }
-  var job = TextRenderJob(
-    text: text, style: style,
-    canvas: pick(o[14], [nil, CanvasSize(width: 1, height: 1), CanvasSize(width: 300, height: 90)]),
-    material: yaml.isEmpty ? Resources.defaultMaterialName : materialPath,
-    settings: settings, overrides: overrides, depth: o[15] % 2 == 0 ? .eight : .sixteen,
-    compression: Int(o[15] / 2) % 10, parallelism: o[15] % 4 < 2 ? .serial : Parallelism(threads: 2),
-    limits: RenderLimits(maxPixels: 1 << 17, maxTextLength: 64))
-  job.inkHeight = pick(o[1] / 4, [nil, nil, 2, 11, 50])
-  job.resolution = pick(o[2] / 8, [nil, Resolution(dpi: 1), Resolution(dpi: 300)])
-  guard let output = try? job.run(resources: resources) else { return 0 }
+  let resolution = pick(o[2] / 8, [nil, Resolution(dpi: 1), Resolution(dpi: 300)])
   var laser = LaserRequest()
-  laser.resolution = job.resolution
   if o[3] & 0x10 != 0 {
     laser.engrave = ("e.png", EngraveOptions(
       method: DitherMethod.allCases[Int(o[4]) % DitherMethod.allCases.count],
@@ -76,6 +66,19 @@ public func fuzzRender(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   if o[3] & 0x40 != 0 {
     laser.svg = ("s.svg", pick(o[8] / 8, [0, 0.5, 4, 30]), o[9] % 3 == 0 ? (x: Int(o[10]) % 200, y: Int(o[11]) % 60) : nil)
   }
-  _ = try? laser.files(for: output.render, relief: output.material.relief, parallelism: job.parallelism)
+  guard let flagSettings = try? flags.settings(dpi: resolution?.dpi) else { return 0 }
+  let job = RenderJob(
+    mask: .text(
+      TextMask(
+        text: text, style: style, inkHeight: pick(o[1] / 4, [nil, nil, 2, 11, 50]),
+        canvas: pick(o[14], [nil, CanvasSize(width: 1, height: 1), CanvasSize(width: 300, height: 90)]))),
+    material: yaml.isEmpty ? Resources.defaultMaterialName : materialPath,
+    settings: settings.map(MaterialSetting.init(set:)) + flagSettings,
+    output: OutputPlan(
+      image: "-", depth: o[15] % 2 == 0 ? .eight : .sixteen, compression: Int(o[15] / 2) % 10,
+      resolution: resolution, laser: laser, stagesDirectory: o[12] % 5 == 0 ? "stages" : nil),
+    parallelism: o[15] % 4 < 2 ? .serial : Parallelism(threads: 2),
+    limits: RenderLimits(maxPixels: 1 << 17, maxTextLength: 64))
+  _ = try? job.run(resources: resources)
   return 0
 }

@@ -40,24 +40,17 @@ public enum ContactSheet {
     try limits.check(width: tileWidth, height: tileHeight)
     var sheet = RGBAImage(
       width: tileWidth * columns, height: tileHeight * rows, fill: SIMD4(0.2, 0.2, 0.2, 1))
-    var heights: [(ReliefSpec, HeightField)] = []
+    // One pipeline, one cache: tiles whose relief matches the tile before reuse its height
+    // field and lookup map.
+    let cache = StageCache()
     for (index, entry) in entries.enumerated() {
       var material = entry.material
-      if material.background == .transparent { material.background = .color(SIMD3(repeating: 0.18)) }
-      let height: HeightField
-      if let cached = heights.first(where: { $0.0 == material.relief }) {
-        height = cached.1
-      } else {
-        height = HeightField.make(mask: mask, relief: material.relief, parallelism: parallelism)
-        heights.append((material.relief, height))
+      if material.background == .transparent {
+        material = (try? material.replacing(background: .color(SIMD3(repeating: 0.18)))) ?? material
       }
-      let shading = ShadingImage.render(
-        surface: material.surface, lights: material.lights, environment: material.environment,
-        size: material.shadingSize,
-        parallelism: parallelism)
-      let tile = ShadedMaterial.composite(
-        height: height, mask: mask, shading: shading, scale: material.relief.scale,
-        background: material.background, parallelism: parallelism)
+      let tile = Pipeline.render(
+        RenderInput(mask: mask, material: material, parallelism: parallelism), cache: cache
+      ).image
       let x0 = (index % columns) * tileWidth
       let y0 = (index / columns) * tileHeight
       let background: SIMD3<Float>

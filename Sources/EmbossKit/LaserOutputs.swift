@@ -7,20 +7,29 @@ public struct LaserRequest: Sendable {
   public var engrave: (path: String, options: EngraveOptions)?
   /// Height field as gray: white = surface, black = deepest (or inverted).
   public var depthMap: (path: String, depth: BitDepth, invert: Bool)?
-  /// SVG with the engrave bitmap and the cut line.
+  /// SVG with the engrave bitmap and the cut line (`cutOffset` in pixels).
   public var svg: (path: String, cutOffset: Double, cutRegion: (x: Int, y: Int)?)?
-  /// Stored in every PNG (pHYs) and used for the SVG's millimeters.
-  public var resolution: Resolution?
 
   public init() {}
 
   public var isEmpty: Bool { engrave == nil && depthMap == nil && svg == nil }
 
+  /// Every path written, with the option that names it.
+  public var paths: [(option: String, path: String)] {
+    var paths: [(String, String)] = []
+    if let engrave { paths.append(("--engrave", engrave.path)) }
+    if let depthMap { paths.append(("--depth-map", depthMap.path)) }
+    if let svg { paths.append(("--svg", svg.path)) }
+    return paths
+  }
+
   /// The files, as (path, bytes). Throws for a cut region outside the image or on the
-  /// background.
-  public func files(for render: Render, relief: ReliefSpec, parallelism: Parallelism = .allCores)
-    throws -> [(path: String, data: Data)]
-  {
+  /// background. The render must hold its shape (`RenderOutputs.shape`) for an engraving or
+  /// an SVG.
+  public func files(
+    for render: RenderResult, resolution: Resolution?, parallelism: Parallelism = .allCores
+  ) throws -> [(path: String, data: Data)] {
+    let relief = render.material.relief
     let ppm = resolution?.pixelsPerMeter ?? 0
     var files: [(String, Data)] = []
     var engravePNG: Data? = nil
@@ -28,9 +37,9 @@ public struct LaserRequest: Sendable {
       let options = engrave?.options ?? EngraveOptions()
       // Only the shape is engraved: the render over a transparent background, whatever the
       // material's background, so the surroundings count as white (never burned).
-      let shape = ShadedMaterial.composite(
-        height: render.height, mask: render.mask, shading: render.shading, scale: relief.scale,
-        background: .transparent, parallelism: parallelism)
+      guard let shape = render.shape else {
+        throw EmbossError("internal: the render was made without its shape for engraving")
+      }
       let bits = Engrave.bitmap(shape.flattened(), options: options)
       engravePNG = try Engrave.png(bits, pixelsPerMeter: ppm)
     }

@@ -1,91 +1,164 @@
 import Foundation
 
-/// The whole render, one pure stage after another:
-/// mask -> height field -> (normals x shading image) -> embossed image.
-///
-/// Each stage is a function of its inputs only; this type just keeps every intermediate, so
-/// callers can write stages out.
-public struct Render: Sendable {
+/// What the pipeline renders: validated values only, so rendering cannot fail.
+public struct RenderInput: Sendable {
   public var mask: CoverageMask
-  public var height: HeightField
-  /// The shading image as the composite read it. A cached re-render shades only the pixels
-  /// the composite reads (`shadingIsComplete` is then false); `stageFiles` renders the whole
-  /// ball.
-  public var shading: RGBAImage
-  public var shadingIsComplete: Bool
-  public var image: CanvasImage
-  /// The stages that ran (stages reused from a cache are not listed).
-  public var timings: StageTimings
+  public var material: MaterialSpec
+  /// A picture used as the lit ball instead of the material's (`--shading-image`).
+  public var shadingImage: RGBAImage?
+  public var outputs: RenderOutputs
+  /// Threads; the result does not depend on it.
+  public var parallelism: Parallelism
 
-  /// Renders a mask with a material. Cannot fail: every input is already validated.
-  ///
-  /// - Parameter shadingImage: an external shading image (see `ShadingImage.read`) used
-  ///   instead of rendering the material's lit ball.
   public init(
     mask: CoverageMask, material: MaterialSpec, shadingImage: RGBAImage? = nil,
-    parallelism: Parallelism = .allCores
-  ) {
-    self = RenderCache().render(
-      mask: mask, material: material, shadingImage: shadingImage, parallelism: parallelism)
-  }
-
-  init(
-    mask: CoverageMask, height: HeightField, shading: RGBAImage, shadingIsComplete: Bool,
-    image: CanvasImage, timings: StageTimings
+    outputs: RenderOutputs = [], parallelism: Parallelism = .allCores
   ) {
     self.mask = mask
-    self.height = height
-    self.shading = shading
-    self.shadingIsComplete = shadingIsComplete
-    self.image = image
-    self.timings = timings
+    self.material = material
+    self.shadingImage = shadingImage
+    self.outputs = outputs
+    self.parallelism = parallelism
   }
+}
 
-  /// The intermediate stages as PNG files, named after what they hold: `mask.png` (coverage),
-  /// `height.png` (gray, black lowest and white highest: 0...1 when raised, -1...0 when
-  /// lowered; always 16-bit), `normals.png` ((n + 1) / 2 as RGB, y down, one normal per pixel
-  /// center) and `shading.png` (the lit hemisphere), at `depth` bits per channel.
-  public static let stageNames = ["mask.png", "height.png", "normals.png", "shading.png"]
+/// What a render makes besides the embossed image.
+public struct RenderOutputs: OptionSet, Sendable, Hashable {
+  public let rawValue: Int
+  public init(rawValue: Int) { self.rawValue = rawValue }
 
-  public func stageFiles(
-    material: MaterialSpec, depth: BitDepth = .eight, compression: Int = PNGCodec.defaultCompression
-  ) throws -> [(name: String, data: [UInt8])] {
+  /// The embossed shape over a transparent background, whatever the material's: what is
+  /// engraved (`RenderResult.shape`).
+  public static let shape = RenderOutputs(rawValue: 1)
+  /// The whole lit ball, not only the texels the composite reads (for `--save-stages`).
+  public static let wholeBall = RenderOutputs(rawValue: 2)
+}
+
+/// A render and every stage it went through, with the material it was made with.
+public struct RenderResult: Sendable {
+  public let material: MaterialSpec
+  public let mask: CoverageMask
+  public let height: HeightField
+  /// The lit ball (or the external shading image). Whole when `RenderOutputs.wholeBall` was
+  /// asked for or the ball was shaded for this lookup map; otherwise a relight through the
+  /// cache shades only the texels the composite reads (`ballIsWhole` is then false).
+  public let ball: RGBAImage
+  public let ballIsWhole: Bool
+  /// The embossed picture over the material's background.
+  public let image: CanvasImage
+  /// The same over a transparent background (with `RenderOutputs.shape`).
+  public let shape: CanvasImage?
+  /// The stages that ran (stages reused from a cache are not listed).
+  public let timings: StageTimings
+
+  /// The normals as an image: (n + 1) / 2 as RGB, y down, one normal per pixel center.
+  public var normals: RGBAImage { ShadedMaterial.normalMap(height: height, scale: material.relief.scale) }
+}
+
+/// The whole render, one pure stage after another:
+///
+///     mask -> height field -> lookup map (normals) --+
+///     material's lights and surface -> lit ball -----+-> composite -> embossed image
+///
+/// `render` is the one function every command (render, shading, sheet, the laser outputs,
+/// stage files, watch) goes through; a `StageCache` only memoizes its stages.
+public enum Pipeline {
+  /// The stage names `RenderResult.timings` lists.
+  public static let stageNames = ["height field", "normals", "ball geometry", "shading image", "composite"]
+
+  /// Renders. Cannot fail: every input is already validated. With a cache, each stage whose
+  /// inputs equal the cache's last ones is reused; the result is the same byte for byte.
+  public static func render(_ input: RenderInput, cache: StageCache = StageCache()) -> RenderResult {
+    var timings = StageTimings()
+    let mask = input.mask
+    let material = input.material
     let relief = material.relief
-    let scale = relief.scale
-    let ball = shadingIsComplete
-      ? shading
-      : ShadingImage.render(
+    let parallelism = input.parallelism
+
+    let field = cache.memo(\.height, key: StageCache.HeightKey(mask: mask, relief: relief)) {
+      timings.measure("height field") { HeightField.make(mask: mask, relief: relief, parallelism: parallelism) }
+    }
+
+    // The lookup map needs only the ball's size, so it comes first. When it is reused, the
+    // ball is re-shaded only where the composite reads it (found once, on the first reuse).
+    let ballWidth = input.shadingImage?.width ?? material.shadingSize
+    let ballHeight = input.shadingImage?.height ?? material.shadingSize
+    let lookupKey = StageCache.LookupKey(
+      field: field, scale: relief.scale, shadingWidth: ballWidth, shadingHeight: ballHeight)
+    let reused = cache.lookup?.key == lookupKey
+    let map = cache.memo(\.lookup, key: lookupKey) {
+      timings.measure("normals") {
+        ShadedMaterial.lookupMap(
+          height: field, mask: mask, scale: relief.scale, shadingWidth: ballWidth,
+          shadingHeight: ballHeight, parallelism: parallelism)
+      }
+    }
+
+    let ball: RGBAImage
+    var whole = true
+    if let shadingImage = input.shadingImage {
+      ball = shadingImage
+    } else {
+      let key = StageCache.BallKey(
         surface: material.surface, lights: material.lights, environment: material.environment,
         size: material.shadingSize)
-    let range: ClosedRange<Float> = relief.direction == .raised ? 0...1 : -1...0
-    let normals = ShadedMaterial.normalMap(height: height, scale: scale)
-    let normalData: Data
-    switch depth {
-    case .eight:
-      normalData = try PNGCodec.encodeRaw(
-        normals.pixels.flatMap { p in [p.x, p.y, p.z, p.w].map { UInt8((min(max($0, 0), 1) * 255).rounded()) } },
-        width: normals.width, height: normals.height, channels: 4, bitDepth: 8,
-        compression: compression, pixelsPerMeter: 0, srgb: false)
-    case .sixteen:
-      normalData = try PNGCodec.encodeRaw(
-        normals.pixels.flatMap { p in
-          [p.x, p.y, p.z, p.w].map { UInt16((min(max($0, 0), 1) * 65535).rounded()) }
-        },
-        width: normals.width, height: normals.height, channels: 4, bitDepth: 16,
-        compression: compression, pixelsPerMeter: 0, srgb: false)
+      let wantWhole = input.outputs.contains(.wholeBall)
+      if let cached = cache.ball, cached.key == key, cached.whole || (!wantWhole && cached.lookup == lookupKey) {
+        ball = cached.value
+        whole = cached.whole
+      } else {
+        let size = material.shadingSize
+        let geometry = cache.memo(\.geometry, key: size) {
+          timings.measure("ball geometry") { BallGeometry.march(size: size, parallelism: parallelism) }
+        }
+        let partial = reused && !wantWhole
+        let (shaded, read) = timings.measure("shading image") { () -> (RGBAImage, [Bool]?) in
+          let read = partial ? (cache.texelsRead ?? map.texelsRead(mask: mask)) : nil
+          let image = geometry.shade(
+            surface: material.surface, lights: material.lights, environment: material.environment,
+            only: read, parallelism: parallelism)
+          return (image, read)
+        }
+        if partial { cache.texelsRead = read }
+        ball = shaded
+        whole = read == nil
+        cache.ball = (key, ball, lookupKey, whole)
+      }
     }
-    let names = Self.stageNames
-    return [
-      (names[0], Array(try PNGCodec.encodeGray(mask.plane, depth: depth, compression: compression))),
-      (
-        names[1],
-        Array(
-          try PNGCodec.encodeGray(
-            height.canvasPlane(), range: range, depth: .sixteen, compression: compression))
-      ),
-      (names[2], Array(normalData)),
-      (names[3], Array(try PNGCodec.encode(ball, depth: depth, compression: compression))),
-    ]
+
+    let image = timings.measure("composite") {
+      ShadedMaterial.composite(
+        map: map, mask: mask, shading: ball, background: material.background, parallelism: parallelism)
+    }
+    var shape: CanvasImage? = nil
+    if input.outputs.contains(.shape) {
+      shape =
+        material.background == .transparent
+        ? image
+        : timings.measure("shape") {
+          ShadedMaterial.composite(
+            map: map, mask: mask, shading: ball, background: .transparent, parallelism: parallelism)
+        }
+    }
+    return RenderResult(
+      material: material, mask: mask, height: field, ball: ball, ballIsWhole: whole, image: image,
+      shape: shape, timings: timings)
+  }
+
+  /// The material's lit ball alone, whole, at `size` (default: the material's): the
+  /// pipeline's shading stage, as `emboss shading` writes it.
+  public static func ball(
+    material: MaterialSpec, size: Int? = nil, cache: StageCache = StageCache(),
+    parallelism: Parallelism = .allCores
+  ) -> RGBAImage {
+    let size = size ?? material.shadingSize
+    let key = StageCache.BallKey(
+      surface: material.surface, lights: material.lights, environment: material.environment, size: size)
+    if let cached = cache.ball, cached.key == key, cached.whole { return cached.value }
+    let geometry = cache.memo(\.geometry, key: size) { BallGeometry.march(size: size, parallelism: parallelism) }
+    return geometry.shade(
+      surface: material.surface, lights: material.lights, environment: material.environment,
+      only: nil, parallelism: parallelism)
   }
 }
 
@@ -93,157 +166,62 @@ public struct Render: Sendable {
 /// inputs changed only in part re-runs only the stages downstream of the change: a light
 /// edit re-shades the ball and re-composites, never touching the mask or the height field.
 ///
-/// Every entry is keyed by the stage's inputs, compared by value (arrays compare their
-/// storage first, so an unchanged mask or height field costs nothing to check). Not
-/// thread-safe: one render at a time.
-public final class RenderCache {
-  private struct HeightKey: Equatable {
+/// It only memoizes `Pipeline.render`'s stages: every entry is keyed by the stage's inputs,
+/// compared by value (arrays compare their storage first, so an unchanged mask or height
+/// field costs nothing to check). Not thread-safe: one render at a time.
+public final class StageCache {
+  /// What the height field depends on (not the depth: that scales the normals).
+  struct HeightKey: Equatable {
     var mask: CoverageMask
     var radius: Float
     var profile: ReliefProfile
     var direction: ReliefDirection
     var soften: Float
+
+    init(mask: CoverageMask, relief: ReliefSpec) {
+      self.mask = mask
+      radius = relief.radius
+      profile = relief.profile
+      direction = relief.direction
+      soften = relief.soften
+    }
   }
 
-  private struct ShadingKey: Equatable {
+  struct BallKey: Equatable {
     var surface: Surface
     var lights: [Light]
     var environment: Environment
     var size: Int
   }
 
-  private struct LookupKey: Equatable {
+  struct LookupKey: Equatable {
     var field: HeightField
     var scale: Float
     var shadingWidth: Int
     var shadingHeight: Int
   }
 
-  /// Everything a text mask depends on.
-  public struct TextKey: Equatable, Sendable {
-    public var text: String
-    public var fontPath: String
-    public var style: TextStyle
-    public var inkHeight: Double?
-    public var canvas: CanvasSize?
-    public var limits: RenderLimits
-
-    public init(
-      text: String, fontPath: String, style: TextStyle, inkHeight: Double? = nil,
-      canvas: CanvasSize?, limits: RenderLimits
-    ) {
-      self.text = text
-      self.fontPath = fontPath
-      self.style = style
-      self.inkHeight = inkHeight
-      self.canvas = canvas
-      self.limits = limits
-    }
+  var mask: (key: MaskSource, value: CoverageMask, limits: RenderLimits)?
+  var height: (key: HeightKey, value: HeightField)?
+  var geometry: (key: Int, value: BallGeometry)?
+  /// The ball, the lookup map it was shaded for and whether every texel was shaded.
+  var ball: (key: BallKey, value: RGBAImage, lookup: LookupKey, whole: Bool)?
+  var lookup: (key: LookupKey, value: ShadedMaterial.LookupMap)? {
+    didSet { if oldValue?.key != lookup?.key { texelsRead = nil } }
   }
-
-  private var text: (key: TextKey, value: CoverageMask)?
-  private var height: (key: HeightKey, value: HeightField)?
-  private var geometry: BallGeometry?
-  /// The ball, the lookup map it was shaded for and whether every pixel was shaded.
-  private var shading: (key: ShadingKey, value: RGBAImage, lookup: LookupKey, complete: Bool)?
-  /// The lookup map and, once needed, the ball pixels it reads.
-  private var lookup: (key: LookupKey, value: ShadedMaterial.LookupMap, read: [Bool]?)?
+  /// The texels the cached lookup map reads (found on its first reuse).
+  var texelsRead: [Bool]?
 
   public init() {}
 
-  /// The text mask for `key`, made by `make` unless the last one had the same key. (The font
-  /// file is read again only when the key changes.)
-  public func textMask(_ key: TextKey, make: () throws -> CoverageMask) rethrows -> CoverageMask {
-    if let cached = text, cached.key == key { return cached.value }
-    let mask = try make()
-    text = (key, mask)
-    return mask
-  }
-
-  /// Renders like `Render.init`, reusing every stage whose inputs are unchanged.
-  public func render(
-    mask: CoverageMask, material: MaterialSpec, shadingImage: RGBAImage? = nil,
-    parallelism: Parallelism = .allCores
-  ) -> Render {
-    var timings = StageTimings()
-    let relief = material.relief
-    let heightKey = HeightKey(
-      mask: mask, radius: relief.radius, profile: relief.profile, direction: relief.direction,
-      soften: relief.soften)
-    let field: HeightField
-    if let cached = height, cached.key == heightKey {
-      field = cached.value
-    } else {
-      field = timings.measure("height field") {
-        HeightField.make(mask: mask, relief: relief, parallelism: parallelism)
-      }
-      height = (heightKey, field)
-    }
-
-    // The lookup map needs only the ball's size, so it comes first. When it is reused, the
-    // ball is re-shaded only where the composite reads it (found once, on the first reuse).
-    let ballWidth = shadingImage?.width ?? material.shadingSize
-    let ballHeight = shadingImage?.height ?? material.shadingSize
-    let lookupKey = LookupKey(
-      field: field, scale: relief.scale, shadingWidth: ballWidth, shadingHeight: ballHeight)
-    let map: ShadedMaterial.LookupMap
-    let reused: Bool
-    if let cached = lookup, cached.key == lookupKey {
-      map = cached.value
-      reused = true
-    } else {
-      map = timings.measure("normals") {
-        ShadedMaterial.lookupMap(
-          height: field, mask: mask, scale: relief.scale, shadingWidth: ballWidth,
-          shadingHeight: ballHeight, parallelism: parallelism)
-      }
-      lookup = (lookupKey, map, nil)
-      reused = false
-    }
-
-    let ball: RGBAImage
-    var complete = true
-    if let shadingImage {
-      ball = shadingImage
-    } else {
-      let key = ShadingKey(
-        surface: material.surface, lights: material.lights, environment: material.environment,
-        size: material.shadingSize)
-      if let cached = shading, cached.key == key, cached.lookup == lookupKey || cached.complete {
-        ball = cached.value
-        complete = cached.complete
-      } else {
-        let geometry: BallGeometry
-        if let cached = self.geometry, cached.size == material.shadingSize {
-          geometry = cached
-        } else {
-          geometry = timings.measure("ball geometry") {
-            BallGeometry.march(size: material.shadingSize, parallelism: parallelism)
-          }
-          self.geometry = geometry
-        }
-        let known = lookup?.read
-        let (shaded, read) = timings.measure("shading image") { () -> (RGBAImage, [Bool]?) in
-          let read = reused ? (known ?? map.texelsRead(mask: mask)) : nil
-          let image = geometry.shade(
-            surface: material.surface, lights: material.lights, environment: material.environment,
-            only: read, parallelism: parallelism)
-          return (image, read)
-        }
-        if reused { lookup?.read = read }
-        ball = shaded
-        complete = read == nil
-        shading = (key, ball, lookupKey, complete)
-      }
-    }
-
-    let image = timings.measure("composite") {
-      ShadedMaterial.composite(
-        map: map, mask: mask, shading: ball, background: material.background,
-        parallelism: parallelism)
-    }
-    return Render(
-      mask: mask, height: field, shading: ball, shadingIsComplete: complete, image: image,
-      timings: timings)
+  /// The entry at `slot` when its key is `key`, else `make()`, remembered.
+  func memo<Key: Equatable, Value>(
+    _ slot: ReferenceWritableKeyPath<StageCache, (key: Key, value: Value)?>, key: Key,
+    make: () throws -> Value
+  ) rethrows -> Value {
+    if let cached = self[keyPath: slot], cached.key == key { return cached.value }
+    let value = try make()
+    self[keyPath: slot] = (key, value)
+    return value
   }
 }

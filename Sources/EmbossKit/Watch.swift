@@ -12,12 +12,12 @@ public struct MaterialWatcher {
     case failed([String])
   }
 
-  public var job: TextRenderJob
+  public var job: RenderJob
   public var resources: Resources
   /// How often the files are compared with their last contents.
   public var interval: Duration
 
-  public init(job: TextRenderJob, resources: Resources, interval: Duration = .milliseconds(100)) {
+  public init(job: RenderJob, resources: Resources, interval: Duration = .milliseconds(100)) {
     self.job = job
     self.resources = resources
     self.interval = interval
@@ -26,9 +26,9 @@ public struct MaterialWatcher {
   /// Renders once, then again after every change, `write` receiving each good render.
   /// Returns after `limit` renders following a change (nil: never).
   public func run(
-    limit: Int? = nil, write: (TextRenderJob.Output) throws -> Void, report: (Event) -> Void
+    limit: Int? = nil, write: (RenderJob.Output) throws -> Void, report: (Event) -> Void
   ) {
-    let cache = RenderCache()
+    let cache = StageCache()
     var sources = attempt(cache: cache, write: write, report: report)
     var seen = contents(of: sources)
     var changes = 0
@@ -44,7 +44,7 @@ public struct MaterialWatcher {
 
   /// One render; returns the files to watch.
   private func attempt(
-    cache: RenderCache, write: (TextRenderJob.Output) throws -> Void, report: (Event) -> Void
+    cache: StageCache, write: (RenderJob.Output) throws -> Void, report: (Event) -> Void
   ) -> [String] {
     var sources: [String] = []
     let clock = ContinuousClock()

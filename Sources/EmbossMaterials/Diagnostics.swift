@@ -15,7 +15,8 @@ public struct SourceLocation: Sendable, Equatable, CustomStringConvertible {
     self.column = column
   }
 
-  public var description: String { "\(file):\(line):\(column)" }
+  /// `file:line:column`; just the name for a command-line flag (line 0).
+  public var description: String { line == 0 ? file : "\(file):\(line):\(column)" }
 }
 
 /// One problem found in an input file, printed as `file:line:column: error: message`.

@@ -163,49 +163,61 @@ public enum MaterialLoader {
     defer { sink = reader.sink }
     guard let root, root.scalar.map({ !$0.string.isEmpty }) ?? true else {
       // An empty file is the built-in material under this file's name.
-      var spec = MaterialSpec.builtIn
-      spec.name = name
-      return spec
+      return MaterialSpec.builtIn.renamed(name)
     }
-    guard let fields = reader.fields(root, path: nil, allowed: topLevelKeys) else { return nil }
+    guard let fields = reader.fields(root, path: nil, allowed: Parameters.topLevelKeys) else { return nil }
 
-    var spec = MaterialSpec.builtIn
+    var base = MaterialSpec.builtIn
     if let extends = fields["extends"] {
       if let parent = reader.string(extends.value, path: "extends") {
-        spec = resolveParent(
+        base = resolveParent(
           parent, at: extends.value, file: file, library: library, chain: chain + [file],
-          reader: &reader) ?? spec
+          reader: &reader) ?? base
       }
     }
-    spec.name = name
+    var description = base.description
+    var background = base.background
+    var surface = base.surface
+    var relief = base.relief
+    var shadingSize = base.shadingSize
+    var lights = base.lights
+    var environment = base.environment
     if let node = fields["description"]?.value, let text = reader.string(node, path: "description") {
-      spec.description = text
+      description = text
     }
     if let node = fields["background"]?.value, let value = reader.background(node, path: "background") {
-      spec.background = value
+      background = value
     }
-    if let node = fields["surface"]?.value, let surface = reader.fields(node, path: "surface", allowed: surfaceKeys) {
-      reader.apply(surface, to: &spec.surface)
+    if let node = fields["surface"]?.value,
+      let values = reader.fields(node, path: "surface", allowed: Parameters.keys(in: "surface"))
+    {
+      surface = reader.surface(values, over: surface, at: node)
     }
-    if let node = fields["relief"]?.value, let relief = reader.fields(node, path: "relief", allowed: reliefKeys) {
-      reader.apply(relief, to: &spec.relief)
+    if let node = fields["relief"]?.value,
+      let values = reader.fields(node, path: "relief", allowed: Parameters.keys(in: "relief"))
+    {
+      relief = reader.relief(values, over: relief, at: node)
     }
-    if let node = fields["shading"]?.value, let shading = reader.fields(node, path: "shading", allowed: shadingKeys) {
-      if let size = shading["size"]?.value,
-        let value = reader.integer(size, path: "shading.size", range: MaterialSpec.shadingSizeRange)
-      {
-        spec.shadingSize = value
-      }
+    if let node = fields["shading"]?.value,
+      let values = reader.fields(node, path: "shading", allowed: Parameters.keys(in: "shading")),
+      let size = values["size"]?.value,
+      let value = reader.integer(size, path: "shading.size", range: Parameters.shadingSize.range)
+    {
+      shadingSize = value
     }
-    if let node = fields["lights"]?.value, let lights = reader.lights(node) {
-      spec.lights = lights
+    if let node = fields["lights"]?.value, let values = reader.lights(node) {
+      lights = values
     }
     if let node = fields["environment"]?.value,
-      let environment = reader.fields(node, path: "environment", allowed: environmentKeys)
+      let values = reader.fields(node, path: "environment", allowed: Parameters.keys(in: "environment"))
     {
-      reader.apply(environment, to: &spec.environment)
+      environment = reader.environment(values, over: environment, at: node)
     }
-    return spec
+    return reader.make(at: root) { () throws(ParameterError) in
+      try MaterialSpec(
+        name: name, description: description, surface: surface, lights: lights,
+        environment: environment, relief: relief, shadingSize: shadingSize, background: background)
+    }
   }
 
   private static func resolveParent(
@@ -253,18 +265,6 @@ public enum MaterialLoader {
     }
     return parent
   }
-
-  static let topLevelKeys = [
-    "description", "extends", "surface", "lights", "environment", "relief", "shading", "background",
-  ]
-  static let surfaceKeys = ["base", "specular", "shininess", "ambient", "metallic", "model", "fresnel"]
-  static let environmentKeys = [
-    "intensity", "sky", "horizon", "ground", "band", "band-width", "horizon-angle", "softboxes",
-  ]
-  static let softboxKeys = ["angle", "altitude", "width", "height", "color", "intensity"]
-  static let reliefKeys = ["radius", "profile", "depth", "scale", "direction", "soften"]
-  static let shadingKeys = ["size"]
-  static let lightKeys = ["kind", "position", "angle", "altitude", "color", "intensity", "target", "cone"]
 
   /// A YAML error's message and where to report it: a quoted string that never closes is
   /// reported where it opens, a tab in the indentation at the tab; no message holds the
@@ -375,6 +375,8 @@ struct NodeReader {
   var sink: DiagnosticSink
   /// Added to every column (for values parsed out of a longer line, such as `--set`).
   var columnOffset = 0
+  /// Reports every problem on this line (0: a command-line flag, which has no lines).
+  var lineOverride: Int? = nil
   /// Keys renamed because they repeat an earlier key of their mapping (`DuplicateKeys`).
   var duplicates: [String: String] = [:]
 
@@ -386,7 +388,7 @@ struct NodeReader {
 
   func location(_ node: Node) -> SourceLocation {
     SourceLocation(
-      file: file, line: node.mark?.line ?? 1, column: (node.mark?.column ?? 1) + columnOffset)
+      file: file, line: lineOverride ?? node.mark?.line ?? 1, column: (node.mark?.column ?? 1) + columnOffset)
   }
 
   /// The fields of a mapping; unknown and duplicate keys are reported (and skipped).
@@ -470,7 +472,7 @@ struct NodeReader {
     }
     guard value >= Double(range.lowerBound), value <= Double(range.upperBound) else {
       sink.error(
-        "\"\(path)\": must be in \(format(range.lowerBound))...\(format(range.upperBound)), got \(text)",
+        "\"\(path)\": must be in \(formatNumber(range.lowerBound))...\(formatNumber(range.upperBound)), got \(text)",
         at: location(node))
       return nil
     }
@@ -593,31 +595,12 @@ struct NodeReader {
     return nil
   }
 
-  mutating func apply(_ fields: [String: Field], to surface: inout Surface) {
-    if let n = fields["base"]?.value, let v = color(n, path: "surface.base") { surface.base = v }
-    if let n = fields["specular"]?.value, let v = color(n, path: "surface.specular") { surface.specular = v }
-    if let n = fields["shininess"]?.value,
-      let v = number(n, path: "surface.shininess", range: MaterialSpec.shininessRange)
-    {
-      surface.shininess = v
-    }
-    if let n = fields["ambient"]?.value, let v = number(n, path: "surface.ambient", range: MaterialSpec.unitRange) {
-      surface.ambient = v
-    }
-    if let n = fields["metallic"]?.value, let v = number(n, path: "surface.metallic", range: MaterialSpec.unitRange) {
-      surface.metallic = v
-    }
-    if let n = fields["model"]?.value, let v = choice(n, path: "surface.model", as: SpecularModel.self) {
-      surface.model = v
-    }
-    read(fields, "fresnel", path: "surface", range: MaterialSpec.unitRange, into: &surface.fresnel)
-  }
-
-  /// Reads number `key` of `fields` (path `path.key`, in `range`) into `target`, when given.
+  /// Reads number `key` of `fields` into `target` (path `path.key`), in the parameter's range.
   mutating func read(
-    _ fields: [String: Field], _ key: String, path: String, range: ClosedRange<Float>, into target: inout Float
+    _ fields: [String: Field], _ key: String, path: String, _ parameter: NumberParameter,
+    into target: inout Float
   ) {
-    if let n = fields[key]?.value, let v = number(n, path: "\(path).\(key)", range: range) { target = v }
+    if let n = fields[key]?.value, let v = number(n, path: "\(path).\(key)", range: parameter.range) { target = v }
   }
 
   /// Reads color `key` of `fields` (path `path.key`) into `target`, when given.
@@ -625,66 +608,152 @@ struct NodeReader {
     if let n = fields[key]?.value, let v = color(n, path: "\(path).\(key)") { target = v }
   }
 
-  mutating func apply(_ fields: [String: Field], to environment: inout Environment) {
-    let path = "environment"
-    read(fields, "intensity", path: path, range: MaterialSpec.intensityRange, into: &environment.intensity)
-    read(fields, "sky", path: path, into: &environment.sky)
-    read(fields, "horizon", path: path, into: &environment.horizon)
-    read(fields, "ground", path: path, into: &environment.ground)
-    read(fields, "band", path: path, into: &environment.band)
-    read(fields, "band-width", path: path, range: Environment.bandRange, into: &environment.bandWidth)
-    read(fields, "horizon-angle", path: path, range: Environment.angleRange, into: &environment.horizonAngle)
-    if let node = fields["softboxes"]?.value {
-      guard let sequence = node.sequence else {
-        sink.error("\"\(path).softboxes\": expected a list of softboxes, got \(describe(node))", at: location(node))
-        return
-      }
-      var boxes: [Softbox] = []
-      for (index, item) in sequence.enumerated() {
-        let itemPath = "\(path).softboxes[\(index)]"
-        guard let box = self.fields(item, path: itemPath, allowed: MaterialLoader.softboxKeys) else { continue }
-        var softbox = Softbox()
-        read(box, "angle", path: itemPath, range: MaterialSpec.degreesRange, into: &softbox.angle)
-        read(box, "altitude", path: itemPath, range: MaterialSpec.altitudeRange, into: &softbox.altitude)
-        read(box, "width", path: itemPath, range: Softbox.sizeRange, into: &softbox.width)
-        read(box, "height", path: itemPath, range: Softbox.sizeRange, into: &softbox.height)
-        read(box, "color", path: itemPath, into: &softbox.color)
-        read(box, "intensity", path: itemPath, range: MaterialSpec.intensityRange, into: &softbox.intensity)
-        boxes.append(softbox)
-      }
-      environment.softboxes = boxes
+  /// Reads vector `key` of `fields` (path `path.key`) into `target`, in the parameter's range.
+  mutating func read(
+    _ fields: [String: Field], _ key: String, path: String, _ parameter: VectorParameter,
+    into target: inout SIMD3<Float>
+  ) {
+    if let n = fields[key]?.value, let v = vector(n, path: "\(path).\(key)", range: parameter.range) { target = v }
+  }
+
+  /// Reads choice `key` of `fields` (path `path.key`) into `target`, when given.
+  mutating func read<E: RawRepresentable & CaseIterable>(
+    _ fields: [String: Field], _ key: String, path: String, into target: inout E
+  ) where E.RawValue == String {
+    if let n = fields[key]?.value, let v = choice(n, path: "\(path).\(key)", as: E.self) { target = v }
+  }
+
+  /// A value put together from checked parts; a failure (which the parts' own checks should
+  /// have caught) is reported at `node`.
+  mutating func make<T>(at node: Node, _ build: () throws(ParameterError) -> T) -> T? {
+    do {
+      return try build()
+    } catch {
+      sink.error(error.description, at: location(node))
+      return nil
     }
   }
 
-  mutating func apply(_ fields: [String: Field], to relief: inout ReliefSpec) {
-    if let n = fields["radius"]?.value, let v = number(n, path: "relief.radius", range: ReliefSpec.radiusRange) {
-      relief.radius = v
+  /// `base` with the surface keys in `fields` replaced.
+  mutating func surface(_ fields: [String: Field], over base: Surface, at node: Node) -> Surface {
+    let path = "surface"
+    var color = base.base
+    var specular = base.specular
+    var shininess = base.shininess
+    var ambient = base.ambient
+    var metallic = base.metallic
+    var model = base.model
+    var fresnel = base.fresnel
+    read(fields, "base", path: path, into: &color)
+    read(fields, "specular", path: path, into: &specular)
+    read(fields, "shininess", path: path, Parameters.shininess, into: &shininess)
+    read(fields, "ambient", path: path, Parameters.ambient, into: &ambient)
+    read(fields, "metallic", path: path, Parameters.metallic, into: &metallic)
+    read(fields, "model", path: path, into: &model)
+    read(fields, "fresnel", path: path, Parameters.fresnel, into: &fresnel)
+    return make(at: node) { () throws(ParameterError) in
+      try Surface(
+        base: color, specular: specular, shininess: shininess, ambient: ambient, metallic: metallic,
+        model: model, fresnel: fresnel)
+    } ?? base
+  }
+
+  /// `base` with the environment keys in `fields` replaced (`softboxes` replaces the list).
+  mutating func environment(_ fields: [String: Field], over base: Environment, at node: Node) -> Environment {
+    let path = "environment"
+    var intensity = base.intensity
+    var sky = base.sky
+    var horizon = base.horizon
+    var ground = base.ground
+    var band = base.band
+    var bandWidth = base.bandWidth
+    var horizonAngle = base.horizonAngle
+    var boxes = base.softboxes
+    read(fields, "intensity", path: path, Parameters.environmentIntensity, into: &intensity)
+    read(fields, "sky", path: path, into: &sky)
+    read(fields, "horizon", path: path, into: &horizon)
+    read(fields, "ground", path: path, into: &ground)
+    read(fields, "band", path: path, into: &band)
+    read(fields, "band-width", path: path, Parameters.bandWidth, into: &bandWidth)
+    read(fields, "horizon-angle", path: path, Parameters.horizonAngle, into: &horizonAngle)
+    if let node = fields["softboxes"]?.value {
+      if let sequence = node.sequence {
+        boxes = []
+        for (index, item) in sequence.enumerated() {
+          let itemPath = "\(path).softboxes[\(index)]"
+          guard let box = self.fields(item, path: itemPath, allowed: Parameters.keys(in: "environment.softboxes[]"))
+          else { continue }
+          var angle = Parameters.softboxAngle.value
+          var altitude = Parameters.softboxAltitude.value
+          var width = Parameters.softboxWidth.value
+          var height = Parameters.softboxHeight.value
+          var color = Parameters.softboxColor.defaultValue
+          var strength = Parameters.softboxIntensity.value
+          read(box, "angle", path: itemPath, Parameters.softboxAngle, into: &angle)
+          read(box, "altitude", path: itemPath, Parameters.softboxAltitude, into: &altitude)
+          read(box, "width", path: itemPath, Parameters.softboxWidth, into: &width)
+          read(box, "height", path: itemPath, Parameters.softboxHeight, into: &height)
+          read(box, "color", path: itemPath, into: &color)
+          read(box, "intensity", path: itemPath, Parameters.softboxIntensity, into: &strength)
+          if let softbox = make(at: item, { () throws(ParameterError) in
+            try Softbox(angle: angle, altitude: altitude, width: width, height: height, color: color, intensity: strength)
+          }) {
+            boxes.append(softbox)
+          }
+        }
+      } else {
+        sink.error("\"\(path).softboxes\": expected a list of softboxes, got \(describe(node))", at: location(node))
+      }
     }
-    if let n = fields["depth"]?.value,
-      let v = number(n, path: "relief.depth", range: ReliefSpec.depthMultipleRange)
-    {
-      relief.depth = .radiusMultiple(v)
-    }
-    if let n = fields["scale"]?.value, let v = number(n, path: "relief.scale", range: ReliefSpec.scaleRange) {
+    return make(at: node) { () throws(ParameterError) in
+      try Environment(
+        intensity: intensity, sky: sky, horizon: horizon, ground: ground, band: band,
+        bandWidth: bandWidth, horizonAngle: horizonAngle, softboxes: boxes)
+    } ?? base
+  }
+
+  /// `base` with the relief keys in `fields` replaced.
+  mutating func relief(_ fields: [String: Field], over base: ReliefSpec, at node: Node) -> ReliefSpec {
+    let path = "relief"
+    var radius = base.radius
+    var depth = base.depth
+    var soften = base.soften
+    var profile = base.profile
+    var direction = base.direction
+    read(fields, "radius", path: path, Parameters.radius, into: &radius)
+    if let n = fields["depth"]?.value, let v = self.depth(n) { depth = v }
+    if let n = fields["scale"]?.value, let v = number(n, path: "relief.scale", range: Parameters.scale.range) {
       if fields["depth"] != nil {
         sink.error(
           "\"relief.scale\": give either \"relief.depth\" (a multiple of the radius) or \"relief.scale\" (Core Image's per-pixel slope factor), not both",
           at: location(n))
       }
-      relief.depth = .scale(v)
+      depth = .scale(v)
     }
-    if let n = fields["soften"]?.value, let v = number(n, path: "relief.soften", range: ReliefSpec.softenRange) {
-      relief.soften = v
-    }
-    if let n = fields["profile"]?.value, let v = choice(n, path: "relief.profile", as: ReliefProfile.self) {
-      relief.profile = v
-    }
-    if let n = fields["direction"]?.value, let v = choice(n, path: "relief.direction", as: ReliefDirection.self) {
-      relief.direction = v
-    }
+    read(fields, "soften", path: path, Parameters.soften, into: &soften)
+    read(fields, "profile", path: path, into: &profile)
+    read(fields, "direction", path: path, into: &direction)
+    return make(at: node) { () throws(ParameterError) in
+      try ReliefSpec(radius: radius, profile: profile, depth: depth, direction: direction, soften: soften)
+    } ?? base
   }
 
-  /// A non-empty list of lights; each omitted key takes the light defaults.
+  /// `relief.depth`: a multiple of the radius (`1.5`, or `1.5x`), or pixels (`12px`).
+  mutating func depth(_ node: Node) -> ReliefDepth? {
+    let path = Parameters.depth.key
+    if let scalar = node.scalar, scalar.style == .plain {
+      let text = scalar.string.lowercased()
+      for (suffix, isPixels) in [("px", true), ("x", false)] where text.hasSuffix(suffix) {
+        let number = Node.scalar(Node.Scalar(String(scalar.string.dropLast(suffix.count)), Tag(.str), .plain, node.mark))
+        let range = isPixels ? Parameters.scale.range : Parameters.depth.range
+        guard let value = self.number(number, path: path, range: range) else { return nil }
+        return isPixels ? .pixels(value) : .radiusMultiple(value)
+      }
+    }
+    return number(node, path: path, range: Parameters.depth.range).map(ReliefDepth.radiusMultiple)
+  }
+
+  /// A non-empty list of lights; each omitted key takes its default.
   mutating func lights(_ node: Node) -> [Light]? {
     guard let sequence = node.sequence else {
       sink.error("\"lights\": expected a list of lights, got \(describe(node))", at: location(node))
@@ -697,161 +766,94 @@ struct NodeReader {
     var lights: [Light] = []
     for (index, item) in sequence.enumerated() {
       let path = "lights[\(index)]"
-      guard let fields = fields(item, path: path, allowed: MaterialLoader.lightKeys) else { continue }
-      var light = Light(position: SIMD3(-1, 1, 1.5))
-      apply(fields, path: path, node: item, to: &light)
-      lights.append(light)
+      guard let fields = fields(item, path: path, allowed: Parameters.keys(in: "lights[]")) else { continue }
+      if let light = light(fields, path: path, node: item, over: .standard) { lights.append(light) }
     }
-    return lights
+    // A light with a problem (reported) leaves the list as it was.
+    return lights.count == sequence.count ? lights : nil
   }
-}
 
-extension NodeReader {
-  /// Applies a light's fields (see the material reference) onto `light`.
-  mutating func apply(_ fields: [String: Field], path: String, node: Node, to light: inout Light) {
-    if let n = fields["kind"]?.value, let v = choice(n, path: "\(path).kind", as: LightKind.self) { light.kind = v }
-    if let n = fields["position"]?.value,
-      let v = vector(n, path: "\(path).position", range: MaterialSpec.positionRange)
-    {
-      light.position = v
-    }
-    if let n = fields["color"]?.value, let v = color(n, path: "\(path).color") { light.color = v }
-    if let n = fields["intensity"]?.value,
-      let v = number(n, path: "\(path).intensity", range: MaterialSpec.intensityRange)
-    {
-      light.intensity = v
-    }
-    if let n = fields["target"]?.value,
-      let v = vector(n, path: "\(path).target", range: MaterialSpec.positionRange)
-    {
-      light.target = v
-    }
-    if let n = fields["cone"]?.value, let v = number(n, path: "\(path).cone", range: MaterialSpec.coneRange) {
-      light.coneAngle = v
-    }
-    // A distant light may be given as Photoshop gives it: angle and altitude in degrees.
+  /// The keys each kind of light reads (the others are reported as unused).
+  static let lightKeys: [LightKind: [String]] = [
+    .omni: ["kind", "position", "color", "intensity"],
+    .distant: ["kind", "position", "angle", "altitude", "color", "intensity"],
+    .spot: ["kind", "position", "target", "cone", "color", "intensity"],
+  ]
+
+  /// A light from its fields, keys not given taken from `base` where it has them (`--set`
+  /// changes one key of an existing light; a file's light starts from the default light).
+  /// Keys the light's kind does not use are errors, as pbrt-v4's ReportUnused: a cone on an
+  /// omni light is a mistake, not something to ignore.
+  mutating func light(_ fields: [String: Field], path: String, node: Node, over base: Light) -> Light? {
     let angleNode = fields["angle"]?.value
     let altitudeNode = fields["altitude"]?.value
-    if angleNode != nil || altitudeNode != nil {
+    let byAngle = angleNode != nil || altitudeNode != nil
+    // The kind: as written; a light given by angle and altitude is distant; else the base's.
+    var kind = byAngle ? .distant : base.kind
+    var ok = true
+    if let n = fields["kind"]?.value {
+      // An unknown kind is reported; the values are still read, for their own problems.
+      if let written = choice(n, path: "\(path).kind", as: LightKind.self) { kind = written } else { ok = false }
+    }
+    let used = ok ? Self.lightKeys[kind] ?? [] : Parameters.keys(in: "lights[]")
+    for (key, field) in fields.sorted(by: { $0.key < $1.key }) where !used.contains(key) {
+      let owners = LightKind.allCases.filter { Self.lightKeys[$0]?.contains(key) ?? false }.map(\.rawValue)
+      sink.error(
+        "\"\(path).\(key)\": \(kind == .omni ? "an" : "a") \(kind.rawValue) light has no \"\(key)\" (only \(owners.joined(separator: " and ")) lights do)",
+        at: location(field.key))
+      ok = false
+    }
+    // What carries over from the base light.
+    var position = Parameters.lightPosition.defaultValue
+    var target = Parameters.lightTarget.defaultValue
+    var cone = Parameters.lightCone.value
+    switch base {
+    case .omni(let light): position = light.position
+    case .distant(let light): position = light.direction
+    case .spot(let light):
+      position = light.position
+      target = light.target
+      cone = light.cone
+    }
+    var color = base.color
+    var intensity = base.intensity
+    read(fields, "color", path: path, into: &color)
+    read(fields, "intensity", path: path, Parameters.lightIntensity, into: &intensity)
+    read(fields, "position", path: path, Parameters.lightPosition, into: &position)
+    if kind == .spot {
+      read(fields, "target", path: path, Parameters.lightTarget, into: &target)
+      read(fields, "cone", path: path, Parameters.lightCone, into: &cone)
+    }
+    if kind == .distant, byAngle {
+      // A distant light may be given as Photoshop gives it: angle and altitude in degrees.
       if let position = fields["position"] {
         sink.error(
           "\"\(path).position\": give either a position or an angle and altitude, not both",
           at: location(position.key))
-      } else if let kind = fields["kind"]?.value, light.kind != .distant {
-        sink.error(
-          "\"\(path).kind\": angle and altitude describe a distant light; write kind: distant or give a position",
-          at: location(kind))
-      } else {
-        let angle = angleNode.flatMap { number($0, path: "\(path).angle", range: MaterialSpec.degreesRange) }
-        let altitude = altitudeNode.flatMap {
-          number($0, path: "\(path).altitude", range: MaterialSpec.altitudeRange)
-        }
-        if (angleNode == nil || angle != nil) && (altitudeNode == nil || altitude != nil) {
-          light.kind = .distant
-          light.position = Light.direction(angle: angle ?? 120, altitude: altitude ?? 30)
-        }
+        return nil
       }
+      var angle = Parameters.lightAngle.value
+      var altitude = Parameters.lightAltitude.value
+      let before = sink.diagnostics.count
+      read(fields, "angle", path: path, Parameters.lightAngle, into: &angle)
+      read(fields, "altitude", path: path, Parameters.lightAltitude, into: &altitude)
+      guard sink.diagnostics.count == before else { return nil }
+      position = Light.direction(angle: angle, altitude: altitude)
     }
-    if light.kind == .distant, light.position == .zero {
-      sink.error("\"\(path).position\": a distant light needs a direction other than [0, 0, 0]",
-                 at: location(fields["position"]?.value ?? node))
+    guard ok else { return nil }
+    let at = fields["position"]?.value ?? node
+    if kind == .distant, position == .zero {
+      sink.error("\"\(path).position\": a distant light needs a direction other than [0, 0, 0]", at: location(at))
+      return nil
+    }
+    return make(at: at) { () throws(ParameterError) -> Light in
+      switch kind {
+      case .omni: return .omni(try OmniLight(position: position, color: color, intensity: intensity))
+      case .distant: return .distant(try DistantLight(direction: position, color: color, intensity: intensity))
+      case .spot:
+        return .spot(
+          try SpotLight(position: position, target: target, cone: cone, color: color, intensity: intensity))
+      }
     }
   }
-}
-
-extension MaterialLoader {
-  /// Applies `key.path=value` settings (as `--set` gives them) on top of a resolved material,
-  /// in order. Paths name a key as in a file: `surface.shininess`, `relief.profile`,
-  /// `background`, `lights[0].intensity`, `lights[1].position`; `lights[N]` with N the number of
-  /// lights adds one. Values are YAML (`0.5`, `[0, 1, 2]`, `{hue: 30}`); a value starting
-  /// with `#` is a color. Problems are reported like a file's, located in the setting (file
-  /// `--set`, line 1, the column within `key=value`).
-  public static func apply(settings: [String], to material: MaterialSpec) throws -> MaterialSpec {
-    var spec = material
-    var sink = DiagnosticSink()
-    for setting in settings {
-      apply(setting, to: &spec, sink: &sink)
-    }
-    if sink.hasErrors { throw MaterialError(diagnostics: sink.diagnostics) }
-    return spec
-  }
-
-  private static func apply(_ setting: String, to spec: inout MaterialSpec, sink: inout DiagnosticSink) {
-    let file = "--set"
-    guard let equals = setting.firstIndex(of: "="), equals != setting.startIndex else {
-      sink.error("\"\(setting)\": expected key=value, such as surface.shininess=40", at: SourceLocation(file: file, line: 1, column: 1))
-      return
-    }
-    let path = String(setting[..<equals])
-    let text = String(setting[setting.index(after: equals)...])
-    let valueColumn = path.unicodeScalars.count + 2
-    // A shell user writes --set surface.base=#ff0000: in YAML that would be a comment.
-    let yaml = text.hasPrefix("#") ? "\"\(text)\"" : text
-    let value: Node
-    do {
-      value = try Yams.compose(yaml: yaml) ?? Node("", Tag(.null), .plain)
-    } catch {
-      sink.error("\"\(path)\": the value is not valid YAML: \(text)", at: SourceLocation(file: file, line: 1, column: valueColumn))
-      return
-    }
-    // Locations inside the value point into the setting.
-    var reader = NodeReader(file: file, sink: sink, columnOffset: valueColumn - 1)
-    defer { sink = reader.sink }
-    let at = SourceLocation(file: file, line: 1, column: 1)
-    // Every part of the path names a key: "surface.", ".x" and "a..b" name nothing.
-    let components = path.split(separator: ".", omittingEmptySubsequences: false)
-    guard !components.contains(where: \.isEmpty) else {
-      reader.sink.error("\"\(path)\": a key path has a name on each side of every dot, such as surface.shininess", at: at)
-      return
-    }
-    let parts = path.split(separator: ".", maxSplits: 1).map(String.init)
-    let head = parts[0]
-    let rest = parts.count > 1 ? parts[1] : nil
-    func single(_ key: String) -> Node { Node([(Node(key), value)]) }
-
-    if head.hasPrefix("lights[") && head.hasSuffix("]") {
-      guard let index = Int(head.dropFirst(7).dropLast()), index >= 0, index <= spec.lights.count else {
-        reader.sink.error("\"\(path)\": no light \(head.dropFirst(6)); the material has \(spec.lights.count) (index \(spec.lights.count) adds one)", at: at)
-        return
-      }
-      var light = index < spec.lights.count ? spec.lights[index] : Light(position: SIMD3(-1, 1, 1.5))
-      let mapping = rest.map(single) ?? value
-      guard let fields = reader.fields(mapping, path: head, allowed: MaterialLoader.lightKeys) else { return }
-      let before = reader.sink.diagnostics.count
-      reader.apply(fields, path: head, node: mapping, to: &light)
-      guard reader.sink.diagnostics.count == before else { return }
-      if index < spec.lights.count { spec.lights[index] = light } else { spec.lights.append(light) }
-      return
-    }
-    switch (head, rest) {
-    case ("description", nil):
-      if let v = reader.string(value, path: head) { spec.description = v }
-    case ("background", nil):
-      if let v = reader.background(value, path: head) { spec.background = v }
-    case ("surface", let key?):
-      if let fields = reader.fields(single(key), path: head, allowed: surfaceKeys) { reader.apply(fields, to: &spec.surface) }
-    case ("relief", let key?):
-      if let fields = reader.fields(single(key), path: head, allowed: reliefKeys) { reader.apply(fields, to: &spec.relief) }
-    case ("environment", let key?):
-      if let fields = reader.fields(single(key), path: head, allowed: environmentKeys) {
-        reader.apply(fields, to: &spec.environment)
-      }
-    case ("shading", let key?):
-      if let fields = reader.fields(single(key), path: head, allowed: shadingKeys), let size = fields["size"]?.value,
-        let v = reader.integer(size, path: "shading.size", range: MaterialSpec.shadingSizeRange)
-      {
-        spec.shadingSize = v
-      }
-    default:
-      var message = "\"\(path)\": not a key that can be set"
-      let known = ["description", "background", "surface", "relief", "environment", "shading", "lights[0]"]
-      if let close = suggestion(for: head, among: known) { message += "; did you mean \"\(close)\"?" }
-      reader.sink.error(message, at: at)
-    }
-  }
-}
-
-/// A number as people write it: no trailing ".0".
-func format(_ value: Float) -> String {
-  value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : String(value)
 }

@@ -13,26 +13,43 @@ import EmbossRaster
 /// ground), and the bevels sweep across the horizon line.
 public struct Environment: Sendable, Equatable {
   /// 0: no environment (only the lights and `ambient`).
-  public var intensity: Float
+  public let intensity: Float
   /// Straight up.
-  public var sky: SIMD3<Float>
+  public let sky: SIMD3<Float>
   /// The sky at the horizon.
-  public var horizon: SIMD3<Float>
+  public let horizon: SIMD3<Float>
   /// Below the horizon (and the band).
-  public var ground: SIMD3<Float>
+  public let ground: SIMD3<Float>
   /// The band just below the horizon: the dark line across polished chrome.
-  public var band: SIMD3<Float>
+  public let band: SIMD3<Float>
   /// The band's height in degrees; 0: no band.
-  public var bandWidth: Float
+  public let bandWidth: Float
   /// Elevation of the horizon in degrees, relative to the direction the flat top reflects.
-  public var horizonAngle: Float
-  public var softboxes: [Softbox]
+  public let horizonAngle: Float
+  public let softboxes: [Softbox]
 
   public init(
-    intensity: Float = 0, sky: SIMD3<Float> = SIMD3(0.35, 0.5, 0.8),
-    horizon: SIMD3<Float> = SIMD3(0.9, 0.92, 0.95), ground: SIMD3<Float> = SIMD3(0.12, 0.1, 0.08),
-    band: SIMD3<Float> = SIMD3(0.02, 0.02, 0.025), bandWidth: Float = 0, horizonAngle: Float = 0,
+    intensity: Float = Parameters.environmentIntensity.value,
+    sky: SIMD3<Float> = Parameters.sky.defaultValue,
+    horizon: SIMD3<Float> = Parameters.horizon.defaultValue,
+    ground: SIMD3<Float> = Parameters.ground.defaultValue,
+    band: SIMD3<Float> = Parameters.band.defaultValue,
+    bandWidth: Float = Parameters.bandWidth.value,
+    horizonAngle: Float = Parameters.horizonAngle.value,
     softboxes: [Softbox] = []
+  ) throws(ParameterError) {
+    try Parameters.environmentIntensity.check(intensity)
+    for (parameter, color) in [(Parameters.sky, sky), (Parameters.horizon, horizon), (Parameters.ground, ground), (Parameters.band, band)] {
+      try parameter.check(color)
+    }
+    try Parameters.bandWidth.check(bandWidth)
+    try Parameters.horizonAngle.check(horizonAngle)
+    self.init(unchecked: intensity, sky, horizon, ground, band, bandWidth, horizonAngle, softboxes)
+  }
+
+  private init(
+    unchecked intensity: Float, _ sky: SIMD3<Float>, _ horizon: SIMD3<Float>, _ ground: SIMD3<Float>,
+    _ band: SIMD3<Float>, _ bandWidth: Float, _ horizonAngle: Float, _ softboxes: [Softbox]
   ) {
     self.intensity = intensity
     self.sky = sky
@@ -44,30 +61,38 @@ public struct Environment: Sendable, Equatable {
     self.softboxes = softboxes
   }
 
-  /// No environment at all.
-  public static let none = Environment()
-
-  public static let angleRange: ClosedRange<Float> = -89...89
-  public static let bandRange: ClosedRange<Float> = 0...45
+  /// No environment at all: every value at its default.
+  public static let none = Environment(
+    unchecked: Parameters.environmentIntensity.value, Parameters.sky.defaultValue,
+    Parameters.horizon.defaultValue, Parameters.ground.defaultValue, Parameters.band.defaultValue,
+    Parameters.bandWidth.value, Parameters.horizonAngle.value, [])
 }
 
 /// A rectangular area light reflected by shiny surfaces: a photographer's softbox.
 public struct Softbox: Sendable, Equatable {
   /// Around the view axis, in degrees, counterclockwise from the right (Photoshop's light
   /// angle: 90 is up, 120 up and to the left).
-  public var angle: Float
+  public let angle: Float
   /// Above the image plane, in degrees: 90 faces the viewer, 0 grazes the surface.
-  public var altitude: Float
+  public let altitude: Float
   /// Angular width and height in degrees.
-  public var width: Float
-  public var height: Float
-  public var color: SIMD3<Float>
-  public var intensity: Float
+  public let width: Float
+  public let height: Float
+  public let color: SIMD3<Float>
+  public let intensity: Float
 
   public init(
-    angle: Float = 120, altitude: Float = 45, width: Float = 30, height: Float = 20,
-    color: SIMD3<Float> = SIMD3(1, 1, 1), intensity: Float = 1
-  ) {
+    angle: Float = Parameters.softboxAngle.value, altitude: Float = Parameters.softboxAltitude.value,
+    width: Float = Parameters.softboxWidth.value, height: Float = Parameters.softboxHeight.value,
+    color: SIMD3<Float> = Parameters.softboxColor.defaultValue,
+    intensity: Float = Parameters.softboxIntensity.value
+  ) throws(ParameterError) {
+    try Parameters.softboxAngle.check(angle)
+    try Parameters.softboxAltitude.check(altitude)
+    try Parameters.softboxWidth.check(width)
+    try Parameters.softboxHeight.check(height)
+    try Parameters.softboxColor.check(color)
+    try Parameters.softboxIntensity.check(intensity)
     self.angle = angle
     self.altitude = altitude
     self.width = width
@@ -76,12 +101,9 @@ public struct Softbox: Sendable, Equatable {
     self.intensity = intensity
   }
 
-  public static let sizeRange: ClosedRange<Float> = 1...180
-
   /// The unit direction toward the box's center.
   public var direction: SIMD3<Float> { Light.direction(angle: angle, altitude: altitude) }
 
   /// Solid angle in steradians (small-box approximation).
   public var solidAngle: Float { width * height * (.pi / 180) * (.pi / 180) }
-
 }

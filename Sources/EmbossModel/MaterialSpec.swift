@@ -1,56 +1,78 @@
-import EmbossSupport
 import EmbossRaster
+import EmbossSupport
 
 /// A fully resolved material: every value present and validated. Render stages take this
 /// and cannot fail. Produced by `MaterialLoader` from a material file (and what it extends),
-/// with command-line overrides applied on top.
+/// with command-line overrides applied on top; its parts are checked when they are made
+/// (see `Parameters`), and the material itself when it is put together.
 public struct MaterialSpec: Sendable, Equatable {
   /// The file's name without extension, or "built-in".
-  public var name: String
+  public let name: String
   /// One line for `emboss materials`.
-  public var description: String
-  public var surface: Surface
-  public var lights: [Light]
+  public let description: String
+  public let surface: Surface
+  /// At least one.
+  public let lights: [Light]
   /// What the surface reflects besides the lights (`Environment.none`: nothing).
-  public var environment: Environment
-  public var relief: ReliefSpec
-  /// Side of the shading image in pixels.
-  public var shadingSize: Int
-  public var background: Background
+  public let environment: Environment
+  public let relief: ReliefSpec
+  /// Side of the shading image (the lit ball) in pixels.
+  public let shadingSize: Int
+  public let background: Background
 
   public init(
-    name: String, description: String, surface: Surface, lights: [Light],
-    environment: Environment = .none, relief: ReliefSpec, shadingSize: Int, background: Background
+    name: String, description: String = Parameters.description.defaultValue ?? "",
+    surface: Surface = .standard, lights: [Light] = [.standard], environment: Environment = .none,
+    relief: ReliefSpec = .standard, shadingSize: Int = Parameters.shadingSize.defaultValue,
+    background: Background = Parameters.background.defaultValue
+  ) throws(ParameterError) {
+    guard !lights.isEmpty else { throw ParameterError(key: Parameters.lights.key, message: "needs at least one light") }
+    try Parameters.shadingSize.check(shadingSize)
+    if case .color(let color) = background {
+      guard color.x.isFinite, color.y.isFinite, color.z.isFinite, color.min() >= 0 else {
+        throw ParameterError(key: Parameters.background.key, message: "must be a color with finite, non-negative components")
+      }
+    }
+    self.init(
+      unchecked: name, description, surface, lights, environment, relief, shadingSize, background)
+  }
+
+  private init(
+    unchecked name: String, _ description: String, _ surface: Surface, _ lights: [Light],
+    _ environment: Environment, _ relief: ReliefSpec, _ shadingSize: Int, _ background: Background
   ) {
-    self.environment = environment
     self.name = name
     self.description = description
     self.surface = surface
     self.lights = lights
+    self.environment = environment
     self.relief = relief
     self.shadingSize = shadingSize
     self.background = background
   }
 
-  /// The values a material file starts from before its own keys (documented in
-  /// docs/materials.md): a neutral gray metal under one white light.
+  /// The values a material file starts from before its own keys (the defaults of
+  /// `Parameters`, documented in docs/materials.md): a neutral gray metal under one white light.
   public static let builtIn = MaterialSpec(
-    name: "built-in",
-    description: "Neutral gray metal under one white light",
-    surface: Surface(
-      base: SIMD3(repeating: 0.5), specular: SIMD3(repeating: 1), shininess: 32, ambient: 0.1,
-      metallic: 0),
-    lights: [Light(kind: .omni, position: SIMD3(-1, 1, 1.5), color: SIMD3(repeating: 1), intensity: 1)],
-    relief: ReliefSpec(),
-    shadingSize: 512,
-    background: .transparent)
+    unchecked: "built-in", Parameters.description.defaultValue ?? "", .standard, [.standard], .none,
+    .standard, Parameters.shadingSize.defaultValue, Parameters.background.defaultValue)
 
-  public static let shadingSizeRange: ClosedRange<Int> = 16...4096
-  public static let shininessRange: ClosedRange<Float> = 1...2048
-  public static let intensityRange: ClosedRange<Float> = 0...100
-  public static let unitRange: ClosedRange<Float> = 0...1
-  public static let positionRange: ClosedRange<Float> = -1000...1000
-  public static let coneRange: ClosedRange<Float> = 1...90
-  public static let degreesRange: ClosedRange<Float> = -360...360
-  public static let altitudeRange: ClosedRange<Float> = -90...90
+  /// This material under another name.
+  public func renamed(_ name: String) -> MaterialSpec {
+    MaterialSpec(
+      unchecked: name, description, surface, lights, environment, relief, shadingSize, background)
+  }
+
+  /// This material with some parts replaced, checked as a whole again.
+  public func replacing(
+    description: String? = nil, surface: Surface? = nil, lights: [Light]? = nil,
+    environment: Environment? = nil, relief: ReliefSpec? = nil, shadingSize: Int? = nil,
+    background: Background? = nil
+  ) throws(ParameterError) -> MaterialSpec {
+    try MaterialSpec(
+      name: name, description: description ?? self.description, surface: surface ?? self.surface,
+      lights: lights ?? self.lights, environment: environment ?? self.environment,
+      relief: relief ?? self.relief, shadingSize: shadingSize ?? self.shadingSize,
+      background: background ?? self.background)
+  }
 }

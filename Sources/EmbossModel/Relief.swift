@@ -69,26 +69,47 @@ public enum ReliefDepth: Sendable, Equatable {
   case pixels(Float)
 }
 
-/// How a mask becomes a relief: a validated value (see `MaterialSpec` for ranges).
+/// How a mask becomes a relief. Every value is checked against `Parameters` when it is made.
 public struct ReliefSpec: Sendable, Equatable {
   /// Distance from the edge, in pixels, over which the height rises to the plateau.
-  public var radius: Float
-  public var profile: ReliefProfile
-  public var depth: ReliefDepth
-  public var direction: ReliefDirection
+  public let radius: Float
+  public let profile: ReliefProfile
+  public let depth: ReliefDepth
+  public let direction: ReliefDirection
   /// Blur of the relief in pixels (Photoshop's and Krita's "soften"): the standard deviation
   /// of a Gaussian over the heights. 0: exact, sharp creases.
-  public var soften: Float
+  public let soften: Float
 
   public init(
-    radius: Float = 10, profile: ReliefProfile = .round, depth: ReliefDepth = .radiusMultiple(1),
-    direction: ReliefDirection = .raised, soften: Float = 0
-  ) {
+    radius: Float = Parameters.radius.value, profile: ReliefProfile = Parameters.profile.defaultValue,
+    depth: ReliefDepth = .radiusMultiple(Parameters.depth.value),
+    direction: ReliefDirection = Parameters.direction.defaultValue, soften: Float = Parameters.soften.value
+  ) throws(ParameterError) {
+    try Parameters.radius.check(radius)
+    switch depth {
+    case .radiusMultiple(let k): try Parameters.depth.check(k)
+    case .scale(let s): try Parameters.scale.check(s)
+    case .pixels(let p):
+      // A length: as tall as Core Image's scale allows.
+      do { try Parameters.scale.check(p) } catch { throw ParameterError(key: Parameters.depth.key, message: error.message + " pixels") }
+    }
+    try Parameters.soften.check(soften)
     self.radius = radius
     self.profile = profile
     self.depth = depth
     self.direction = direction
     self.soften = soften
+  }
+
+  /// Every value at its default.
+  public static let standard = ReliefSpec(defaults: ())
+
+  private init(defaults: Void) {
+    radius = Parameters.radius.value
+    profile = Parameters.profile.defaultValue
+    depth = .radiusMultiple(Parameters.depth.value)
+    direction = Parameters.direction.defaultValue
+    soften = Parameters.soften.value
   }
 
   /// CIShadedMaterial's `inputScale` the depth comes to at this radius: the factor on the
@@ -103,9 +124,4 @@ public struct ReliefSpec: Sendable, Equatable {
 
   /// The blur the relief gets: `soften`, at least what the profile implies.
   public var effectiveSoften: Float { max(soften, profile.impliedSoften * radius) }
-
-  public static let radiusRange: ClosedRange<Float> = 0.5...1000
-  public static let scaleRange: ClosedRange<Float> = 0...1000
-  public static let depthMultipleRange: ClosedRange<Float> = 0...100
-  public static let softenRange: ClosedRange<Float> = 0...1000
 }

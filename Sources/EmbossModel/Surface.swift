@@ -13,29 +13,38 @@ public enum SpecularModel: String, Sendable, CaseIterable {
   case ggx
 }
 
-/// The material's surface. Colors are linear light.
+/// The material's surface. Colors are linear light. Every value is checked against
+/// `Parameters` when the surface is made.
 public struct Surface: Sendable, Equatable {
   /// Diffuse color.
-  public var base: SIMD3<Float>
+  public let base: SIMD3<Float>
   /// Highlight color: the reflectance at normal incidence (F0) with the `ggx` model.
-  public var specular: SIMD3<Float>
+  public let specular: SIMD3<Float>
   /// Sharpness of highlights and reflections: higher is a smaller, sharper highlight.
-  public var shininess: Float
+  public let shininess: Float
   /// Fraction of the base color seen without any light.
-  public var ambient: Float
+  public let ambient: Float
   /// 0...1: how much the highlights take the base color (1 = colored metal such as gold);
   /// with `ggx`, also how much of the diffuse color gives way to reflection.
-  public var metallic: Float
-  public var model: SpecularModel
+  public let metallic: Float
+  public let model: SpecularModel
   /// 0...1: how much reflection rises toward white at grazing angles (Schlick's Fresnel
   /// term); 0 keeps it the same at every angle.
-  public var fresnel: Float
+  public let fresnel: Float
 
   public init(
-    base: SIMD3<Float>, specular: SIMD3<Float> = SIMD3(1, 1, 1), shininess: Float = 32,
-    ambient: Float = 0.1, metallic: Float = 0, model: SpecularModel = .blinnPhong,
-    fresnel: Float = 0
-  ) {
+    base: SIMD3<Float> = Parameters.base.defaultValue,
+    specular: SIMD3<Float> = Parameters.specular.defaultValue,
+    shininess: Float = Parameters.shininess.value, ambient: Float = Parameters.ambient.value,
+    metallic: Float = Parameters.metallic.value, model: SpecularModel = Parameters.model.defaultValue,
+    fresnel: Float = Parameters.fresnel.value
+  ) throws(ParameterError) {
+    try Parameters.base.check(base)
+    try Parameters.specular.check(specular)
+    try Parameters.shininess.check(shininess)
+    try Parameters.ambient.check(ambient)
+    try Parameters.metallic.check(metallic)
+    try Parameters.fresnel.check(fresnel)
     self.base = base
     self.specular = specular
     self.shininess = shininess
@@ -43,5 +52,18 @@ public struct Surface: Sendable, Equatable {
     self.metallic = metallic
     self.model = model
     self.fresnel = fresnel
+  }
+
+  /// Every value at its default.
+  public static let standard = Surface(defaults: ())
+
+  private init(defaults: Void) {
+    base = Parameters.base.defaultValue
+    specular = Parameters.specular.defaultValue
+    shininess = Parameters.shininess.value
+    ambient = Parameters.ambient.value
+    metallic = Parameters.metallic.value
+    model = Parameters.model.defaultValue
+    fresnel = Parameters.fresnel.value
   }
 }

@@ -28,19 +28,19 @@ extension Light {
   /// intensity, times the cone falloff for spots). Lights do not fall off with distance.
   @inline(__always)
   func incidence(at point: SIMD3<Float>) -> (direction: SIMD3<Float>, radiance: SIMD3<Float>) {
-    switch kind {
-    case .distant:
-      return (normalized(position), color * intensity)
-    case .omni:
-      return (normalized(position - point), color * intensity)
-    case .spot:
-      let toLight = normalized(position - point)
-      let axis = normalized(target - position)
+    switch self {
+    case .distant(let light):
+      return (normalized(light.direction), light.color * light.intensity)
+    case .omni(let light):
+      return (normalized(light.position - point), light.color * light.intensity)
+    case .spot(let light):
+      let toLight = normalized(light.position - point)
+      let axis = normalized(light.target - light.position)
       let cosine = simdDot(-toLight, axis)
-      let outer = cosf(coneAngle * .pi / 180)
-      let inner = cosf(coneAngle * 0.8 * .pi / 180)
+      let outer = cosf(light.cone * .pi / 180)
+      let inner = cosf(light.cone * 0.8 * .pi / 180)
       let t = min(max((cosine - outer) / max(inner - outer, 1e-6), 0), 1)
-      return (toLight, color * intensity * (t * t * (3 - 2 * t)))
+      return (toLight, light.color * light.intensity * (t * t * (3 - 2 * t)))
     }
   }
 }

@@ -38,19 +38,19 @@ struct BenchCommand: ParsableCommand {
     try printLine("threads: \(parallelism.threads), compression: \(compression), iterations: \(iterations)")
     for name in cases.uppercased() {
       let benchCase = try BenchmarkCase.named(String(name))
-      let job = TextRenderJob(
-        text: benchCase.text, style: TextStyle(pixelSize: benchCase.size), canvas: benchCase.canvas,
-        compression: compression, parallelism: parallelism)
+      let job = RenderJob(
+        mask: .text(TextMask(text: benchCase.text, style: TextStyle(pixelSize: benchCase.size), canvas: benchCase.canvas)),
+        output: OutputPlan(image: "-", compression: compression), parallelism: parallelism)
       var runs: [StageTimings] = []
-      var output: TextRenderJob.Output? = nil
+      var output: RenderJob.Output? = nil
       for _ in 0..<iterations {
         let result = try job.run(resources: resources)
         runs.append(result.timings)
         output = result
       }
       guard let output else { continue }
-      let pixels = output.render.image.width * output.render.image.height
-      try printLine("\ncase \(name): \(benchCase.title), \(output.render.image.width)x\(output.render.image.height), PNG \(output.png.count / 1024) KiB")
+      let pixels = output.result.image.width * output.result.image.height
+      try printLine("\ncase \(name): \(benchCase.title), \(output.result.image.width)x\(output.result.image.height), PNG \(output.png.count / 1024) KiB")
       for (index, stage) in runs[0].stages.enumerated() {
         let times = runs.map { $0.stages[index].seconds }.sorted()
         try printLine(String(format: "  %-14@ %8.2f ms", stage.name, times[times.count / 2] * 1000))
@@ -67,21 +67,21 @@ struct BenchCommand: ParsableCommand {
   /// only the shading image and the composite should run.
   private func relightBenchmark(resources: Resources, parallelism: Parallelism) throws {
     let benchCase = try BenchmarkCase.named("B")
-    var job = TextRenderJob(
-      text: benchCase.text, style: TextStyle(pixelSize: benchCase.size),
-      compression: compression, parallelism: parallelism)
+    var job = RenderJob(
+      mask: .text(TextMask(text: benchCase.text, style: TextStyle(pixelSize: benchCase.size))),
+      output: OutputPlan(image: "-", compression: compression), parallelism: parallelism)
     var full: [StageTimings] = []
     var relit: [StageTimings] = []
     // Each iteration starts from an empty cache: a full render, a first light change (which
     // also finds which ball pixels the composite reads) and a second one, as in --watch.
     var first: [StageTimings] = []
     for iteration in 0..<iterations {
-      let cache = RenderCache()
+      let cache = StageCache()
       job.settings = []
       full.append(try job.run(resources: resources, cache: cache).timings)
-      job.settings = ["lights[0].intensity=\(0.5 + Double(iteration) * 0.01)"]
+      job.settings = [MaterialSetting(set: "lights[0].intensity=\(0.5 + Double(iteration) * 0.01)")]
       first.append(try job.run(resources: resources, cache: cache).timings)
-      job.settings = ["lights[0].intensity=\(0.6 + Double(iteration) * 0.01)"]
+      job.settings = [MaterialSetting(set: "lights[0].intensity=\(0.6 + Double(iteration) * 0.01)")]
       relit.append(try job.run(resources: resources, cache: cache).timings)
     }
     func median(_ runs: [StageTimings], excluding: Set<String>) -> Double {

@@ -17,7 +17,7 @@ struct Emboss: ParsableCommand {
     version: "0.1.0",
     subcommands: [
       RenderCommand.self, ShadingCommand.self, SheetCommand.self, MaterialsCommand.self,
-      CheckCommand.self, DiffCommand.self, EngraveCommand.self, BenchCommand.self,
+      CheckCommand.self, ParametersCommand.self, DiffCommand.self, EngraveCommand.self, BenchCommand.self,
     ]
   )
 
@@ -67,6 +67,6 @@ func printError(_ line: String) {
 
 /// A line on standard output; a closed or full stream or a reader that went away is an error
 /// (Swift's `print` would drop the line and exit 0).
-func printLine(_ line: String) throws {
-  try StandardStream.writeOutput(Data((line + "\n").utf8))
+func printLine(_ line: String, terminator: String = "\n") throws {
+  try StandardStream.writeOutput(Data((line + terminator).utf8))
 }

@@ -114,3 +114,29 @@ struct SheetCommand: ParsableCommand {
     try OutputFile.write(try PNGCodec.encode(sheet), to: output)
   }
 }
+
+struct ParametersCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "parameters",
+    abstract: "List every material parameter: key, type, default, range, flag and meaning.",
+    discussion: "The same table as docs/materials.md; keys are what a material file, --set and the flags set.")
+
+  @Flag(help: "Print the table as Markdown (as in docs/materials.md).")
+  var markdown = false
+
+  func run() throws {
+    if markdown {
+      try printLine(Parameters.markdownTable, terminator: "")
+      return
+    }
+    for row in Parameters.all.map(\.row) {
+      let unit = row.unit.isEmpty ? "" : " (\(row.unit))"
+      var line = "\(row.key): \(row.type.replacingOccurrences(of: "`", with: ""))\(unit)"
+      if !row.defaultText.isEmpty { line += ", default \(row.defaultText.replacingOccurrences(of: "`", with: ""))" }
+      if !row.rangeText.isEmpty { line += ", \(row.rangeText)" }
+      if let flag = row.flag { line += ", flag \(flag)" }
+      try printLine(line)
+      try printLine("    \(row.help.replacingOccurrences(of: "`", with: ""))")
+    }
+  }
+}

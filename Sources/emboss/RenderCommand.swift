@@ -51,7 +51,13 @@ struct RenderCommand: ParsableCommand {
   @Option(help: ArgumentHelp("A fixed canvas WIDTHxHEIGHT with the text centered at its exact position, in px or a unit with --dpi: 1000x200, 100mmx30mm (default: fit the text).", valueName: "WxH"))
   var canvas: String?
 
-  @OptionGroup var material: MaterialOptions
+  @OptionGroup(title: "Material") var material: MaterialOptions
+
+  @OptionGroup(title: "Relief and composite") var relief: ReliefOptions
+
+  @OptionGroup(title: "Key light") var light: LightOptions
+
+  @OptionGroup var threads: ThreadOptions
 
   @Option(
     name: .customLong("shading-image"),
@@ -146,42 +152,59 @@ struct RenderCommand: ParsableCommand {
     if let maxMemory, RenderLimits.parseBytes(maxMemory) == nil {
       throw ValidationError("--max-memory must be a size such as 8G, 512M or 100000000 (bytes), got '\(maxMemory)'")
     }
-    if let conflict = OutputConflicts.check(outputs: outputPaths, inputs: inputPaths) {
+    _ = try materialSettings(material, relief: relief, light: light, dpi: resolution.dpi)
+    if let conflict = OutputConflicts.check(outputs: try plan().paths, inputs: inputPaths) {
       throw ValidationError(conflict)
     }
+  }
+
+  /// The job, every argument turned into library values (all checked in `validate`).
+  private func job() throws -> RenderJob {
+    let source: MaskSource
+    if let mask {
+      source = .picture(PictureMask(path: mask, mode: maskMode, invert: invertMask, threshold: maskThreshold))
+    } else {
+      source = .text(
+        TextMask(
+          text: TextMask.unescaped(text), fontPath: font,
+          style: TextStyle(
+            pixelSize: size, alignment: align,
+            letterSpacing: Float(try resolution.pixels(letterSpacing, option: "--letter-spacing", allowNegative: true)),
+            lineHeight: lineHeight,
+            padding: try padding.map { Float(try resolution.pixels($0, option: "--padding")) }),
+          inkHeight: try height.map { try resolution.pixels($0, option: "--height") },
+          canvas: try canvas.map(canvasSize)))
+    }
+    return RenderJob(
+      mask: source, material: material.material,
+      settings: try materialSettings(material, relief: relief, light: light, dpi: resolution.dpi),
+      shadingImagePath: shadingImage, output: try plan(), parallelism: threads.parallelism,
+      limits: RenderLimits(
+        maxPixels: maxPixels, maxMemory: maxMemory.flatMap(RenderLimits.parseBytes) ?? RenderLimits.defaultMemory))
+  }
+
+  /// Every file this command writes.
+  private func plan() throws -> OutputPlan {
+    var laser = LaserRequest()
+    if let engrave { laser.engrave = (engrave, try engraving.options(resolution: resolution)) }
+    if let depthMap { laser.depthMap = (depthMap, depthMapBits, depthMapInvert) }
+    if let svg {
+      let point = cutRegion.flatMap(parsePoint)
+      laser.svg = (svg, try resolution.pixels(cutOffset, option: "--cut-offset"), point.map { (x: $0.0, y: $0.1) })
+    }
+    return OutputPlan(
+      image: output.output, depth: output.depth, compression: output.compression,
+      resolution: resolution.resolution, laser: laser, stagesDirectory: saveStages)
   }
 
   func run() throws {
     let resources = try Resources.locate()
     if let warning = resolution.resolution?.roundTripWarning { printError("warning: \(warning)") }
-    var job = TextRenderJob(
-      text: text.replacingOccurrences(of: "\\n", with: "\n"),
-      fontPath: font,
-      style: TextStyle(
-        pixelSize: size, alignment: align,
-        letterSpacing: Float(try resolution.pixels(letterSpacing, option: "--letter-spacing", allowNegative: true)),
-        lineHeight: lineHeight,
-        padding: try padding.map { Float(try resolution.pixels($0, option: "--padding")) }),
-      canvas: try canvas.map(canvasSize),
-      material: material.material,
-      settings: material.settings,
-      overrides: try material.overrides(resolution: resolution),
-      shadingImagePath: shadingImage,
-      depth: output.depth,
-      compression: output.compression,
-      parallelism: material.parallelism,
-      limits: RenderLimits(
-        maxPixels: maxPixels, maxMemory: maxMemory.flatMap(RenderLimits.parseBytes) ?? RenderLimits.defaultMemory))
-    if svg != nil { job.outputMargin = try resolution.pixels(cutOffset, option: "--cut-offset") }
-    job.resolution = resolution.resolution
-    job.inkHeight = try height.map { try resolution.pixels($0, option: "--height") }
-    if let mask {
-      job.maskImage = (mask, maskMode, invertMask, maskThreshold)
-    }
+    let job = try job()
     if watch {
       let output = self.output.output
       MaterialWatcher(job: job, resources: resources).run(limit: watchLimit) { result in
-        try write(result)
+        try write(result, job: job)
       } report: { event in
         switch event {
         case .rendered(let milliseconds, let stages):
@@ -195,21 +218,7 @@ struct RenderCommand: ParsableCommand {
       }
       return
     }
-    try write(try job.run(resources: resources))
-  }
-
-  private var laser: LaserRequest {
-    get throws {
-      var request = LaserRequest()
-      request.resolution = resolution.resolution
-      if let engrave { request.engrave = (engrave, try engraving.options(resolution: resolution)) }
-      if let depthMap { request.depthMap = (depthMap, depthMapBits, depthMapInvert) }
-      if let svg {
-        let point = cutRegion.flatMap(parsePoint)
-        request.svg = (svg, try resolution.pixels(cutOffset, option: "--cut-offset"), point.map { (x: $0.0, y: $0.1) })
-      }
-      return request
-    }
+    try write(try job.run(resources: resources), job: job)
   }
 
   /// `WIDTHxHEIGHT`, each a length (`1000x200`, `100mmx30mm`), in whole pixels (rounded).
@@ -236,18 +245,6 @@ struct RenderCommand: ParsableCommand {
     return (x, y)
   }
 
-  /// Every file this command writes, as (option, path).
-  private var outputPaths: [(option: String, path: String)] {
-    var paths = [("-o", output.output)]
-    if let engrave { paths.append(("--engrave", engrave)) }
-    if let depthMap { paths.append(("--depth-map", depthMap)) }
-    if let svg { paths.append(("--svg", svg)) }
-    if let saveStages {
-      paths += Render.stageNames.map { ("--save-stages", saveStages + "/" + $0) }
-    }
-    return paths
-  }
-
   private var inputPaths: [(option: String, path: String)] {
     var paths: [(String, String)] = []
     if let mask { paths.append(("--mask", mask)) }
@@ -259,25 +256,9 @@ struct RenderCommand: ParsableCommand {
     return paths
   }
 
-  private func write(_ result: TextRenderJob.Output) throws {
-    // Every file is made before any is written, and then written all or nothing.
-    var files: [(path: String, data: Data)] = []
-    let request = try laser
-    if !request.isEmpty {
-      files += try request.files(for: result.render, relief: result.material.relief)
-    }
-    if let directory = saveStages {
-      for file in try result.render.stageFiles(
-        material: result.material, depth: output.depth, compression: output.compression)
-      {
-        files.append((directory + "/" + file.name, Data(file.data)))
-      }
-    }
-    files.append((output.output, result.png))
+  private func write(_ result: RenderJob.Output, job: RenderJob) throws {
     var all = result.timings
-    try all.measure("write") {
-      try OutputFile.write(files, creating: saveStages.map { [$0] } ?? [])
-    }
+    try all.measure("write") { try job.write(result) }
     if timings {
       for stage in all.stages {
         printError(String(format: "%-14@ %8.2f ms", stage.name, stage.seconds * 1000))

@@ -4,19 +4,26 @@ import EmbossKit
 struct ShadingCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "shading",
-    abstract: "Render a material's lit hemisphere (the shading image) on its own.")
+    abstract: "Render a material's lit ball (the shading image the composite looks colors up in) on its own.")
 
   @OptionGroup var output: OutputOptions
 
-  @OptionGroup var material: MaterialOptions
+  @OptionGroup(title: "Material") var material: MaterialOptions
 
-  @Option(help: "Side of the image in pixels, 16...4096 (default: the material's shading size).")
+  @OptionGroup(title: "Key light") var light: LightOptions
+
+  @Option(help: ArgumentHelp(
+    "Side of the image, \(Parameters.shadingSize.range.lowerBound)...\(Parameters.shadingSize.range.upperBound) pixels (default: the material's \(Parameters.shadingSize.key)).",
+    valueName: "pixels"))
   var size: Int?
 
+  @OptionGroup var threads: ThreadOptions
+
   func validate() throws {
-    if let size, !MaterialSpec.shadingSizeRange.contains(size) {
-      throw ValidationError("--size must be in 16...4096, got \(size)")
+    if let size {
+      do { try Parameters.shadingSize.check(size) } catch { throw ValidationError("--size: \(error.message)") }
     }
+    _ = try materialSettings(material, light: light)
     if let conflict = OutputConflicts.check(outputs: [("-o", output.output)], inputs: []) {
       throw ValidationError(conflict)
     }
@@ -24,11 +31,11 @@ struct ShadingCommand: ParsableCommand {
 
   func run() throws {
     let resources = try Resources.locate()
-    let spec = try material.load(from: resources.materialLibrary)
-    let image = ShadingImage.render(
-      surface: spec.surface, lights: spec.lights, environment: spec.environment,
-      size: size ?? spec.shadingSize,
-      parallelism: material.parallelism)
+    var sources: [String] = []
+    let spec = try MaterialLoader.load(
+      material.material, library: resources.materialLibrary,
+      settings: try materialSettings(material, light: light), sources: &sources)
+    let image = Pipeline.ball(material: spec, size: size, parallelism: threads.parallelism)
     let png = try PNGCodec.encode(image, depth: output.depth, compression: output.compression)
     try OutputFile.write(png, to: output.output)
   }

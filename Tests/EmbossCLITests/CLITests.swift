@@ -62,12 +62,23 @@ final class CLITests: XCTestCase {
   }
 
   /// `shading` with a length option once trapped in swift-argument-parser (a hand-built
-  /// option group read outside parsing).
-  func testShadingWithALengthOptionDoesNotTrap() throws {
+  /// option group read outside parsing); it has no relief options at all now, and its help
+  /// lists only what it uses.
+  func testShadingTakesOnlyTheOptionsItUses() throws {
     for arguments in [["shading", "--radius", "2", "-o", "s.png"], ["shading", "--soften", "1mm", "-o", "t.png"]] {
       let result = try run(arguments)
-      XCTAssertTrue([0, 64].contains(result.status), "\(arguments): \(result.status) \(result.stderr)")
+      XCTAssertEqual(result.status, 64, "\(arguments): \(result.stderr)")
+      XCTAssertTrue(result.stderr.contains("Unknown option '\(arguments[1])'"), result.stderr)
     }
+    let help = String(decoding: try run(["shading", "--help"]).stdout, as: UTF8.self)
+    for unused in ["--profile", "--scale", "--direction", "--background", "--radius", "--shading-size"] {
+      XCTAssertFalse(help.contains(unused), "shading --help lists \(unused)")
+    }
+    for used in ["--material", "--set", "--light-angle", "--size", "--threads"] {
+      XCTAssertTrue(help.contains(used), "shading --help lacks \(used)")
+    }
+    let lit = try run(["shading", "--size", "32", "--light-angle", "45", "-o", "lit.png"])
+    XCTAssertEqual(lit.status, 0, lit.stderr)
   }
 
   func testShadingCommand() throws {

@@ -14,10 +14,10 @@ import XCTest
 final class CompositorTests: XCTestCase {
   let square = Fixtures.mask(width: 60, height: 60) { x, y in x >= 10 && x <= 50 && y >= 10 && y <= 50 }
 
-  func render(lights: [Light], background: Background = .transparent) -> RGBAImage {
-    let height = HeightField.make(mask: square, relief: ReliefSpec(radius: 8), parallelism: .serial)
+  func render(lights: [Light], background: Background = .transparent) throws -> RGBAImage {
+    let height = HeightField.make(mask: square, relief: try ReliefSpec(radius: 8), parallelism: .serial)
     let shading = ShadingImage.render(
-      surface: Surface(base: SIMD3(repeating: 0.5), specular: .zero, ambient: 0), lights: lights,
+      surface: try Surface(base: SIMD3(repeating: 0.5), specular: .zero, ambient: 0), lights: lights,
       size: 128, parallelism: .serial)
     return ShadedMaterial.composite(
       height: height, mask: square, shading: shading, scale: 10, background: background,
@@ -27,8 +27,8 @@ final class CompositorTests: XCTestCase {
 
   /// Core Image's y points up and ours down: a light at the top-left must brighten the
   /// top and left bevels of a letter, not the bottom ones.
-  func testLightAtTopLeftBrightensTopLeftSlopes() {
-    let image = render(lights: [Light(kind: .distant, position: SIMD3(-1, 1, 0.5))])
+  func testLightAtTopLeftBrightensTopLeftSlopes() throws {
+    let image = try render(lights: [Light.distant(try DistantLight(direction: SIMD3(-1, 1, 0.5)))])
     let top = image[30, 13].x
     let bottom = image[30, 47].x
     let left = image[13, 30].x
@@ -37,27 +37,27 @@ final class CompositorTests: XCTestCase {
     XCTAssertGreaterThan(left, right + 0.1)
   }
 
-  func testLightAtBottomRightBrightensBottomRightSlopes() {
-    let image = render(lights: [Light(kind: .distant, position: SIMD3(1, -1, 0.5))])
+  func testLightAtBottomRightBrightensBottomRightSlopes() throws {
+    let image = try render(lights: [Light.distant(try DistantLight(direction: SIMD3(1, -1, 0.5)))])
     XCTAssertGreaterThan(image[30, 47].x, image[30, 13].x + 0.1)
     XCTAssertGreaterThan(image[47, 30].x, image[13, 30].x + 0.1)
   }
 
-  func testPlateauTakesTheShadingCenterAndAlphaIsCoverage() {
-    let image = render(lights: [Light(kind: .distant, position: SIMD3(0, 0, 1))])
+  func testPlateauTakesTheShadingCenterAndAlphaIsCoverage() throws {
+    let image = try render(lights: [Light.distant(try DistantLight(direction: SIMD3(0, 0, 1)))])
     // Flat top: normal (0, 0, 1), the center of the ball: diffuse 0.5 * 1.
     XCTAssertEqual(image[30, 30].x, 0.5, accuracy: 0.01)
     XCTAssertEqual(image[30, 30].w, 1)
     XCTAssertEqual(image[2, 2].w, 0)
   }
 
-  func testBackgroundColorMakesEveryPixelOpaque() {
-    let image = render(lights: [Light(kind: .distant, position: SIMD3(0, 0, 1))], background: .color(SIMD3(1, 0, 0)))
+  func testBackgroundColorMakesEveryPixelOpaque() throws {
+    let image = try render(lights: [Light.distant(try DistantLight(direction: SIMD3(0, 0, 1)))], background: .color(SIMD3(1, 0, 0)))
     XCTAssertEqual(image[2, 2], SIMD4(1, 0, 0, 1))
     XCTAssertTrue(image.pixels.allSatisfy { $0.w == 1 })
   }
 
-  func testLookupFollowsCoreImageConvention() {
+  func testLookupFollowsCoreImageConvention() throws {
     // (normal.xy + 1) / 2 * size, with Core Image's y up = our row counted from the top for -y.
     XCTAssertEqual(ShadedMaterial.lookup(SIMD3(0, 0, 1), width: 100, height: 100), SIMD2(50, 50))
     XCTAssertEqual(ShadedMaterial.lookup(SIMD3(-1, 0, 0), width: 100, height: 100), SIMD2(0, 50))
@@ -65,7 +65,7 @@ final class CompositorTests: XCTestCase {
     XCTAssertEqual(ShadedMaterial.lookup(SIMD3(0, -1, 0), width: 100, height: 100), SIMD2(50, 0))
   }
 
-  func testExternalShadingImageRimIsExtended() {
+  func testExternalShadingImageRimIsExtended() throws {
     // A white disk on a black square: after extending, the corners are white too.
     var image = RGBAImage(width: 32, height: 32, fill: SIMD4(0, 0, 0, 1))
     for y in 0..<32 {

@@ -73,7 +73,7 @@ final class CutLineTests: XCTestCase {
     XCTAssertNil(CutLine.region(of: mask, at: -1, 5), "outside the image")
   }
 
-  func testSVGSizeInMillimetersMatchesTheViewBox() {
+  func testSVGSizeInMillimetersMatchesTheViewBox() throws {
     let curve = CutLine.smooth([SIMD2(-2, -2), SIMD2(10, -2), SIMD2(10, 10), SIMD2(-2, 10)])
     let svg = SVGDocument.make(canvasWidth: 254, canvasHeight: 127, image: Data([1, 2, 3]), cut: [curve], dpi: 254)
     XCTAssertTrue(svg.contains(#"width="25.6mm" height="12.9mm" viewBox="-2 -2 256 129""#), svg)
@@ -83,7 +83,7 @@ final class CutLineTests: XCTestCase {
     XCTAssertTrue(svg.contains("M-2,-2 C"), svg)
   }
 
-  func testDPIRoundTrip() {
+  func testDPIRoundTrip() throws {
     XCTAssertNil(Resolution(dpi: 254).roundTripWarning)
     XCTAssertEqual(Resolution(dpi: 254).pixelsPerMeter, 10000)
     XCTAssertEqual(Resolution(dpi: 600).pixelsPerMeter, 23622)

@@ -14,7 +14,7 @@ import XCTest
 final class DistanceTransformTests: XCTestCase {
   /// The transform is exact: every squared distance equals brute force's, and the reported
   /// nearest seed is at that distance.
-  func testMatchesBruteForceOnRandomMasks() {
+  func testMatchesBruteForceOnRandomMasks() throws {
     var random = SeededGenerator(state: 42)
     for trial in 0..<40 {
       let width = Int.random(in: 1...37, using: &random)
@@ -49,7 +49,7 @@ final class DistanceTransformTests: XCTestCase {
     }
   }
 
-  func testSingleSeedGivesSquaredEuclideanDistances() {
+  func testSingleSeedGivesSquaredEuclideanDistances() throws {
     let result = DistanceTransform.compute(width: 7, height: 5) { $0 == 2 * 7 + 3 }
     XCTAssertEqual(result.squaredDistance(0), 9 + 4)
     XCTAssertEqual(result.squaredDistance(2 * 7 + 3), 0)

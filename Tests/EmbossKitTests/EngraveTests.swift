@@ -18,7 +18,7 @@ final class EngraveTests: XCTestCase {
 
   /// Glowforge: gray by luminance, transparent counts as white, white where
   /// corrected >= threshold / 255.
-  func testThresholdIsGlowforges() {
+  func testThresholdIsGlowforges() throws {
     var image = RGBAImage(width: 4, height: 1)
     image[0, 0] = SIMD4(0, 0, 0, 1)  // black: burned
     image[1, 0] = SIMD4(0, 0, 0, 0)  // transparent: white, never burned
@@ -37,7 +37,7 @@ final class EngraveTests: XCTestCase {
   /// Error diffusion within 3%; an n x n ordered matrix has n * n + 1 levels, so within half
   /// a level; Atkinson diffuses only 3/4 of the error, which clips the extreme tones (its
   /// known look), so it is held to the mid-tones.
-  func testEveryMethodTracksTheGrayLevel() {
+  func testEveryMethodTracksTheGrayLevel() throws {
     for method in DitherMethod.allCases where method != .threshold {
       let levels: [Float] = method == .atkinson ? [0.3, 0.5, 0.7] : [0.1, 0.3, 0.5, 0.7, 0.9]
       let tolerance: Double
@@ -55,7 +55,7 @@ final class EngraveTests: XCTestCase {
     }
   }
 
-  func testOrderedMatricesArePermutations() {
+  func testOrderedMatricesArePermutations() throws {
     for n in [2, 4, 8] {
       XCTAssertEqual(Engrave.bayer(n).sorted(), Array(0..<(n * n)))
     }
@@ -65,7 +65,7 @@ final class EngraveTests: XCTestCase {
 
   /// Blue noise has no clumps: at 1/8 density no dot touches another 8-connected neighbour
   /// far more often than random dots would (about 61% of random dots have a neighbour).
-  func testBlueNoiseSpreadsDots() {
+  func testBlueNoiseSpreadsDots() throws {
     let bits = Engrave.bitmap(flat(0.875), options: EngraveOptions(method: .blueNoise))
     var touching = 0
     var dots = 0
@@ -87,7 +87,7 @@ final class EngraveTests: XCTestCase {
 
   /// Raster-order diffusion drags error rightwards, so dots line up along one diagonal
   /// ("worms"); serpentine scanning mirrors the kernel on reverse rows and balances them.
-  func testSerpentineBalancesDiagonalStructure() {
+  func testSerpentineBalancesDiagonalStructure() throws {
     func asymmetry(_ serpentine: Bool) -> Double {
       let bits = Engrave.bitmap(flat(0.8, size: 128), options: EngraveOptions(method: .floydSteinberg, serpentine: serpentine))
       var right = 0
@@ -104,7 +104,7 @@ final class EngraveTests: XCTestCase {
     XCTAssertLessThan(asymmetry(true), 0.2)
   }
 
-  func testNegativeMirrorAndDotWidth() {
+  func testNegativeMirrorAndDotWidth() throws {
     var gray = Plane(width: 8, height: 1, value: 1)
     for x in 0..<3 { gray[x, 0] = 0 }
     let plain = Engrave.bitmap(gray, options: EngraveOptions())
@@ -134,14 +134,14 @@ final class EngraveTests: XCTestCase {
     XCTAssertEqual(samples.rgba[4 * 32], 0)
   }
 
-  func testUnknownDitherListsTheValidOnes() {
+  func testUnknownDitherListsTheValidOnes() throws {
     guard case .failure(let error) = DitherMethod.parse("floyd") else { return XCTFail() }
     XCTAssertTrue(error.message.hasPrefix("unknown dither 'floyd'"), error.message)
     XCTAssertTrue(error.message.contains("floyd-steinberg, atkinson, jarvis-judice-ninke"), error.message)
   }
 
   /// White (and transparent) is never burned and black always is, whatever the method.
-  func testPureWhiteNeverBurnsPureBlackAlwaysDoes() {
+  func testPureWhiteNeverBurnsPureBlackAlwaysDoes() throws {
     var image = RGBAImage(width: 64, height: 64, fill: SIMD4(0, 0, 0, 0))
     for y in 20..<44 { for x in 20..<44 { image[x, y] = SIMD4(0.2, 0.2, 0.2, 1) } }
     for method in DitherMethod.allCases {
@@ -159,7 +159,7 @@ final class EngraveTests: XCTestCase {
 
   /// On a horizontal gray ramp, the black fraction of every eighth of the width follows that
   /// eighth's mean gray.
-  func testRampIsReproducedBinByBin() {
+  func testRampIsReproducedBinByBin() throws {
     var ramp = Plane(width: 256, height: 48)
     for y in 0..<48 { for x in 0..<256 { ramp[x, y] = Float(x) / 255 } }
     for method in DitherMethod.allCases where method != .threshold {

@@ -93,7 +93,7 @@ final class ExactDistanceTests: XCTestCase {
 
   /// Inside a polygon with acute notches every distance is within 0.25 px of the truth,
   /// right into the notches, past their tips and along the mitres between the walls.
-  func testDistancesInsideAWWithAcuteNotches() {
+  func testDistancesInsideAWWithAcuteNotches() throws {
     let polygon = Self.w
     let mask = Self.mask(polygon, width: 122, height: 100)
     let inside = { (p: SIMD2<Double>) -> Bool in
@@ -111,7 +111,7 @@ final class ExactDistanceTests: XCTestCase {
   }
 
   /// Inside a disk the distance to the rim is R - r.
-  func testDistancesInsideADisk() {
+  func testDistancesInsideADisk() throws {
     let (cx, cy, radius) = (40.3, 38.7, 31.6)
     let mask = Fixtures.mask(width: 82, height: 80, samples: 32) { x, y in
       (x - cx) * (x - cx) + (y - cy) * (y - cy) <= radius * radius
@@ -125,7 +125,7 @@ final class ExactDistanceTests: XCTestCase {
 
   /// In a ring 5 px wide the distance is the nearer of the two rims: both walls are found,
   /// and the fold between them runs along the middle circle.
-  func testDistancesInsideAThinRing() {
+  func testDistancesInsideAThinRing() throws {
     let (cx, cy, inner, outer) = (30.4, 29.8, 19.3, 24.3)
     let mask = Fixtures.mask(width: 62, height: 61, samples: 32) { x, y in
       let r2 = (x - cx) * (x - cx) + (y - cy) * (y - cy)
@@ -141,7 +141,7 @@ final class ExactDistanceTests: XCTestCase {
 
   /// The search (transform, walk, sweeps) finds exactly the nearest segment of the edge
   /// polygon, checked by brute force over every segment on random blobs.
-  func testSearchFindsTheNearestSegment() {
+  func testSearchFindsTheNearestSegment() throws {
     var generator = SeededGenerator(state: 7)
     for _ in 0..<6 {
       let blobs = (0..<7).map { _ in

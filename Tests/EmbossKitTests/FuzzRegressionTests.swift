@@ -65,7 +65,7 @@ final class FuzzRegressionTests: XCTestCase {
       guard let layout = try? TextLayout(
         text: text, font: font, style: style, limits: RenderLimits(maxPixels: 1 << 20, maxTextLength: 200))
       else { continue }
-      _ = HeightField.make(mask: layout.rasterize(), relief: ReliefSpec(radius: 3), parallelism: .serial)
+      _ = HeightField.make(mask: layout.rasterize(), relief: try ReliefSpec(radius: 3), parallelism: .serial)
     }
   }
 }

@@ -14,7 +14,7 @@ import XCTest
 final class HeightFieldTests: XCTestCase {
   /// A straight edge at a fractional position: distances are exact to a small fraction of a
   /// pixel, which only the anti-aliased (sub-pixel) correction can give.
-  func testSubPixelDistanceToAStraightEdge() {
+  func testSubPixelDistanceToAStraightEdge() throws {
     for edge in [10.0, 10.3, 10.5, 10.85] {
       // Exact area coverage of the half-plane x >= edge, inside a box.
       var plane = Plane(width: 60, height: 60)
@@ -33,7 +33,7 @@ final class HeightFieldTests: XCTestCase {
     }
   }
 
-  func testSubPixelDistanceToADiagonalEdge() {
+  func testSubPixelDistanceToADiagonalEdge() throws {
     // Edge through (20, 0) at 30 degrees from vertical; inside to its right.
     let angle = 30.0 * Double.pi / 180
     let normal = (cos(angle), -sin(angle))
@@ -56,7 +56,7 @@ final class HeightFieldTests: XCTestCase {
 
   /// Inside a disk the distance to the rim is R - r: within 0.08 px up to 12 px in (a curved
   /// edge is modelled by pixel-long tangent segments).
-  func testDistanceInsideADisk() {
+  func testDistanceInsideADisk() throws {
     let (cx, cy, radius) = (32.3, 30.7, 24.6)
     let mask = Fixtures.mask(width: 66, height: 64, samples: 32) { x, y in
       (x - cx) * (x - cx) + (y - cy) * (y - cy) <= radius * radius
@@ -76,11 +76,11 @@ final class HeightFieldTests: XCTestCase {
     XCTAssertLessThan(worst, 0.08)
   }
 
-  func testHeightsFollowTheProfileAndReachThePlateau() {
+  func testHeightsFollowTheProfileAndReachThePlateau() throws {
     let mask = Fixtures.mask(width: 80, height: 80) { x, y in x >= 10 && x <= 70 && y >= 10 && y <= 70 }
     for profile in ReliefProfile.allCases {
       let field = HeightField.make(
-        mask: mask, relief: ReliefSpec(radius: 10, profile: profile), parallelism: .serial)
+        mask: mask, relief: try ReliefSpec(radius: 10, profile: profile), parallelism: .serial)
       XCTAssertEqual(field.height(x: 5, y: 40), 0, "outside is 0")
       XCTAssertEqual(field.height(x: 40, y: 40), 1, "plateau is 1")
       // Along a row through the middle, heights rise monotonically over the radius.
@@ -95,7 +95,7 @@ final class HeightFieldTests: XCTestCase {
     }
   }
 
-  func testProfilesHaveTheirShapes() {
+  func testProfilesHaveTheirShapes() throws {
     XCTAssertEqual(ReliefProfile.linear.height(0.25), 0.25)
     XCTAssertEqual(ReliefProfile.round.height(0.5), (0.75 as Float).squareRoot(), accuracy: 1e-6)
     XCTAssertEqual(ReliefProfile.smooth.height(0.5), 0.5, accuracy: 1e-6)
@@ -106,23 +106,23 @@ final class HeightFieldTests: XCTestCase {
     }
   }
 
-  func testLoweredDirectionNegatesHeights() {
+  func testLoweredDirectionNegatesHeights() throws {
     let mask = Fixtures.mask(width: 40, height: 40) { x, y in x >= 5 && x <= 35 && y >= 5 && y <= 35 }
-    let raised = HeightField.make(mask: mask, relief: ReliefSpec(direction: .raised), parallelism: .serial)
-    let lowered = HeightField.make(mask: mask, relief: ReliefSpec(direction: .lowered), parallelism: .serial)
+    let raised = HeightField.make(mask: mask, relief: try ReliefSpec(direction: .raised), parallelism: .serial)
+    let lowered = HeightField.make(mask: mask, relief: try ReliefSpec(direction: .lowered), parallelism: .serial)
     XCTAssertEqual(raised.plane.pixels.map { -$0 }, lowered.plane.pixels)
   }
 
-  func testEmptyMaskGivesEmptyField() {
-    let field = HeightField.make(mask: CoverageMask(plane: Plane(width: 10, height: 10)), relief: ReliefSpec())
+  func testEmptyMaskGivesEmptyField() throws {
+    let field = HeightField.make(mask: CoverageMask(plane: Plane(width: 10, height: 10)), relief: try ReliefSpec())
     XCTAssertTrue(field.region.isEmpty)
     XCTAssertEqual(field.height(x: 3, y: 3), 0)
   }
 
-  func testSameFieldOnAnyThreadCount() {
+  func testSameFieldOnAnyThreadCount() throws {
     let mask = Fixtures.mask(width: 90, height: 70) { x, y in ((x - 45) * (x - 45)) / 1600 + ((y - 35) * (y - 35)) / 900 <= 1 }
-    let one = HeightField.make(mask: mask, relief: ReliefSpec(), parallelism: Parallelism(threads: 1))
-    let seven = HeightField.make(mask: mask, relief: ReliefSpec(), parallelism: Parallelism(threads: 7))
+    let one = HeightField.make(mask: mask, relief: try ReliefSpec(), parallelism: Parallelism(threads: 1))
+    let seven = HeightField.make(mask: mask, relief: try ReliefSpec(), parallelism: Parallelism(threads: 7))
     XCTAssertEqual(one, seven)
   }
 }
@@ -130,12 +130,12 @@ final class HeightFieldTests: XCTestCase {
 extension HeightFieldTests {
   /// The field is computed in bands of rows with a halo; it must equal one computation over
   /// the whole region.
-  func testBandsGiveTheSameFieldAsOneRegion() {
+  func testBandsGiveTheSameFieldAsOneRegion() throws {
     let mask = Fixtures.mask(width: 70, height: 420, samples: 4) { x, y in
       let center = 35 + 18 * sin(y / 40)
       return abs(x - center) < 9 + 4 * cos(y / 23) && y > 4 && y < 414
     }
-    for relief in [ReliefSpec(radius: 6, profile: .linear), ReliefSpec(radius: 3.5, profile: .round)] {
+    for relief in [try ReliefSpec(radius: 6, profile: .linear), try ReliefSpec(radius: 3.5, profile: .round)] {
       let field = HeightField.make(mask: mask, relief: relief, parallelism: Parallelism(threads: 3))
       let region = mask.inkBounds.grown(by: 1)
       XCTAssertEqual(field.region, region)

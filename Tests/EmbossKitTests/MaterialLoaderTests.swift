@@ -29,12 +29,12 @@ final class MaterialLoaderTests: XCTestCase {
     XCTAssertEqual(spec.surface.model, .ggx)
     XCTAssertEqual(spec.environment.softboxes.count, 2)
     // Depth follows the radius: at radius 10 it is Core Image's scale 10, as before.
-    XCTAssertEqual(spec.relief, ReliefSpec(radius: 10, profile: .round, depth: .radiusMultiple(1), direction: .raised))
+    XCTAssertEqual(spec.relief, try ReliefSpec(radius: 10, profile: .round, depth: .radiusMultiple(1), direction: .raised))
     XCTAssertEqual(spec.relief.scale, 10)
     XCTAssertEqual(spec.shadingSize, 512)
   }
 
-  func testOmittedKeysTakeDefaults() {
+  func testOmittedKeysTakeDefaults() throws {
     var sink = DiagnosticSink()
     let spec = MaterialLoader.parse(yaml: "surface:\n  shininess: 90\n", file: "x.yaml", library: library, sink: &sink)
     XCTAssertEqual(sink.diagnostics, [])
@@ -43,7 +43,7 @@ final class MaterialLoaderTests: XCTestCase {
     XCTAssertEqual(spec?.lights, MaterialSpec.builtIn.lights)
   }
 
-  func testUnknownKeySuggestsTheNearest() {
+  func testUnknownKeySuggestsTheNearest() throws {
     XCTAssertEqual(
       errors("surface:\n  shinyness: 10\n"),
       ["test.yaml:2:3: error: \"surface.shinyness\": unknown key; did you mean \"shininess\"?"])
@@ -52,7 +52,7 @@ final class MaterialLoaderTests: XCTestCase {
       ["test.yaml:1:1: error: \"colour\": unknown key (known keys: description, extends, surface, lights, environment, relief, shading, background)"])
   }
 
-  func testOutOfRangeNumbers() {
+  func testOutOfRangeNumbers() throws {
     XCTAssertEqual(
       errors("surface:\n  shininess: 0\n"),
       ["test.yaml:2:14: error: \"surface.shininess\": must be in 1...2048, got 0"])
@@ -61,7 +61,7 @@ final class MaterialLoaderTests: XCTestCase {
       ["test.yaml:2:11: error: \"relief.radius\": must be in 0.5...1000, got -3"])
   }
 
-  func testNaNAndInfinityAreRefused() {
+  func testNaNAndInfinityAreRefused() throws {
     XCTAssertEqual(
       errors("surface:\n  ambient: .nan\n"),
       ["test.yaml:2:12: error: \"surface.ambient\": must be a finite number, got .nan"])
@@ -70,7 +70,7 @@ final class MaterialLoaderTests: XCTestCase {
       ["test.yaml:2:10: error: \"relief.scale\": must be a finite number, got .inf"])
   }
 
-  func testWrongTypes() {
+  func testWrongTypes() throws {
     XCTAssertEqual(
       errors("surface:\n  shininess: shiny\n"),
       ["test.yaml:2:14: error: \"surface.shininess\": expected a number, got \"shiny\""])
@@ -82,7 +82,7 @@ final class MaterialLoaderTests: XCTestCase {
       ["test.yaml:2:9: error: \"shading.size\": expected a whole number, got \"12.5\""])
   }
 
-  func testBadColors() {
+  func testBadColors() throws {
     XCTAssertEqual(
       errors("surface:\n  base: \"#ggg\"\n"),
       ["test.yaml:2:9: error: \"surface.base\": expected a color like \"#rrggbb\", \"#rgb\", \"#rrggbbaa\" or a name, got \"#ggg\""])
@@ -91,7 +91,7 @@ final class MaterialLoaderTests: XCTestCase {
       ["test.yaml:2:8: error: \"surface.base\": expected a color such as \"#rrggbb\", got nothing (an unquoted # starts a YAML comment: write the color in quotes)"])
   }
 
-  func testHueColors() {
+  func testHueColors() throws {
     var sink = DiagnosticSink()
     let spec = MaterialLoader.parse(
       yaml: "lights:\n  - position: [0, 0, 1]\n    color: {hue: 120, brightness: 1}\n", file: "x.yaml",
@@ -100,7 +100,7 @@ final class MaterialLoaderTests: XCTestCase {
     XCTAssertEqual(spec?.lights.first?.color, SIMD3(0, 1, 0))
   }
 
-  func testEmptyLightListAndBadLights() {
+  func testEmptyLightListAndBadLights() throws {
     XCTAssertEqual(errors("lights: []\n"), ["test.yaml:1:9: error: \"lights\": needs at least one light"])
     XCTAssertEqual(
       errors("lights:\n  - position: [1, 2]\n    kind: omnii\n"),
@@ -110,12 +110,12 @@ final class MaterialLoaderTests: XCTestCase {
       ])
   }
 
-  func testReportsEveryErrorNotJustTheFirst() {
+  func testReportsEveryErrorNotJustTheFirst() throws {
     XCTAssertEqual(
       errors("surface:\n  shininess: 0\n  ambient: 2\nrelief:\n  profile: roundd\n").count, 3)
   }
 
-  func testSyntaxErrorHasALocation() {
+  func testSyntaxErrorHasALocation() throws {
     let result = errors("surface:\n  base: [1, 2\n")
     XCTAssertEqual(result.count, 1)
     XCTAssertTrue(result[0].hasPrefix("test.yaml:3:1: error: not valid YAML:"), result[0])
@@ -143,7 +143,7 @@ final class MaterialLoaderTests: XCTestCase {
     }
   }
 
-  func testUnknownPresetName() {
+  func testUnknownPresetName() throws {
     XCTAssertThrowsError(try MaterialLoader.load("defualt", library: library)) { error in
       XCTAssertTrue((error as? EmbossError)?.message.hasPrefix("no material named 'defualt'; did you mean 'default'?") ?? false, "\(error)")
     }
@@ -158,11 +158,11 @@ final class MaterialLoaderTests: XCTestCase {
     XCTAssertEqual(ColorLiteral(hue: 0, saturation: 1, brightness: 1), ColorLiteral(red: 1, green: 0, blue: 0))
   }
 
-  func testEditDistanceSuggestions() {
+  func testEditDistanceSuggestions() throws {
     XCTAssertEqual(editDistance("shinyness", "shininess"), 1)
     XCTAssertEqual(editDistance("abcd", "abdc"), 1)
-    XCTAssertEqual(suggestion(for: "radus", among: MaterialLoader.reliefKeys), "radius")
-    XCTAssertNil(suggestion(for: "zzzzzz", among: MaterialLoader.reliefKeys))
+    XCTAssertEqual(suggestion(for: "radus", among: Parameters.keys(in: "relief")), "radius")
+    XCTAssertNil(suggestion(for: "zzzzzz", among: Parameters.keys(in: "relief")))
   }
 
   func testSettingsOverrideTheResolvedMaterial() throws {
@@ -201,7 +201,7 @@ final class MaterialLoaderTests: XCTestCase {
     }
   }
 
-  func testEnvironmentAndNewSurfaceKeys() {
+  func testEnvironmentAndNewSurfaceKeys() throws {
     var sink = DiagnosticSink()
     let spec = MaterialLoader.parse(
       yaml: """
@@ -236,7 +236,7 @@ final class MaterialLoaderTests: XCTestCase {
     XCTAssertEqual(spec?.relief.soften, 2)
   }
 
-  func testNewKeysReportLocatedErrors() {
+  func testNewKeysReportLocatedErrors() throws {
     XCTAssertEqual(
       errors("surface:\n  model: phong\n"),
       ["test.yaml:2:10: error: \"surface.model\": unknown value \"phong\" (one of: blinn-phong, ggx)"])
@@ -278,7 +278,7 @@ final class MaterialLoaderTests: XCTestCase {
 
   /// A duplicate key is reported where it repeats, with its full path, beside the file's other
   /// problems; a 5 MB file gives one short line, not a dump of the file.
-  func testDuplicateKeyIsLocatedAtItsSecondUse() {
+  func testDuplicateKeyIsLocatedAtItsSecondUse() throws {
     XCTAssertEqual(
       errors("relief:\n  radius: 4\n  profile: linear\n  radius: 5\nsurface:\n  shininess: -3\n"),
       [
@@ -296,13 +296,13 @@ final class MaterialLoaderTests: XCTestCase {
     XCTAssertEqual(big, ["test.yaml:70002:1: error: \"description\": duplicate key"])
   }
 
-  func testUnclosedQuoteIsReportedWhereItOpens() {
+  func testUnclosedQuoteIsReportedWhereItOpens() throws {
     XCTAssertEqual(
       errors("description: \"never closed\nrelief:\n  radius: 4\n"),
       ["test.yaml:1:14: error: not valid YAML: this quoted string is never closed"])
   }
 
-  func testTabIndentationIsNamed() {
+  func testTabIndentationIsNamed() throws {
     XCTAssertEqual(
       errors("relief:\n\tradius: 4\n"),
       ["test.yaml:2:1: error: not valid YAML: a tab is used for indentation; YAML indents with spaces only"])
@@ -311,7 +311,7 @@ final class MaterialLoaderTests: XCTestCase {
       ["test.yaml:3:3: error: not valid YAML: a tab is used for indentation; YAML indents with spaces only"])
   }
 
-  func testMisspelledColorNameGetsASuggestion() {
+  func testMisspelledColorNameGetsASuggestion() throws {
     XCTAssertEqual(
       errors("surface:\n  base: silvr\n"),
       ["test.yaml:2:9: error: \"surface.base\": unknown color name \"silvr\"; did you mean \"silver\"?"])
@@ -349,7 +349,7 @@ final class MaterialLoaderTests: XCTestCase {
     XCTAssertEqual(child.surface.shininess, 33)
   }
 
-  func testNoMessageRepeatsTheInput() {
+  func testNoMessageRepeatsTheInput() throws {
     let long = String(repeating: "y", count: 10_000)
     let result = errors("description: [\(long)\n")
     XCTAssertEqual(result.count, 1)

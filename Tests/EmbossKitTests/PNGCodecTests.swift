@@ -127,7 +127,7 @@ final class ImageDiffTests: XCTestCase {
     PNGCodec.Samples(width: values.count / 4, height: 1, rgba: values.map { UInt16($0) * 257 }, pixelsPerMeter: 0)
   }
 
-  func testOneLevelWithinToleranceAndTwoLevelsPast() {
+  func testOneLevelWithinToleranceAndTwoLevelsPast() throws {
     let expected = samples([10, 20, 30, 255, 100, 100, 100, 255])
     let oneOff = samples([11, 20, 30, 255, 100, 100, 100, 255])
     let twoOff = samples([10, 20, 30, 255, 100, 102, 100, 255])

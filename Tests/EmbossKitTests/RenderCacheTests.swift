@@ -20,33 +20,37 @@ final class RenderCacheTests: XCTestCase {
   }
 
   func material() throws -> MaterialSpec {
-    var spec = try MaterialLoader.load("default", library: Fixtures.resources.materialLibrary)
-    spec.shadingSize = 96
-    return spec
+    try MaterialLoader.apply(
+      settings: ["shading.size=96"], to: try MaterialLoader.load("default", library: Fixtures.resources.materialLibrary))
   }
 
-  /// Each edit, applied in turn to the material of the step before, and the stages it must
-  /// re-run (the rest come from the cache).
-  func edits() -> [(name: String, edit: (inout MaterialSpec) -> Void, stages: [String])] {
+  /// Each edit (a `--set` value), applied in turn to the material of the step before, and the
+  /// stages it must re-run (the rest come from the cache).
+  func edits() -> [(name: String, setting: String, stages: [String])] {
     [
-      ("light intensity", { $0.lights[0].intensity *= 0.7 }, ["shading image", "composite"]),
-      ("light position", { $0.lights[0].position = SIMD3(0.3, 0.8, 0.5) }, ["shading image", "composite"]),
-      ("shininess", { $0.surface.shininess += 17 }, ["shading image", "composite"]),
-      ("environment", { $0.environment.intensity = 0.4 }, ["shading image", "composite"]),
-      ("background", { $0.background = .color(SIMD3(0.1, 0.3, 0.2)) }, ["composite"]),
-      ("depth", { $0.relief.depth = .pixels(6) }, ["normals", "shading image", "composite"]),
+      ("light intensity", "lights[0].intensity=0.37", ["shading image", "composite"]),
+      ("light position", "lights[0].position=[0.3, 0.8, 0.5]", ["shading image", "composite"]),
+      ("shininess", "surface.shininess=49", ["shading image", "composite"]),
+      ("environment", "environment.intensity=0.4", ["shading image", "composite"]),
+      ("background", "background=#1a4d3a", ["composite"]),
+      ("depth", "relief.depth=6px", ["normals", "shading image", "composite"]),
       // The ball is whole (shaded for a new lookup map), so it serves any lookup.
-      ("radius", { $0.relief.radius = 5 }, ["height field", "normals", "composite"]),
-      ("profile", { $0.relief.profile = .chiselHard }, ["height field", "normals", "composite"]),
-      ("ball size", { $0.shadingSize = 64 }, ["normals", "ball geometry", "shading image", "composite"]),
-      ("light again", { $0.lights[0].color = SIMD3(1, 0.8, 0.6) }, ["shading image", "composite"]),
+      ("radius", "relief.radius=5", ["height field", "normals", "composite"]),
+      ("profile", "relief.profile=chisel-hard", ["height field", "normals", "composite"]),
+      ("ball size", "shading.size=64", ["normals", "ball geometry", "shading image", "composite"]),
+      ("light again", "lights[0].color=#ffccaa", ["shading image", "composite"]),
     ]
   }
 
+  func render(_ mask: CoverageMask, _ spec: MaterialSpec, outputs: RenderOutputs = [], cache: StageCache = StageCache())
+    -> RenderResult
+  {
+    Pipeline.render(RenderInput(mask: mask, material: spec, outputs: outputs, parallelism: .serial), cache: cache)
+  }
+
   /// "none", or how many pixels differ and where the first is.
-  static func difference(_ a: Render, _ b: Render) -> String {
-    let x = a.image.flattened()
-    let y = b.image.flattened()
+  static func difference(_ a: CanvasImage?, _ b: CanvasImage?) -> String {
+    guard let x = a?.flattened(), let y = b?.flattened() else { return a == nil && b == nil ? "none" : "one is missing" }
     guard x.width == y.width, x.height == y.height else { return "sizes differ" }
     let differing = x.pixels.indices.filter { x.pixels[$0] != y.pixels[$0] }
     guard let first = differing.first else { return "none" }
@@ -56,17 +60,18 @@ final class RenderCacheTests: XCTestCase {
   func testCachedRendersEqualFreshRendersAndRerunOnlyWhatChanged() throws {
     let mask = try mask()
     var spec = try material()
-    let cache = RenderCache()
-    _ = cache.render(mask: mask, material: spec, parallelism: .serial)
-    for (name, edit, stages) in edits() {
-      edit(&spec)
-      let cached = cache.render(mask: mask, material: spec, parallelism: .serial)
-      let fresh = Render(mask: mask, material: spec, parallelism: .serial)
-      XCTAssertEqual(Self.difference(cached, fresh), "none", "\(name): same picture")
+    let cache = StageCache()
+    _ = render(mask, spec, cache: cache)
+    for (name, setting, stages) in edits() {
+      spec = try MaterialLoader.apply(settings: [setting], to: spec)
+      let cached = render(mask, spec, cache: cache)
+      let fresh = render(mask, spec)
+      XCTAssertEqual(Self.difference(cached.image, fresh.image), "none", "\(name): same picture")
       XCTAssertEqual(cached.timings.stages.map(\.name), stages, "\(name): stages re-run")
+      XCTAssertEqual(cached.material, spec, "\(name): the result carries its material")
     }
     // Nothing changed: nothing runs but the composite.
-    let again = cache.render(mask: mask, material: spec, parallelism: .serial)
+    let again = render(mask, spec, cache: cache)
     XCTAssertEqual(again.timings.stages.map(\.name), ["composite"])
   }
 
@@ -75,14 +80,34 @@ final class RenderCacheTests: XCTestCase {
   func testPartialReshadingReadsEveryTexelItNeeds() throws {
     let mask = try mask()
     var spec = try material()
-    let cache = RenderCache()
-    _ = cache.render(mask: mask, material: spec, parallelism: .serial)
+    let cache = StageCache()
+    _ = render(mask, spec, cache: cache)
     for step in 0..<3 {
-      spec.lights[0].position = SIMD3(Float(step) * 0.4 - 0.6, 0.7, 0.6)
-      let cached = cache.render(mask: mask, material: spec, parallelism: .serial)
-      XCTAssertFalse(cached.shadingIsComplete, "step \(step): partial re-shading")
-      let fresh = Render(mask: mask, material: spec, parallelism: .serial)
-      XCTAssertEqual(Self.difference(cached, fresh), "none", "step \(step)")
+      spec = try MaterialLoader.apply(settings: ["lights[0].position=[\(Float(step) * 0.4 - 0.6), 0.7, 0.6]"], to: spec)
+      let cached = render(mask, spec, cache: cache)
+      XCTAssertFalse(cached.ballIsWhole, "step \(step): partial re-shading")
+      let fresh = render(mask, spec)
+      XCTAssertEqual(Self.difference(cached.image, fresh.image), "none", "step \(step)")
     }
+  }
+
+  /// The engraving's shape and the saved ball come from the same pipeline: after partial
+  /// relights, asking for them gives the whole ball and the shape a fresh render gives.
+  func testShapeAndWholeBallAfterPartialRelights() throws {
+    let mask = try mask()
+    var spec = try MaterialLoader.apply(settings: ["background=#202020"], to: try material())
+    let cache = StageCache()
+    _ = render(mask, spec, cache: cache)
+    for step in 0..<2 {
+      spec = try MaterialLoader.apply(settings: ["lights[0].intensity=\(0.5 + Float(step) * 0.2)"], to: spec)
+      _ = render(mask, spec, cache: cache)
+    }
+    let cached = render(mask, spec, outputs: [.shape, .wholeBall], cache: cache)
+    let fresh = render(mask, spec, outputs: [.shape, .wholeBall])
+    XCTAssertTrue(cached.ballIsWhole)
+    XCTAssertEqual(cached.ball, fresh.ball)
+    XCTAssertEqual(Self.difference(cached.shape, fresh.shape), "none")
+    XCTAssertEqual(cached.shape?.fill, .zero, "the shape is over a transparent background")
+    XCTAssertEqual(Self.difference(cached.image, fresh.image), "none")
   }
 }

@@ -12,19 +12,24 @@ import XCTest
 @testable import EmbossText
 
 final class ShadingImageTests: XCTestCase {
-  let surface = Surface(
-    base: SIMD3(0.6, 0.4, 0.2), specular: SIMD3(1, 1, 1), shininess: 20, ambient: 0.1, metallic: 0)
-  let lights = [
-    Light(kind: .omni, position: SIMD3(-2, 2, 3), color: SIMD3(1, 0.9, 0.8), intensity: 1),
-    Light(kind: .omni, position: SIMD3(3, -1, 1), color: SIMD3(0.2, 0.3, 1), intensity: 0.5),
+  var surface: Surface {
+    get throws {
+      try Surface(base: SIMD3(0.6, 0.4, 0.2), specular: SIMD3(1, 1, 1), shininess: 20, ambient: 0.1, metallic: 0)
+    }
+  }
+  let omni: [(position: SIMD3<Float>, color: SIMD3<Float>, intensity: Float)] = [
+    (SIMD3(-2, 2, 3), SIMD3(1, 0.9, 0.8), 1), (SIMD3(3, -1, 1), SIMD3(0.2, 0.3, 1), 0.5),
   ]
+  var lights: [Light] {
+    get throws { try omni.map { .omni(try OmniLight(position: $0.position, color: $0.color, intensity: $0.intensity)) } }
+  }
 
   /// Blinn-Phong written out independently of `Surface.shade`.
   func analytic(_ n: SIMD3<Double>) -> SIMD3<Double> {
     func normalize(_ v: SIMD3<Double>) -> SIMD3<Double> { v / (v * v).sum().squareRoot() }
     let base = SIMD3<Double>(0.6, 0.4, 0.2)
     var color = base * 0.1
-    for light in lights {
+    for light in omni {
       let position = SIMD3<Double>(light.position)
       let l = normalize(position - n)
       let diffuse = (n * l).sum()
@@ -36,9 +41,9 @@ final class ShadingImageTests: XCTestCase {
     return color
   }
 
-  func testCenterAndSamplePointsMatchAnalyticBlinnPhong() {
+  func testCenterAndSamplePointsMatchAnalyticBlinnPhong() throws {
     let size = 65  // odd: pixel 32's center is the sphere's center
-    let image = ShadingImage.render(surface: surface, lights: lights, size: size, parallelism: .serial)
+    let image = ShadingImage.render(surface: try surface, lights: try lights, size: size, parallelism: .serial)
     for (i, j) in [(32, 32), (20, 12), (50, 40), (10, 30), (40, 55)] {
       let x = (Double(i) + 0.5) / Double(size) * 2 - 1
       let y = 1 - (Double(j) + 0.5) / Double(size) * 2
@@ -52,9 +57,9 @@ final class ShadingImageTests: XCTestCase {
     }
   }
 
-  func testRimIsAntiAliasedAndOutsideIsTransparent() {
+  func testRimIsAntiAliasedAndOutsideIsTransparent() throws {
     let size = 64
-    let image = ShadingImage.render(surface: surface, lights: lights, size: size, parallelism: .serial)
+    let image = ShadingImage.render(surface: try surface, lights: try lights, size: size, parallelism: .serial)
     XCTAssertEqual(image[0, 0].w, 0, "corner is outside the disk")
     // The disk touches the image's edges (normal.x = -1 maps to column 0): the middle row's
     // first pixel is mostly covered. Along the diagonal, alpha rises from 0 to 1 across the
@@ -72,33 +77,33 @@ final class ShadingImageTests: XCTestCase {
     XCTAssertGreaterThan(rim.x + rim.y + rim.z, 0)
   }
 
-  func testLightAtTopLeftLightsTheTopLeftOfTheBall() {
-    let light = Light(kind: .omni, position: SIMD3(-3, 3, 2), intensity: 1)
+  func testLightAtTopLeftLightsTheTopLeftOfTheBall() throws {
+    let light = Light.omni(try OmniLight(position: SIMD3(-3, 3, 2), intensity: 1))
     let image = ShadingImage.render(
-      surface: Surface(base: SIMD3(repeating: 0.5)), lights: [light], size: 64, parallelism: .serial)
+      surface: try Surface(base: SIMD3(repeating: 0.5)), lights: [light], size: 64, parallelism: .serial)
     XCTAssertGreaterThan(image[16, 16].x, image[48, 48].x + 0.2)
   }
 
-  func testDistantAndSpotLights() {
-    let distant = Light(kind: .distant, position: SIMD3(0, 0, 1), intensity: 1)
-    let flat = Surface(base: SIMD3(repeating: 0.5), specular: SIMD3(repeating: 0), ambient: 0)
+  func testDistantAndSpotLights() throws {
+    let distant = Light.distant(try DistantLight(direction: SIMD3(0, 0, 1), intensity: 1))
+    let flat = try Surface(base: SIMD3(repeating: 0.5), specular: SIMD3(repeating: 0), ambient: 0)
     let n = SIMD3<Float>(0, 0, 1)
     XCTAssertEqual(flat.shade(normal: n, point: n, lights: [distant]).x, 0.5, accuracy: 1e-6)
     // A spot aimed away from the point gives nothing; aimed at it, full light.
-    let away = Light(kind: .spot, position: SIMD3(0, 0, 3), target: SIMD3(5, 0, 3), coneAngle: 20)
-    let toward = Light(kind: .spot, position: SIMD3(0, 0, 3), target: .zero, coneAngle: 20)
+    let away = Light.spot(try SpotLight(position: SIMD3(0, 0, 3), target: SIMD3(5, 0, 3), cone: 20))
+    let toward = Light.spot(try SpotLight(position: SIMD3(0, 0, 3), target: .zero, cone: 20))
     XCTAssertEqual(flat.shade(normal: n, point: n, lights: [away]).x, 0)
     XCTAssertEqual(flat.shade(normal: n, point: n, lights: [toward]).x, 0.5, accuracy: 1e-6)
   }
 
   /// GGX facing the light and the viewer: D = 1 / (pi alpha^2), G = 1, F = F0, so the
   /// highlight is F0 / (4 alpha^2) (times pi D G F / (4 n.v) with n.v = 1).
-  func testGGXPeakIsAnalytic() {
-    let surface = Surface(
+  func testGGXPeakIsAnalytic() throws {
+    let surface = try Surface(
       base: .zero, specular: SIMD3(repeating: 0.5), shininess: 98, ambient: 0, metallic: 0,
       model: .ggx, fresnel: 1)
     let n = SIMD3<Float>(0, 0, 1)
-    let light = Light(kind: .distant, position: n)
+    let light = Light.distant(try DistantLight(direction: n))
     let alpha2: Float = 2 / (98 + 2)
     let color = surface.shade(normal: n, point: n, lights: [light])
     XCTAssertEqual(color.x, 0.5 / (4 * alpha2), accuracy: 1e-3)
@@ -106,27 +111,27 @@ final class ShadingImageTests: XCTestCase {
 
   /// Schlick: reflection is F0 facing the viewer and rises toward 1 at grazing angles, by
   /// `fresnel`.
-  func testFresnelRisesAtGrazingAngles() {
-    let environment = Environment(
+  func testFresnelRisesAtGrazingAngles() throws {
+    let environment = try Environment(
       intensity: 1, sky: SIMD3(repeating: 1), horizon: SIMD3(repeating: 1), ground: SIMD3(repeating: 1))
-    func reflection(_ n: SIMD3<Float>, fresnel: Float) -> Float {
-      Surface(base: .zero, specular: SIMD3(repeating: 0.04), shininess: 2048, ambient: 0, model: .ggx, fresnel: fresnel)
+    func reflection(_ n: SIMD3<Float>, fresnel: Float) throws -> Float {
+      try Surface(base: .zero, specular: SIMD3(repeating: 0.04), shininess: 2048, ambient: 0, model: .ggx, fresnel: fresnel)
         .shade(normal: n, point: n, lights: [], environment: environment).x
     }
     let facing = SIMD3<Float>(0, 0, 1)
     let grazing = normalized(SIMD3<Float>(1, 0, 0.05))
-    XCTAssertEqual(reflection(facing, fresnel: 1), 0.04, accuracy: 1e-4)
-    XCTAssertGreaterThan(reflection(grazing, fresnel: 1), 0.6)
-    XCTAssertEqual(reflection(grazing, fresnel: 0), 0.04, accuracy: 1e-4)
+    XCTAssertEqual(try reflection(facing, fresnel: 1), 0.04, accuracy: 1e-4)
+    XCTAssertGreaterThan(try reflection(grazing, fresnel: 1), 0.6)
+    XCTAssertEqual(try reflection(grazing, fresnel: 0), 0.04, accuracy: 1e-4)
   }
 
   /// A mirror's flat top reflects the sky just above the horizon when the horizon is lowered,
   /// and a bevel facing down reflects the ground.
-  func testEnvironmentReflectsSkyAboveAndGroundBelow() {
-    let environment = Environment(
+  func testEnvironmentReflectsSkyAboveAndGroundBelow() throws {
+    let environment = try Environment(
       intensity: 1, sky: SIMD3(0, 0, 1), horizon: SIMD3(0, 1, 0), ground: SIMD3(1, 0, 0),
       horizonAngle: -20)
-    let mirror = Surface(base: .zero, specular: SIMD3(repeating: 1), shininess: 2048, ambient: 0, model: .ggx)
+    let mirror = try Surface(base: .zero, specular: SIMD3(repeating: 1), shininess: 2048, ambient: 0, model: .ggx)
     let top = mirror.shade(normal: SIMD3(0, 0, 1), point: SIMD3(0, 0, 1), lights: [], environment: environment)
     XCTAssertGreaterThan(top.y, top.x, "sky near the horizon")
     let down = normalized(SIMD3<Float>(0, -1, 1))

@@ -72,14 +72,14 @@ final class SnapshotTests: XCTestCase {
     return try XCTUnwrap(spec)
   }
 
+  /// `text` in the test material (or `base`), with `settings` as `--set` gives them.
   func render(
-    _ text: String = "Ag", size: Float = 56, configure: (inout MaterialSpec) -> Void = { _ in }
+    _ text: String = "Ag", size: Float = 56, base: MaterialSpec? = nil, set settings: String...
   ) throws -> RGBAImage {
-    var material = try self.material()
-    material.shadingSize = 256
-    configure(&material)
+    let material = try MaterialLoader.apply(
+      settings: ["shading.size=256"] + settings, to: try base ?? self.material())
     let mask = try TextLayout(text: text, font: Fixtures.font(), style: TextStyle(pixelSize: size)).rasterize()
-    return Render(mask: mask, material: material, parallelism: .serial).image.flattened()
+    return Pipeline.render(RenderInput(mask: mask, material: material, parallelism: .serial)).image.flattened()
   }
 
   func testMaterial() throws {
@@ -87,32 +87,31 @@ final class SnapshotTests: XCTestCase {
   }
 
   func testRadius() throws {
-    assertSnapshot(of: try render { $0.relief.radius = 4 }, as: .png(), named: "radius=4")
+    assertSnapshot(of: try render(set: "relief.radius=4"), as: .png(), named: "radius=4")
   }
 
   func testProfiles() throws {
     for profile in [ReliefProfile.linear, .smooth] {
-      assertSnapshot(of: try render { $0.relief.profile = profile }, as: .png(), named: "profile=\(profile)")
+      assertSnapshot(of: try render(set: "relief.profile=\(profile.rawValue)"), as: .png(), named: "profile=\(profile)")
     }
   }
 
   func testLowered() throws {
-    assertSnapshot(of: try render { $0.relief.direction = .lowered }, as: .png(), named: "direction=lowered")
+    assertSnapshot(of: try render(set: "relief.direction=lowered"), as: .png(), named: "direction=lowered")
   }
 
   func testThreeColoredLights() throws {
-    let image = try render {
-      $0.lights = [
-        Light(position: SIMD3(-1.5, 1.5, 1), color: SIMD3(1, 0.2, 0.2), intensity: 0.9),
-        Light(position: SIMD3(1.5, 1.5, 1), color: SIMD3(0.2, 1, 0.2), intensity: 0.9),
-        Light(position: SIMD3(0, -1.5, 1), color: SIMD3(0.2, 0.2, 1), intensity: 0.9),
-      ]
-    }
+    let lights: [Light] = [
+      .omni(try OmniLight(position: SIMD3(-1.5, 1.5, 1), color: SIMD3(1, 0.2, 0.2), intensity: 0.9)),
+      .omni(try OmniLight(position: SIMD3(1.5, 1.5, 1), color: SIMD3(0.2, 1, 0.2), intensity: 0.9)),
+      .omni(try OmniLight(position: SIMD3(0, -1.5, 1), color: SIMD3(0.2, 0.2, 1), intensity: 0.9)),
+    ]
+    let image = try render(base: try material().replacing(lights: lights))
     assertSnapshot(of: image, as: .png(), named: "lights=3")
   }
 
   func testTransparentBackground() throws {
-    assertSnapshot(of: try render { $0.background = .transparent }, as: .png(), named: "background=transparent")
+    assertSnapshot(of: try render(set: "background=transparent"), as: .png(), named: "background=transparent")
   }
 
   func testShadingImage() throws {
@@ -128,18 +127,13 @@ final class SnapshotTests: XCTestCase {
     assertSnapshot(of: try render("AVWMNK vwxyk47", size: 48), as: .png(), named: "text=AVWMNK vwxyk47")
     let chrome = try Fixtures.material("chrome")
     assertSnapshot(
-      of: try render("oSe8&@", size: 40) {
-        $0 = chrome
-        $0.shadingSize = 256
-      }, as: .png(), named: "text=oSe8&@ material=chrome")
+      of: try render("oSe8&@", size: 40, base: chrome), as: .png(), named: "text=oSe8&@ material=chrome")
   }
 
   /// Each preset, as it ships.
   func testPresets() throws {
     for name in Fixtures.resources.materialLibrary.presetNames {
-      var material = try Fixtures.material(name)
-      material.shadingSize = 256
-      let image = try render { $0 = material }
+      let image = try render(base: try Fixtures.material(name))
       assertSnapshot(of: image, as: .png(), named: "material=\(name)")
     }
   }
@@ -147,9 +141,9 @@ final class SnapshotTests: XCTestCase {
   func testChiselProfilesAndSoften() throws {
     for profile in [ReliefProfile.chiselHard, .chiselSoft] {
       assertSnapshot(
-        of: try render { $0.relief.profile = profile }, as: .png(), named: "profile=\(profile.rawValue)")
+        of: try render(set: "relief.profile=\(profile.rawValue)"), as: .png(), named: "profile=\(profile.rawValue)")
     }
-    assertSnapshot(of: try render { $0.relief.soften = 2 }, as: .png(), named: "soften=2")
+    assertSnapshot(of: try render(set: "relief.soften=2"), as: .png(), named: "soften=2")
   }
 }
 
@@ -160,11 +154,11 @@ final class DeterminismTests: XCTestCase {
     let resources = Fixtures.resources
     var outputs: [Data] = []
     for threads in [1, 2, 7] {
-      let job = TextRenderJob(
-        text: "Same\nbytes\nacross\nbands", style: TextStyle(pixelSize: 40, lineHeight: 5.5),
-        parallelism: Parallelism(threads: threads))
+      let job = RenderJob(
+        mask: .text(TextMask(text: "Same\nbytes\nacross\nbands", style: TextStyle(pixelSize: 40, lineHeight: 5.5))),
+        output: OutputPlan(image: "-"), parallelism: Parallelism(threads: threads))
       let output = try job.run(resources: resources)
-      XCTAssertGreaterThan(output.render.image.height, 3 * 256)
+      XCTAssertGreaterThan(output.result.image.height, 3 * 256)
       outputs.append(output.png)
     }
     XCTAssertEqual(outputs[0], outputs[1])

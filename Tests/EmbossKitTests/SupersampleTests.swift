@@ -25,12 +25,12 @@ final class SupersampleTests: XCTestCase {
   /// Renders `mask` with the default material at radius `radius` (depth follows the radius),
   /// over an opaque background, as linear RGB.
   static func render(_ mask: CoverageMask, radius: Float, profile: ReliefProfile = .round) throws -> RGBAImage {
-    var material = try Fixtures.material()
-    material.relief.radius = radius
-    material.relief.profile = profile
-    material.relief.depth = .radiusMultiple(1)
-    material.background = .color(SIMD3(0.02, 0.025, 0.03))
-    return Render(mask: mask, material: material, parallelism: .serial).image.flattened()
+    let base = try Fixtures.material()
+    let material = try base.replacing(
+      relief: try ReliefSpec(radius: radius, profile: profile, depth: .radiusMultiple(1), direction: base.relief.direction,
+        soften: base.relief.soften),
+      background: .color(SIMD3(0.02, 0.025, 0.03)))
+    return Pipeline.render(RenderInput(mask: mask, material: material, parallelism: .serial)).image.flattened()
   }
 
   /// The image box-filtered by `factor` (linear light).
@@ -119,14 +119,18 @@ final class SupersampleTests: XCTestCase {
   func testSameDesignInMillimetersAt150And300DPI() throws {
     func render(dpi: Double) throws -> (RGBAImage, CoverageMask) {
       let mm = dpi / 25.4
-      var job = TextRenderJob(
-        text: "Kw4 &g",
-        style: TextStyle(letterSpacing: Float(0.3 * mm), padding: Float(2 * mm)),
-        material: "matte-plastic",
-        overrides: MaterialOverrides(radius: Float(1 * mm)), parallelism: .serial)
-      job.inkHeight = 10 * mm
+      // The radius as the command line gives it: a flag with a length in millimeters.
+      var flags = MaterialFlags()
+      flags.radius = "1mm"
+      let job = RenderJob(
+        mask: .text(
+          TextMask(
+            text: "Kw4 &g", style: TextStyle(letterSpacing: Float(0.3 * mm), padding: Float(2 * mm)),
+            inkHeight: 10 * mm)),
+        material: "matte-plastic", settings: try flags.settings(dpi: dpi), output: OutputPlan(image: "-"),
+        parallelism: .serial)
       let output = try job.run(resources: Fixtures.resources)
-      return (output.render.image.flattened(), output.render.mask)
+      return (output.result.image.flattened(), output.result.mask)
     }
     let (low, mask) = try render(dpi: 150)
     let (high, _) = try render(dpi: 300)

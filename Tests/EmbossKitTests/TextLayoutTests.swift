@@ -94,7 +94,7 @@ final class TextLayoutTests: XCTestCase {
       try TextLayout(text: "WIDE TEXT", font: Fixtures.font(), style: TextStyle(pixelSize: 40), canvas: CanvasSize(width: 50, height: 50)))
   }
 
-  func testFontErrors() {
+  func testFontErrors() throws {
     XCTAssertThrowsError(try Font(path: "/nonexistent/font.ttf")) { error in
       XCTAssertEqual((error as? EmbossError)?.message, "font file '/nonexistent/font.ttf' does not exist")
     }

@@ -1,0 +1,278 @@
+import Foundation
+
+/// Where a render's mask comes from.
+public enum MaskSource: Sendable, Equatable {
+  case text(TextMask)
+  case picture(PictureMask)
+}
+
+/// Text set in a font.
+public struct TextMask: Sendable, Equatable {
+  /// Real newlines start lines (see `TextMask.unescaped` for the command line's `\n`).
+  public var text: String
+  /// nil: the bundled default font.
+  public var fontPath: String?
+  public var style: TextStyle
+  /// Makes the text's ink this many pixels tall (overrides `style.pixelSize`).
+  public var inkHeight: Double?
+  public var canvas: CanvasSize?
+
+  public init(
+    text: String, fontPath: String? = nil, style: TextStyle = TextStyle(), inkHeight: Double? = nil,
+    canvas: CanvasSize? = nil
+  ) {
+    self.text = text
+    self.fontPath = fontPath
+    self.style = style
+    self.inkHeight = inkHeight
+    self.canvas = canvas
+  }
+
+  /// Command-line text: a literal `\n` starts a new line.
+  public static func unescaped(_ text: String) -> String {
+    text.replacingOccurrences(of: "\\n", with: "\n")
+  }
+}
+
+/// A picture (a logo, a scan) as the mask.
+public struct PictureMask: Sendable, Equatable {
+  public var path: String
+  public var mode: MaskMode
+  public var invert: Bool
+  /// 0...255, for `MaskMode.threshold`.
+  public var threshold: Int
+
+  public init(path: String, mode: MaskMode = .threshold, invert: Bool = false, threshold: Int = 128) {
+    self.path = path
+    self.mode = mode
+    self.invert = invert
+    self.threshold = threshold
+  }
+}
+
+extension Pipeline {
+  /// The mask stage: the one that reads files (a font, a picture) and so can fail. A text
+  /// mask is memoized in `cache` (the font is read again only when the text's inputs change).
+  public static func mask(
+    _ source: MaskSource, resources: Resources, limits: RenderLimits = .default,
+    cache: StageCache = StageCache(), timings: inout StageTimings
+  ) throws -> CoverageMask {
+    switch source {
+    case .picture(let picture):
+      return try timings.measure("mask") {
+        try ImageMask.read(
+          path: picture.path, mode: picture.mode, invert: picture.invert, threshold: picture.threshold,
+          limits: limits)
+      }
+    case .text(var text):
+      text.fontPath = text.fontPath ?? resources.defaultFontPath
+      let key = MaskSource.text(text)
+      if let cached = cache.mask, cached.key == key, cached.limits == limits { return cached.value }
+      let fontPath = text.fontPath ?? resources.defaultFontPath
+      let font = try timings.measure("font") { try Font(path: fontPath) }
+      let layout = try timings.measure("layout") {
+        if let inkHeight = text.inkHeight {
+          return try TextLayout.fitting(
+            inkHeight: inkHeight, text: text.text, font: font, style: text.style, canvas: text.canvas,
+            limits: limits)
+        }
+        return try TextLayout(text: text.text, font: font, style: text.style, canvas: text.canvas, limits: limits)
+      }
+      let mask = timings.measure("mask") { layout.rasterize() }
+      cache.mask = (key, mask, limits)
+      return mask
+    }
+  }
+}
+
+/// Every file a render writes, all made in memory before any is written, then written all
+/// or nothing (`OutputFile.write`).
+public struct OutputPlan: Sendable {
+  /// The embossed picture: a path, or `-` for standard output.
+  public var image: String
+  public var depth: BitDepth
+  public var compression: Int
+  /// Stored in every PNG (pHYs) and used for the SVG's millimeters.
+  public var resolution: Resolution?
+  /// Engrave bitmap, depth map, SVG.
+  public var laser: LaserRequest
+  /// `mask.png`, `height.png`, `normals.png` and `shading.png` go here.
+  public var stagesDirectory: String?
+
+  public init(
+    image: String, depth: BitDepth = .eight, compression: Int = PNGCodec.defaultCompression,
+    resolution: Resolution? = nil, laser: LaserRequest = LaserRequest(), stagesDirectory: String? = nil
+  ) {
+    self.image = image
+    self.depth = depth
+    self.compression = compression
+    self.resolution = resolution
+    self.laser = laser
+    self.stagesDirectory = stagesDirectory
+  }
+
+  /// The intermediate stages' file names, named after what they hold.
+  public static let stageNames = ["mask.png", "height.png", "normals.png", "shading.png"]
+
+  /// Every path written, with the option that names it (for `OutputConflicts`).
+  public var paths: [(option: String, path: String)] {
+    var paths = [("-o", image)]
+    paths += laser.paths
+    if let stagesDirectory {
+      paths += Self.stageNames.map { ("--save-stages", stagesDirectory + "/" + $0) }
+    }
+    return paths
+  }
+
+  /// What the pipeline must make for these files.
+  public var outputs: RenderOutputs {
+    var outputs: RenderOutputs = []
+    if laser.engrave != nil || laser.svg != nil { outputs.insert(.shape) }
+    if stagesDirectory != nil { outputs.insert(.wholeBall) }
+    return outputs
+  }
+
+  /// The files for a render, as (path, bytes): the laser outputs, the stages, then the picture.
+  public func files(
+    for result: RenderResult, timings: inout StageTimings, parallelism: Parallelism = .allCores
+  ) throws -> [(path: String, data: Data)] {
+    var files: [(path: String, data: Data)] = []
+    if !laser.isEmpty {
+      files += try timings.measure("laser outputs") {
+        try laser.files(for: result, resolution: resolution, parallelism: parallelism)
+      }
+    }
+    if let stagesDirectory {
+      files += try timings.measure("stage files") {
+        try stageFiles(result).map { (stagesDirectory + "/" + $0.name, $0.data) }
+      }
+    }
+    let png = try timings.measure("png encode") {
+      try PNGCodec.encode(
+        result.image, depth: depth, compression: compression,
+        pixelsPerMeter: resolution?.pixelsPerMeter ?? 0, parallelism: parallelism)
+    }
+    files.append((image, png))
+    return files
+  }
+
+  /// `mask.png` (coverage), `height.png` (gray, black lowest and white highest: 0...1 when
+  /// raised, -1...0 when lowered; always 16-bit), `normals.png` ((n + 1) / 2 as RGB, y down)
+  /// and `shading.png` (the whole lit ball), at `depth` bits per channel.
+  func stageFiles(_ result: RenderResult) throws -> [(name: String, data: Data)] {
+    let range: ClosedRange<Float> = result.material.relief.direction == .raised ? 0...1 : -1...0
+    let normals = result.normals
+    let normalData: Data
+    switch depth {
+    case .eight:
+      normalData = try PNGCodec.encodeRaw(
+        normals.pixels.flatMap { p in [p.x, p.y, p.z, p.w].map { UInt8((min(max($0, 0), 1) * 255).rounded()) } },
+        width: normals.width, height: normals.height, channels: 4, bitDepth: 8,
+        compression: compression, pixelsPerMeter: 0, srgb: false)
+    case .sixteen:
+      normalData = try PNGCodec.encodeRaw(
+        normals.pixels.flatMap { p in [p.x, p.y, p.z, p.w].map { UInt16((min(max($0, 0), 1) * 65535).rounded()) } },
+        width: normals.width, height: normals.height, channels: 4, bitDepth: 16,
+        compression: compression, pixelsPerMeter: 0, srgb: false)
+    }
+    let names = Self.stageNames
+    return [
+      (names[0], try PNGCodec.encodeGray(result.mask.plane, depth: depth, compression: compression)),
+      (
+        names[1],
+        try PNGCodec.encodeGray(result.height.canvasPlane(), range: range, depth: .sixteen, compression: compression)
+      ),
+      (names[2], normalData),
+      (names[3], try PNGCodec.encode(result.ball, depth: depth, compression: compression)),
+    ]
+  }
+}
+
+/// A whole `emboss render`, from references to files: load the material (a preset or a file,
+/// then the command line's settings) and the mask (the steps that can fail), run the
+/// pipeline (which cannot), and make every output file.
+public struct RenderJob: Sendable {
+  public var mask: MaskSource
+  /// A preset name or a path.
+  public var material: String
+  /// Applied in order on top of the material: `--set` values, then flags (`MaterialFlags`).
+  public var settings: [MaterialSetting]
+  /// An external shading image (PNG) replacing the material's lit ball.
+  public var shadingImagePath: String?
+  public var output: OutputPlan
+  public var parallelism: Parallelism
+  public var limits: RenderLimits
+
+  public init(
+    mask: MaskSource, material: String = Resources.defaultMaterialName, settings: [MaterialSetting] = [],
+    shadingImagePath: String? = nil, output: OutputPlan, parallelism: Parallelism = .allCores,
+    limits: RenderLimits = .default
+  ) {
+    self.mask = mask
+    self.material = material
+    self.settings = settings
+    self.shadingImagePath = shadingImagePath
+    self.output = output
+    self.parallelism = parallelism
+    self.limits = limits
+  }
+
+  /// A finished render and its files, not yet written.
+  public struct Output: Sendable {
+    public var result: RenderResult
+    public var files: [(path: String, data: Data)]
+    /// Every stage, loading and encoding included.
+    public var timings: StageTimings
+
+    /// The embossed picture's PNG.
+    public var png: Data { files.last?.data ?? Data() }
+  }
+
+  /// The material: the file (or preset), then the settings.
+  public func loadMaterial(library: MaterialLibrary, sources: inout [String]) throws -> MaterialSpec {
+    try MaterialLoader.load(material, library: library, settings: settings, sources: &sources)
+  }
+
+  /// Renders; with a cache, stages whose inputs did not change since the cache's last render
+  /// are reused (see `StageCache`). `materialSources` receives the material files read.
+  public func run(resources: Resources, cache: StageCache = StageCache(), materialSources: inout [String])
+    throws -> Output
+  {
+    var timings = StageTimings()
+    let spec = try timings.measure("material") {
+      try loadMaterial(library: resources.materialLibrary, sources: &materialSources)
+    }
+    let mask = try Pipeline.mask(self.mask, resources: resources, limits: limits, cache: cache, timings: &timings)
+    // The render's memory, now that the mask tells how much of it is edge.
+    try limits.checkRender(mask: mask, radius: spec.relief.radius)
+    // The lit ball: RGBA floats, checked like any image before it is made.
+    if shadingImagePath == nil {
+      try limits.check(width: spec.shadingSize, height: spec.shadingSize, bytesPerPixel: 16, name: "the shading image")
+    }
+    if let margin = output.laser.svg?.cutOffset, margin > 0 {
+      let grow = 2 * (Int(min(margin, Double(1 << 24)).rounded(.up)) + 3)
+      try limits.check(width: mask.width + grow, height: mask.height + grow)
+    }
+    let shadingImage = try shadingImagePath.map { path in
+      try timings.measure("read shading") { try ShadingImage.read(path: path, limits: limits) }
+    }
+    let result = Pipeline.render(
+      RenderInput(
+        mask: mask, material: spec, shadingImage: shadingImage, outputs: output.outputs,
+        parallelism: parallelism),
+      cache: cache)
+    timings.append(result.timings)
+    let files = try output.files(for: result, timings: &timings, parallelism: parallelism)
+    return Output(result: result, files: files, timings: timings)
+  }
+
+  public func run(resources: Resources, cache: StageCache = StageCache()) throws -> Output {
+    var sources: [String] = []
+    return try run(resources: resources, cache: cache, materialSources: &sources)
+  }
+
+  /// Writes the output's files, all or nothing (creating the stages directory if needed).
+  public func write(_ output: Output) throws {
+    try OutputFile.write(output.files, creating: self.output.stagesDirectory.map { [$0] } ?? [])
+  }
+}

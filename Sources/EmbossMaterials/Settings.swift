@@ -1,0 +1,177 @@
+import EmbossModel
+import EmbossSupport
+import Yams
+
+/// One value given on the command line on top of the material, as if written in its file:
+/// `--set key=value`, or a flag such as `--radius` (which sets `relief.radius`). Problems are
+/// reported like a file's, located in the setting: `--set:1:COLUMN` (the column within
+/// `key=value`) or the flag as written.
+public struct MaterialSetting: Sendable, Equatable {
+  /// Where the value came from: `--set`, or a flag and what followed it (`--radius 2mm`).
+  public var origin: String
+  /// A key path as in a file: `surface.shininess`, `lights[0].intensity`, `lights[1]`.
+  public var key: String
+  /// YAML (`0.5`, `[0, 1, 2]`, `{hue: 30}`); a value starting with `#` is a color.
+  public var value: String
+  /// From `--set key=value` (diagnostics count columns within it), not from a flag.
+  public var isSet: Bool
+  /// A `--set` without `=`.
+  var malformed = false
+
+  /// `key=value`, as `--set` gives it.
+  public init(set text: String) {
+    origin = "--set"
+    isSet = true
+    if let equals = text.firstIndex(of: "="), equals != text.startIndex {
+      key = String(text[..<equals])
+      value = String(text[text.index(after: equals)...])
+    } else {
+      key = text
+      value = ""
+      malformed = true
+    }
+  }
+
+  /// A flag's value for a key (`--radius 2mm` at 300 dpi: `relief.radius`, `23.622`).
+  public init(flag: String, written: String, key: String, value: String) {
+    origin = written.isEmpty ? flag : "\(flag) \(written)"
+    isSet = false
+    self.key = key
+    self.value = value
+  }
+}
+
+extension MaterialLoader {
+  /// The material a reference names (see `load`), with `settings` applied on top.
+  public static func load(
+    _ reference: String, library: MaterialLibrary, settings: [MaterialSetting], sources: inout [String]
+  ) throws -> MaterialSpec {
+    try apply(settings, to: try load(reference, library: library, sources: &sources))
+  }
+
+  /// Applies `key=value` settings (as `--set` gives them), in order.
+  public static func apply(settings: [String], to material: MaterialSpec) throws -> MaterialSpec {
+    try apply(settings.map(MaterialSetting.init(set:)), to: material)
+  }
+
+  /// Applies settings on top of a resolved material, in order; throws `MaterialError` with
+  /// every problem. `lights[N]` with N the number of lights adds one.
+  public static func apply(_ settings: [MaterialSetting], to material: MaterialSpec) throws -> MaterialSpec {
+    var spec = material
+    var sink = DiagnosticSink()
+    for setting in settings {
+      apply(setting, to: &spec, sink: &sink, anyLight: false)
+    }
+    if sink.hasErrors { throw MaterialError(diagnostics: sink.diagnostics) }
+    return spec
+  }
+
+  /// The problems settings have whatever material they are applied to (syntax, unknown keys,
+  /// types, ranges), for checking arguments before any file is read: a light index is taken
+  /// to exist.
+  public static func problems(in settings: [MaterialSetting]) -> [Diagnostic] {
+    var spec = MaterialSpec.builtIn
+    var sink = DiagnosticSink()
+    for setting in settings {
+      apply(setting, to: &spec, sink: &sink, anyLight: true)
+    }
+    return sink.diagnostics
+  }
+
+  private static func apply(
+    _ setting: MaterialSetting, to spec: inout MaterialSpec, sink: inout DiagnosticSink, anyLight: Bool
+  ) {
+    let file = setting.origin
+    let line = setting.isSet ? 1 : 0
+    let path = setting.key
+    let at = SourceLocation(file: file, line: line, column: 1)
+    guard !setting.malformed else {
+      sink.error("\"\(path)\": expected key=value, such as surface.shininess=40", at: at)
+      return
+    }
+    let text = setting.value
+    let valueColumn = setting.isSet ? path.unicodeScalars.count + 2 : 1
+    // A shell user writes --set surface.base=#ff0000: in YAML that would be a comment.
+    let yaml = text.hasPrefix("#") ? "\"\(text)\"" : text
+    let value: Node
+    do {
+      value = try Yams.compose(yaml: yaml) ?? Node("", Tag(.null), .plain)
+    } catch {
+      sink.error(
+        "\"\(path)\": the value is not valid YAML: \(Diagnostic.shortened(text))",
+        at: SourceLocation(file: file, line: line, column: valueColumn))
+      return
+    }
+    // Locations inside the value point into the setting (flags have no columns).
+    var reader = NodeReader(file: file, sink: sink, columnOffset: valueColumn - 1)
+    reader.lineOverride = setting.isSet ? nil : 0
+    defer { sink = reader.sink }
+    // Every part of the path names a key: "surface.", ".x" and "a..b" name nothing.
+    let components = path.split(separator: ".", omittingEmptySubsequences: false)
+    guard !components.contains(where: \.isEmpty) else {
+      reader.sink.error("\"\(path)\": a key path has a name on each side of every dot, such as surface.shininess", at: at)
+      return
+    }
+    let parts = path.split(separator: ".", maxSplits: 1).map(String.init)
+    let head = parts[0]
+    let rest = parts.count > 1 ? parts[1] : nil
+    func single(_ key: String) -> Node { Node([(Node(key), value)]) }
+    func update(_ build: () throws(ParameterError) -> MaterialSpec) {
+      do {
+        spec = try build()
+      } catch {
+        reader.sink.error(error.description, at: at)
+      }
+    }
+
+    if head.hasPrefix("lights[") && head.hasSuffix("]") {
+      let count = spec.lights.count
+      guard var index = Int(head.dropFirst(7).dropLast()), index >= 0, anyLight || index <= count else {
+        reader.sink.error("\"\(path)\": no light \(head.dropFirst(6)); the material has \(count) (index \(count) adds one)", at: at)
+        return
+      }
+      if anyLight { index = min(index, count) }
+      let mapping = rest.map(single) ?? value
+      guard let fields = reader.fields(mapping, path: head, allowed: Parameters.keys(in: "lights[]")) else { return }
+      let base = index < count ? spec.lights[index] : .standard
+      guard let light = reader.light(fields, path: head, node: mapping, over: base) else { return }
+      var lights = spec.lights
+      if index < count { lights[index] = light } else { lights.append(light) }
+      update { () throws(ParameterError) in try spec.replacing(lights: lights) }
+      return
+    }
+    switch (head, rest) {
+    case ("description", nil):
+      if let v = reader.string(value, path: head) { update { () throws(ParameterError) in try spec.replacing(description: v) } }
+    case ("background", nil):
+      if let v = reader.background(value, path: head) { update { () throws(ParameterError) in try spec.replacing(background: v) } }
+    case ("surface", let key?):
+      if let fields = reader.fields(single(key), path: head, allowed: Parameters.keys(in: head)) {
+        let surface = reader.surface(fields, over: spec.surface, at: value)
+        update { () throws(ParameterError) in try spec.replacing(surface: surface) }
+      }
+    case ("relief", let key?):
+      if let fields = reader.fields(single(key), path: head, allowed: Parameters.keys(in: head)) {
+        let relief = reader.relief(fields, over: spec.relief, at: value)
+        update { () throws(ParameterError) in try spec.replacing(relief: relief) }
+      }
+    case ("environment", let key?):
+      if let fields = reader.fields(single(key), path: head, allowed: Parameters.keys(in: head)) {
+        let environment = reader.environment(fields, over: spec.environment, at: value)
+        update { () throws(ParameterError) in try spec.replacing(environment: environment) }
+      }
+    case ("shading", let key?):
+      if let fields = reader.fields(single(key), path: head, allowed: Parameters.keys(in: head)),
+        let size = fields["size"]?.value,
+        let v = reader.integer(size, path: Parameters.shadingSize.key, range: Parameters.shadingSize.range)
+      {
+        update { () throws(ParameterError) in try spec.replacing(shadingSize: v) }
+      }
+    default:
+      var message = "\"\(path)\": not a key that can be set"
+      let known = Parameters.topLevelKeys.filter { $0 != "extends" && $0 != "lights" } + ["lights[0]"]
+      if let close = suggestion(for: head, among: known) { message += "; did you mean \"\(close)\"?" }
+      reader.sink.error(message, at: at)
+    }
+  }
+}

@@ -1,0 +1,411 @@
+import EmbossRaster
+import EmbossSupport
+
+/// The one definition of every material and relief parameter: its key (as written in a
+/// material file and in `--set`), type, unit, default, range and one line of help, and the
+/// command-line flag that overrides it, if any.
+///
+/// Everything else reads this table: the material reader and `--set` (ranges, defaults,
+/// choices), the spec types' checked initializers, the command-line flags (help and
+/// validation), `emboss parameters`, and the key table in docs/materials.md (a test compares
+/// it with `Parameters.markdownTable`).
+public enum Parameters {
+  // MARK: Top level
+
+  public static let description = TextParameter(
+    key: "description", defaultValue: "Neutral gray metal under one white light",
+    help: "one line shown in listings")
+  public static let extends = TextParameter(
+    key: "extends", defaultValue: nil,
+    help: "start from another material: a preset name, or a file relative to this one")
+  public static let background = BackgroundParameter(
+    key: "background", defaultValue: .transparent, defaultText: "`transparent`",
+    help: "what the text is composited over: an opaque color or `transparent`",
+    flag: "--background")
+
+  // MARK: Surface
+
+  public static let base = ColorParameter(
+    key: "surface.base", defaultValue: SIMD3(repeating: 0.5), defaultText: "`#bcbcbc` (linear 0.5)",
+    help: "the surface's own color: diffuse color, and the reflection color of a metal")
+  public static let specular = ColorParameter(
+    key: "surface.specular", defaultValue: SIMD3(repeating: 1), defaultText: "`#ffffff`",
+    help: "highlight color; with `ggx`, the reflectance facing the viewer (F0: about `#3b3b3b` for varnish, glass or plastic)")
+  public static let shininess = NumberParameter(
+    key: "surface.shininess", range: 1...2048, defaultValue: 32,
+    help: "sharpness of highlights and reflections: higher is smaller and sharper (with `ggx`, roughness alpha = sqrt(2 / (shininess + 2)))")
+  public static let ambient = NumberParameter(
+    key: "surface.ambient", range: 0...1, defaultValue: 0.1,
+    help: "share of the base color seen without any light")
+  public static let metallic = NumberParameter(
+    key: "surface.metallic", range: 0...1, defaultValue: 0,
+    help: "how much highlights and reflections take the base color (1: a metal such as gold); with `ggx`, the diffuse color fades out as it rises")
+  public static let model = ChoiceParameter<SpecularModel>(
+    key: "surface.model", defaultValue: .blinnPhong,
+    help: "how highlights are computed: the classic (not energy-conserving), or microfacet GGX with Smith shadowing (energy-conserving: a sharper highlight is also a brighter one)")
+  public static let fresnel = NumberParameter(
+    key: "surface.fresnel", range: 0...1, defaultValue: 0,
+    help: "how much highlights and reflections rise toward white at grazing angles (Schlick); 0: the same at every angle")
+
+  // MARK: Lights
+
+  public static let lights = ListParameter(
+    key: "lights", defaultText: "one omni light at `[-1, 1, 1.5]`, white, intensity 1",
+    rangeText: "at least one", help: "replaces the whole list of the material it extends")
+  public static let lightKind = ChoiceParameter<LightKind>(
+    key: "lights[].kind", defaultValue: .omni,
+    help: "point light; light from a direction; cone light. Each kind takes only its own keys")
+  public static let lightPosition = VectorParameter(
+    key: "lights[].position", range: -1000...1000, defaultValue: SIMD3(-1, 1, 1.5),
+    unit: "sphere radii",
+    help: "`omni`, `spot`: where the light is; `distant`: the direction it comes from (not [0, 0, 0])")
+  public static let lightAngle = NumberParameter(
+    key: "lights[].angle", range: -360...360, defaultValue: 120, unit: "degrees",
+    help: "`distant`, instead of `position`: the direction around the view axis, counterclockwise from the right (120: top left)",
+    flag: "--light-angle")
+  public static let lightAltitude = NumberParameter(
+    key: "lights[].altitude", range: -90...90, defaultValue: 30, unit: "degrees",
+    help: "`distant`, with `angle`: the height above the surface (90: straight on)",
+    flag: "--light-altitude")
+  public static let lightColor = ColorParameter(
+    key: "lights[].color", defaultValue: SIMD3(repeating: 1), defaultText: "`#ffffff`",
+    help: "the light's color")
+  public static let lightIntensity = NumberParameter(
+    key: "lights[].intensity", range: 0...100, defaultValue: 1, help: "the light's strength")
+  public static let lightTarget = VectorParameter(
+    key: "lights[].target", range: -1000...1000, defaultValue: .zero, unit: "sphere radii",
+    help: "`spot` only: the point the cone's axis passes through")
+  public static let lightCone = NumberParameter(
+    key: "lights[].cone", range: 1...90, defaultValue: 30, unit: "degrees",
+    help: "`spot` only: half-angle of the cone; the edge softens over its outer 20%")
+
+  // MARK: Environment
+
+  public static let environmentIntensity = NumberParameter(
+    key: "environment.intensity", range: 0...100, defaultValue: 0,
+    help: "what the surface reflects besides the lights; 0: no environment")
+  public static let sky = ColorParameter(
+    key: "environment.sky", defaultValue: SIMD3(0.35, 0.5, 0.8), defaultText: "`#a0bce7`",
+    help: "straight up")
+  public static let horizon = ColorParameter(
+    key: "environment.horizon", defaultValue: SIMD3(0.9, 0.92, 0.95), defaultText: "`#f3f6f9`",
+    help: "the sky at the horizon")
+  public static let ground = ColorParameter(
+    key: "environment.ground", defaultValue: SIMD3(0.12, 0.1, 0.08), defaultText: "`#615950`",
+    help: "below the horizon (and the band)")
+  public static let band = ColorParameter(
+    key: "environment.band", defaultValue: SIMD3(0.02, 0.02, 0.025), defaultText: "`#27272c`",
+    help: "a band just below the horizon: the dark line across polished chrome")
+  public static let bandWidth = NumberParameter(
+    key: "environment.band-width", range: 0...45, defaultValue: 0, unit: "degrees",
+    help: "the band's height; 0: no band")
+  public static let horizonAngle = NumberParameter(
+    key: "environment.horizon-angle", range: -89...89, defaultValue: 0, unit: "degrees",
+    help: "where the horizon sits relative to what the flat top reflects: -15 puts the top in the sky just above it")
+  public static let softboxes = ListParameter(
+    key: "environment.softboxes", defaultText: "none", rangeText: "",
+    help: "soft rectangular area lights the surface reflects")
+  public static let softboxAngle = NumberParameter(
+    key: "environment.softboxes[].angle", range: -360...360, defaultValue: 120, unit: "degrees",
+    help: "where the box is around the view axis, as for lights")
+  public static let softboxAltitude = NumberParameter(
+    key: "environment.softboxes[].altitude", range: -90...90, defaultValue: 45, unit: "degrees",
+    help: "the box's height above the surface (90: facing the viewer)")
+  public static let softboxWidth = NumberParameter(
+    key: "environment.softboxes[].width", range: 1...180, defaultValue: 30, unit: "degrees",
+    help: "its width as seen from the surface")
+  public static let softboxHeight = NumberParameter(
+    key: "environment.softboxes[].height", range: 1...180, defaultValue: 20, unit: "degrees",
+    help: "its height as seen from the surface")
+  public static let softboxColor = ColorParameter(
+    key: "environment.softboxes[].color", defaultValue: SIMD3(repeating: 1), defaultText: "`#ffffff`",
+    help: "its color")
+  public static let softboxIntensity = NumberParameter(
+    key: "environment.softboxes[].intensity", range: 0...100, defaultValue: 1,
+    help: "its strength")
+
+  // MARK: Relief
+
+  public static let radius = NumberParameter(
+    key: "relief.radius", range: 0.5...1000, defaultValue: 10, unit: "pixels",
+    help: "distance from the edge at which the bevel reaches the plateau (on the command line a length: px, or mm/cm/in/pt with --dpi)",
+    flag: "--radius")
+  public static let profile = ChoiceParameter<ReliefProfile>(
+    key: "relief.profile", defaultValue: .round,
+    help: "fillet (quarter circle), chisel (straight), S-curve; Photoshop's Chisel Hard (= `linear`) and Chisel Soft (the chisel with creases rounded: soften of at least 15% of the radius)",
+    flag: "--profile")
+  public static let depth = NumberParameter(
+    key: "relief.depth", range: 0...100, defaultValue: 1, unit: "x radius",
+    help: "the plateau's height: a multiple of the radius (`1.5` or `1.5x`), which keeps the look at any resolution, or pixels (`12px`; on the command line any length)",
+    flag: "--relief-depth")
+  public static let scale = NumberParameter(
+    key: "relief.scale", range: 0...1000, defaultValue: nil,
+    help: "instead of `depth`: Core Image's `inputScale`, the slopes of the 0...1 height field per pixel times this (steeper at lower resolution); at radius 10, `depth: 1` is `scale: 10`",
+    flag: "--scale")
+  public static let soften = NumberParameter(
+    key: "relief.soften", range: 0...1000, defaultValue: 0, unit: "pixels",
+    help: "blur of the relief (standard deviation): rounds creases and the top edge (on the command line a length)",
+    flag: "--soften")
+  public static let direction = ChoiceParameter<ReliefDirection>(
+    key: "relief.direction", defaultValue: .raised, help: "embossed or debossed",
+    flag: "--direction")
+
+  // MARK: Shading
+
+  public static let shadingSize = IntegerParameter(
+    key: "shading.size", range: 16...4096, defaultValue: 512, unit: "pixels",
+    help: "side of the lit-ball image (the shading image)", flag: "--shading-size")
+
+  /// Every parameter, in the order of the reference table.
+  public static let all: [any ParameterDefinition] = [
+    description, extends,
+    base, specular, shininess, ambient, metallic, model, fresnel,
+    lights, lightKind, lightPosition, lightAngle, lightAltitude, lightColor, lightIntensity,
+    lightTarget, lightCone,
+    environmentIntensity, sky, horizon, ground, band, bandWidth, horizonAngle,
+    softboxes, softboxAngle, softboxAltitude, softboxWidth, softboxHeight, softboxColor,
+    softboxIntensity,
+    radius, profile, depth, scale, soften, direction,
+    shadingSize, background,
+  ]
+
+  /// The keys of a section (`surface`, `lights[]`, ...), in table order, without the prefix.
+  public static func keys(in section: String) -> [String] {
+    let prefix = section + "."
+    return all.map(\.row.key).filter { $0.hasPrefix(prefix) && !$0.dropFirst(prefix.count).contains(".") }
+      .map { String($0.dropFirst(prefix.count)) }
+  }
+
+  /// The top-level keys of a material file.
+  public static var topLevelKeys: [String] {
+    var keys: [String] = []
+    for row in all.map(\.row) {
+      let head = String(row.key.prefix { $0 != "." && $0 != "[" })
+      if !keys.contains(head) { keys.append(head) }
+    }
+    return keys
+  }
+
+  /// The reference table of docs/materials.md, generated.
+  public static var markdownTable: String {
+    var lines = ["| key | type | default | range | meaning |", "|---|---|---|---|---|"]
+    for row in all.map(\.row) {
+      let type = row.unit.isEmpty ? row.type : "\(row.type) (\(row.unit))"
+      let flag = row.flag.map { "; `\($0)` on the command line" } ?? ""
+      lines.append("| `\(row.key)` | \(type) | \(row.defaultText) | \(row.rangeText) | \(row.help)\(flag) |")
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+}
+
+/// One line of the parameter table, as text: what `emboss parameters`, the docs and a
+/// parameter editor show.
+public struct ParameterRow: Sendable, Equatable {
+  public var key: String
+  /// "number", "color", a list of choices...
+  public var type: String
+  public var unit: String
+  public var defaultText: String
+  public var rangeText: String
+  public var help: String
+  public var flag: String?
+}
+
+/// A parameter of any type.
+public protocol ParameterDefinition: Sendable {
+  var row: ParameterRow { get }
+}
+
+/// A finite number in a range.
+public struct NumberParameter: ParameterDefinition {
+  public let key: String
+  public let range: ClosedRange<Float>
+  /// nil: no default (an alternative to another key).
+  public let defaultValue: Float?
+  public let unit: String
+  public let help: String
+  public let flag: String?
+
+  init(
+    key: String, range: ClosedRange<Float>, defaultValue: Float?, unit: String = "", help: String,
+    flag: String? = nil
+  ) {
+    self.key = key
+    self.range = range
+    self.defaultValue = defaultValue
+    self.unit = unit
+    self.help = help
+    self.flag = flag
+  }
+
+  /// The default, for parameters that have one.
+  public var value: Float { defaultValue ?? range.lowerBound }
+
+  /// Throws unless `value` is finite and in range.
+  public func check(_ value: Float) throws(ParameterError) {
+    guard value.isFinite else { throw ParameterError(key: key, message: "must be a finite number, got \(value)") }
+    guard range.contains(value) else {
+      throw ParameterError(key: key, message: "must be in \(formatNumber(range.lowerBound))...\(formatNumber(range.upperBound)), got \(formatNumber(value))")
+    }
+  }
+
+  public var row: ParameterRow {
+    ParameterRow(
+      key: key, type: "number", unit: unit, defaultText: defaultValue.map(formatNumber) ?? "",
+      rangeText: "\(formatNumber(range.lowerBound))...\(formatNumber(range.upperBound))", help: help,
+      flag: flag)
+  }
+}
+
+/// A whole number in a range.
+public struct IntegerParameter: ParameterDefinition {
+  public let key: String
+  public let range: ClosedRange<Int>
+  public let defaultValue: Int
+  public let unit: String
+  public let help: String
+  public let flag: String?
+
+  public func check(_ value: Int) throws(ParameterError) {
+    guard range.contains(value) else {
+      throw ParameterError(key: key, message: "must be in \(range.lowerBound)...\(range.upperBound), got \(value)")
+    }
+  }
+
+  public var row: ParameterRow {
+    ParameterRow(
+      key: key, type: "whole number", unit: unit, defaultText: String(defaultValue),
+      rangeText: "\(range.lowerBound)...\(range.upperBound)", help: help, flag: flag)
+  }
+}
+
+/// An opaque color, linear light.
+public struct ColorParameter: ParameterDefinition {
+  public let key: String
+  public let defaultValue: SIMD3<Float>
+  /// How the default is written (a hex color).
+  public let defaultText: String
+  public let help: String
+
+  public func check(_ value: SIMD3<Float>) throws(ParameterError) {
+    guard value.x.isFinite, value.y.isFinite, value.z.isFinite, value.min() >= 0 else {
+      throw ParameterError(key: key, message: "must be a color with finite, non-negative components")
+    }
+  }
+
+  public var row: ParameterRow {
+    ParameterRow(
+      key: key, type: "color", unit: "", defaultText: defaultText, rangeText: "", help: help,
+      flag: nil)
+  }
+}
+
+/// A point or direction `[x, y, z]`, each component in a range.
+public struct VectorParameter: ParameterDefinition {
+  public let key: String
+  public let range: ClosedRange<Float>
+  public let defaultValue: SIMD3<Float>
+  public let unit: String
+  public let help: String
+
+  public func check(_ value: SIMD3<Float>) throws(ParameterError) {
+    for axis in 0..<3 where !(value[axis].isFinite && range.contains(value[axis])) {
+      throw ParameterError(
+        key: key,
+        message: "each coordinate must be in \(formatNumber(range.lowerBound))...\(formatNumber(range.upperBound)), got \(value[axis])")
+    }
+  }
+
+  public var row: ParameterRow {
+    let d = defaultValue
+    return ParameterRow(
+      key: key, type: "`[x, y, z]` or `{x:, y:, z:}`", unit: unit,
+      defaultText: "`[\(formatNumber(d.x)), \(formatNumber(d.y)), \(formatNumber(d.z))]`",
+      rangeText: "each \(formatNumber(range.lowerBound))...\(formatNumber(range.upperBound))",
+      help: help, flag: nil)
+  }
+}
+
+/// One of a fixed set of names.
+public struct ChoiceParameter<Value: RawRepresentable & CaseIterable & Sendable>: ParameterDefinition
+where Value.RawValue == String {
+  public let key: String
+  public let defaultValue: Value
+  public let help: String
+  public let flag: String?
+
+  init(key: String, defaultValue: Value, help: String, flag: String? = nil) {
+    self.key = key
+    self.defaultValue = defaultValue
+    self.help = help
+    self.flag = flag
+  }
+
+  public var names: [String] { Value.allCases.map(\.rawValue) }
+
+  public var row: ParameterRow {
+    ParameterRow(
+      key: key, type: names.map { "`\($0)`" }.joined(separator: ", "), unit: "",
+      defaultText: "`\(defaultValue.rawValue)`", rangeText: "", help: help, flag: flag)
+  }
+}
+
+/// Free text.
+public struct TextParameter: ParameterDefinition {
+  public let key: String
+  public let defaultValue: String?
+  public let help: String
+
+  public var row: ParameterRow {
+    ParameterRow(
+      key: key, type: "text", unit: "", defaultText: defaultValue.map { "\"\($0)\"" } ?? "",
+      rangeText: key == "extends" ? "a preset name or a path" : "", help: help, flag: nil)
+  }
+}
+
+/// A color or `transparent`.
+public struct BackgroundParameter: ParameterDefinition {
+  public let key: String
+  public let defaultValue: Background
+  public let defaultText: String
+  public let help: String
+  public let flag: String?
+
+  public var row: ParameterRow {
+    ParameterRow(
+      key: key, type: "color or `transparent`", unit: "", defaultText: defaultText,
+      rangeText: "opaque colors only", help: help, flag: flag)
+  }
+}
+
+/// A list of entries (lights, softboxes), each with its own keys.
+public struct ListParameter: ParameterDefinition {
+  public let key: String
+  public let defaultText: String
+  public let rangeText: String
+  public let help: String
+
+  public var row: ParameterRow {
+    ParameterRow(
+      key: key, type: "list", unit: "", defaultText: defaultText, rangeText: rangeText, help: help,
+      flag: nil)
+  }
+}
+
+/// A value outside what its parameter allows.
+public struct ParameterError: Error, Sendable, Equatable, CustomStringConvertible {
+  public var key: String
+  public var message: String
+
+  public init(key: String, message: String) {
+    self.key = key
+    self.message = message
+  }
+
+  public var description: String { "\"\(key)\": \(message)" }
+}
+
+/// A number as people write it: no trailing ".0".
+public func formatNumber(_ value: Float) -> String {
+  value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : String(value)
+}
