@@ -38,7 +38,9 @@ let package = Package(
     .target(name: "EmbossEngrave", dependencies: ["EmbossSupport", "EmbossRaster"]),
     .target(
       name: "EmbossCompositing",
-      dependencies: ["EmbossSupport", "EmbossRaster", "EmbossModel", "EmbossRelief", "EmbossShading"]),
+      dependencies: [
+        "EmbossSupport", "EmbossRaster", "EmbossModel", "EmbossRelief", "EmbossShading",
+      ]),
     .target(
       name: "EmbossMaterials",
       dependencies: [

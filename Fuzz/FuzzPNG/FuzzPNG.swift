@@ -1,7 +1,9 @@
 import EmbossKit
 import Foundation
 
-/// libFuzzer entry: any bytes as a PNG file. Must never crash; errors are fine.
+/// libFuzzer entry: any bytes as a PNG file.
+///
+/// Must never crash; errors are fine.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPNG(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   let bytes = Data(bytes: data, count: size)

@@ -12,7 +12,9 @@ let materialPath = NSTemporaryDirectory() + "emboss-fuzz-render-\(getpid()).yaml
 /// A value from a byte, favouring each range's edges.
 func pick<T>(_ byte: UInt8, _ values: [T]) -> T { values[Int(byte) % values.count] }
 
-/// libFuzzer entry for the whole render: the input is split at NUL bytes into
+/// libFuzzer entry for the whole render.
+///
+/// the input is split at NUL bytes into
 /// 1. 16 bytes of option values (size, alignment, spacing, padding, line height, relief
 ///    overrides, light angles, resolution, canvas, ink height, engrave and cut options),
 ///    each mapped into the range the command line accepts, edges included;
@@ -30,8 +32,10 @@ public func fuzzRender(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   o += [UInt8](repeating: 0x5a, count: max(0, 16 - o.count))
   let text = String(decoding: parts[1], as: UTF8.self)
   let yaml = parts.count > 2 ? String(decoding: parts[2], as: UTF8.self) : ""
-  let settings = parts.count > 3
-    ? String(decoding: parts[3], as: UTF8.self).split(separator: "\n").prefix(8).map(String.init) : []
+  let settings =
+    parts.count > 3
+    ? String(decoding: parts[3], as: UTF8.self).split(separator: "\n").prefix(8).map(String.init)
+    : []
 
   let style = TextStyle(
     pixelSize: pick(o[0], [1, 2, 3.5, 8, 13, 24, 40, 64, 96]),
@@ -41,7 +45,8 @@ public func fuzzRender(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     padding: pick(o[4], [nil, 0, 0.5, 1, 3, 17]))
   var flags = MaterialFlags()
   flags.radius = pick(o[5], [nil, "0.5", "1", "2.5", "6", "30", "1mm"])
-  flags.profile = o[6] % 2 == 0 ? nil : ReliefProfile.allCases[Int(o[6] / 2) % ReliefProfile.allCases.count]
+  flags.profile =
+    o[6] % 2 == 0 ? nil : ReliefProfile.allCases[Int(o[6] / 2) % ReliefProfile.allCases.count]
   flags.scale = pick(o[7], [nil, 0, 0.01, 3, 1000])
   flags.reliefDepth = pick(o[8], [nil, "0x", "2.5x", "0", "7px", "1000"])
   flags.soften = pick(o[9], [nil, "0", "0.5", "4", "40"])
@@ -58,20 +63,29 @@ public func fuzzRender(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   let resolution = pick(o[2] / 8, [nil, Resolution(dpi: 1), Resolution(dpi: 300)])
   var laser = LaserRequest()
   if o[3] & 0x10 != 0 {
-    laser.engrave = ("e.png", EngraveOptions(
-      method: DitherMethod.allCases[Int(o[4]) % DitherMethod.allCases.count],
-      threshold: Int(o[5]), dotWidth: pick(o[6] / 8, [0, 1, 3, 1000])))
+    laser.engrave = (
+      "e.png",
+      EngraveOptions(
+        method: DitherMethod.allCases[Int(o[4]) % DitherMethod.allCases.count],
+        threshold: Int(o[5]), dotWidth: pick(o[6] / 8, [0, 1, 3, 1000]))
+    )
   }
-  if o[3] & 0x20 != 0 { laser.depthMap = ("d.png", o[7] % 2 == 0 ? .eight : .sixteen, o[7] & 2 != 0) }
+  if o[3] & 0x20 != 0 {
+    laser.depthMap = ("d.png", o[7] % 2 == 0 ? .eight : .sixteen, o[7] & 2 != 0)
+  }
   if o[3] & 0x40 != 0 {
-    laser.svg = ("s.svg", pick(o[8] / 8, [0, 0.5, 4, 30]), o[9] % 3 == 0 ? (x: Int(o[10]) % 200, y: Int(o[11]) % 60) : nil)
+    laser.svg = (
+      "s.svg", pick(o[8] / 8, [0, 0.5, 4, 30]),
+      o[9] % 3 == 0 ? (x: Int(o[10]) % 200, y: Int(o[11]) % 60) : nil
+    )
   }
   guard let flagSettings = try? flags.settings(dpi: resolution?.dpi) else { return 0 }
   let job = RenderJob(
     mask: .text(
       TextMask(
         text: text, style: style, inkHeight: pick(o[1] / 4, [nil, nil, 2, 11, 50]),
-        canvas: pick(o[14], [nil, CanvasSize(width: 1, height: 1), CanvasSize(width: 300, height: 90)]))),
+        canvas: pick(
+          o[14], [nil, CanvasSize(width: 1, height: 1), CanvasSize(width: 300, height: 90)]))),
     material: yaml.isEmpty ? Resources.defaultMaterialName : materialPath,
     settings: settings.map(MaterialSetting.init(set:)) + flagSettings,
     output: OutputPlan(

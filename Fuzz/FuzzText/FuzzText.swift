@@ -24,8 +24,10 @@ public func fuzzText(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     letterSpacing: Float(Int8(bitPattern: data[2])) / 4,
     lineHeight: 1, padding: Float(data[2] % 5))
   let text = String(decoding: UnsafeBufferPointer(start: data + 3, count: size - 3), as: UTF8.self)
-  guard let layout = try? TextLayout(
-    text: text, font: font, style: style, limits: RenderLimits(maxPixels: 1 << 20, maxTextLength: 200))
+  guard
+    let layout = try? TextLayout(
+      text: text, font: font, style: style,
+      limits: RenderLimits(maxPixels: 1 << 20, maxTextLength: 200))
   else { return 0 }
   let mask = layout.rasterize()
   _ = HeightField.make(mask: mask, relief: ReliefSpec(radius: 3), parallelism: .serial)

@@ -127,7 +127,7 @@ int emboss_png_encode(const void *pixels, uint32_t width, uint32_t height, int c
      3% of adaptive filtering's size at half the time, and a background row filters to zeros. */
   png_set_filter(png, 0, compression_level == 0 ? PNG_FILTER_NONE : PNG_FILTER_UP);
   write_header(png, info, out, width, height, bit_depth, color_type, pixels_per_meter, srgb);
-  if (bit_depth == 16) png_set_swap(png); /* PNG stores big-endian; callers hand native order. */
+  if (bit_depth == 16) png_set_swap(png); /* PNG stores big-endian; callers hand little-endian. */
   size_t row_bytes;
   if (bit_depth == 1) {
     row_bytes = ((size_t)width + 7) / 8;

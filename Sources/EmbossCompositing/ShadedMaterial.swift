@@ -1,8 +1,8 @@
-import EmbossSupport
-import EmbossRaster
 import EmbossModel
+import EmbossRaster
 import EmbossRelief
 import EmbossShading
+import EmbossSupport
 
 /// The shaded-material compositor (CIShadedMaterial's role): each pixel's normal, from the
 /// height field's slopes times `scale`, picks its color from the shading image.
@@ -56,7 +56,9 @@ public enum ShadedMaterial {
     }
 
     /// The shading image's pixels the composite reads (row-major over the shading image):
-    /// the only ones it needs colored. Found by running the composite's own lookups
+    /// the only ones it needs colored.
+    ///
+    /// Found by running the composite's own lookups
     /// (`inkColor`) with a sampler that marks the texels each bilinear tap reads.
     public func texelsRead(mask: CoverageMask) -> [Bool] {
       var read = [Bool](repeating: false, count: shadingWidth * shadingHeight)
@@ -135,7 +137,8 @@ public enum ShadedMaterial {
                 guard coverage.buffer[y * mask.width + x] > 0 else { continue }
                 let slope = slopes.buffer[(y - region.y) * region.width + (x - region.x)]
                 let n = normal(slope: slope, scale: scale)
-                out[row * ink.width + column] = lookup(n, width: shadingWidth, height: shadingHeight)
+                out[row * ink.width + column] = lookup(
+                  n, width: shadingWidth, height: shadingHeight)
               }
             }
           }
@@ -152,7 +155,9 @@ public enum ShadedMaterial {
       let (ry, rx) = Int(samples.pixels[k]).quotientAndRemainder(dividingBy: region.width)
       let x = rx + region.x
       let y = ry + region.y
-      guard x >= ink.x, y >= ink.y, x < ink.maxX, y < ink.maxY, mask.plane[x, y] > 0 else { continue }
+      guard x >= ink.x, y >= ink.y, x < ink.maxX, y < ink.maxY, mask.plane[x, y] > 0 else {
+        continue
+      }
       sampled.append(Int32((y - ink.y) * ink.width + (x - ink.x)))
       for j in Int(samples.offsets[k])..<Int(samples.offsets[k + 1]) {
         let slope = samples.slopes[j]
@@ -169,7 +174,9 @@ public enum ShadedMaterial {
 
   /// How far the lookup moves across one pixel, in shading-image pixels: along x (`du`) and
   /// along y (`dv`), by central differences of the neighbours' lookups (one-sided at the
-  /// ink's edge, zero where there is no neighbour), each clamped to 8 texels. Neighbours
+  /// ink's edge, zero where there is no neighbour), each clamped to 8 texels.
+  ///
+  /// Neighbours
   /// on the edge (coverage below 1) do not count: they are sampled 4 x 4, and their centers
   /// may lie outside the ink.
   @inline(__always)
@@ -187,7 +194,9 @@ public enum ShadedMaterial {
       let backward = has(row - dr, column - dc)
       var d = SIMD2<Float>.zero
       if forward && backward {
-        d = (uv[(row + dr) * ink.width + column + dc] - uv[(row - dr) * ink.width + column - dc]) * 0.5
+        d =
+          (uv[(row + dr) * ink.width + column + dc] - uv[(row - dr) * ink.width + column - dc])
+          * 0.5
       } else if forward {
         d = uv[(row + dr) * ink.width + column + dc] - center
       } else if backward {
@@ -239,7 +248,9 @@ public enum ShadedMaterial {
       guard i >= 0, j >= 0, i < n, j < n, weights[start + j * n + i] > 0 else { return nil }
       return uv[start + j * n + i]
     }
-    func derivative(_ i: Int, _ j: Int, _ di: Int, _ dj: Int, _ center: SIMD2<Float>) -> SIMD2<Float> {
+    func derivative(_ i: Int, _ j: Int, _ di: Int, _ dj: Int, _ center: SIMD2<Float>) -> SIMD2<
+      Float
+    > {
       let forward = at(i + di, j + dj)
       let backward = at(i - di, j - dj)
       var d = SIMD2<Float>.zero
@@ -259,8 +270,10 @@ public enum ShadedMaterial {
       for i in 0..<n {
         guard let p = at(i, j) else { continue }
         let weight = weights[start + j * n + i]
-        sum += weight * filteredLookup(
-          ball, at: p, du: derivative(i, j, 1, 0, p), dv: derivative(i, j, 0, 1, p), maxTaps: 2)
+        sum +=
+          weight
+          * filteredLookup(
+            ball, at: p, du: derivative(i, j, 1, 0, p), dv: derivative(i, j, 0, 1, p), maxTaps: 2)
         total += weight
       }
     }
@@ -268,7 +281,9 @@ public enum ShadedMaterial {
   }
 
   /// The color of ink pixel (`row`, `column`) of `map.rect` (coverage above 0): its 4 x 4
-  /// sub-samples when it has them, else one lookup filtered over its footprint. `next` is
+  /// sub-samples when it has them, else one lookup filtered over its footprint.
+  ///
+  /// `next` is
   /// the index into `map.sampled` of the first sub-sampled pixel not yet passed (pixels are
   /// visited in row-major order). The composite and `texelsRead` both go through here.
   @inline(__always)
@@ -282,9 +297,11 @@ public enum ShadedMaterial {
       let start = Int(map.sampleOffsets[next])
       let count = Int(map.sampleOffsets[next + 1]) - start
       next += 1
-      return sampledColor(map.sampleUV, weights: map.sampleWeights, start: start, count: count, ball: sampler)
+      return sampledColor(
+        map.sampleUV, weights: map.sampleWeights, start: start, count: count, ball: sampler)
     }
-    let (du, dv) = footprint(uv, coverage, maskWidth: maskWidth, ink: map.rect, row: row, column: column)
+    let (du, dv) = footprint(
+      uv, coverage, maskWidth: maskWidth, ink: map.rect, row: row, column: column)
     return filteredLookup(sampler, at: uv[index], du: du, dv: dv)
   }
 
@@ -301,7 +318,8 @@ public enum ShadedMaterial {
     let map = lookupMap(
       height: height, mask: mask, scale: scale, shadingWidth: shading.width,
       shadingHeight: shading.height, parallelism: parallelism)
-    return composite(map: map, mask: mask, shading: shading, background: background, parallelism: parallelism)
+    return composite(
+      map: map, mask: mask, shading: shading, background: background, parallelism: parallelism)
   }
 
   /// Composites from a lookup map (see `lookupMap`), whose shading size must be `shading`'s.
@@ -309,7 +327,9 @@ public enum ShadedMaterial {
     map: LookupMap, mask: CoverageMask, shading: RGBAImage, background: Background,
     parallelism: Parallelism = .allCores
   ) -> CanvasImage {
-    precondition(map.shadingWidth == shading.width && map.shadingHeight == shading.height, "lookup map for another shading size")
+    precondition(
+      map.shadingWidth == shading.width && map.shadingHeight == shading.height,
+      "lookup map for another shading size")
     let fill: SIMD4<Float>
     switch background {
     case .transparent: fill = .zero
@@ -320,7 +340,8 @@ public enum ShadedMaterial {
     let background = SIMD3(fill.x, fill.y, fill.z)
     // Every pixel is written exactly once (background where the coverage is 0), so the
     // storage starts uninitialized instead of being filled first.
-    let pixels = [SIMD4<Float>](unsafeUninitializedCapacity: ink.width * ink.height) { buffer, count in
+    let pixels = [SIMD4<Float>](unsafeUninitializedCapacity: ink.width * ink.height) {
+      buffer, count in
       let out = SharedPointer(buffer)
       map.uv.withUnsafeBufferPointer { uv in
         let uv = UnsafeBufferPointerBox(uv)
@@ -329,7 +350,8 @@ public enum ShadedMaterial {
           shading.pixels.withUnsafeBufferPointer { ball in
             let ball = UnsafeBufferPointerBox(ball)
             parallelism.forEachBand(ink.height, bandSize: 16) { rows in
-              let sampler = BilinearBall(ball: ball.buffer, width: shadingWidth, height: shadingHeight)
+              let sampler = BilinearBall(
+                ball: ball.buffer, width: shadingWidth, height: shadingHeight)
               // The first sub-sampled pixel at or after the band's first row.
               var next = map.firstSampled(atOrAfter: rows.lowerBound * ink.width)
               for row in rows {
@@ -358,7 +380,8 @@ public enum ShadedMaterial {
       count = ink.width * ink.height
     }
     let content = RGBAImage(width: ink.width, height: ink.height, pixels: pixels)
-    return CanvasImage(width: mask.width, height: mask.height, fill: fill, contentRect: ink, content: content)
+    return CanvasImage(
+      width: mask.width, height: mask.height, fill: fill, contentRect: ink, content: content)
   }
 
   /// The normals as an image for inspection: (n + 1) / 2 in r, g, b (y down), alpha 1, over
@@ -366,7 +389,8 @@ public enum ShadedMaterial {
   public static func normalMap(height: HeightField, scale: Float) -> RGBAImage {
     var image = RGBAImage(
       width: height.canvasWidth, height: height.canvasHeight, fill: SIMD4(0.5, 0.5, 1, 1))
-    let region = height.region.intersection(PixelRect(x: 0, y: 0, width: image.width, height: image.height))
+    let region = height.region.intersection(
+      PixelRect(x: 0, y: 0, width: image.width, height: image.height))
     for y in region.y..<region.maxY {
       for x in region.x..<region.maxX {
         let n = normal(slope: height.slope(x: x, y: y), scale: scale)

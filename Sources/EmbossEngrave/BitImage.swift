@@ -1,7 +1,8 @@
-import EmbossSupport
 import EmbossRaster
+import EmbossSupport
 
 /// A 1-bit image: `true` is black (burned by the laser), `false` white (left alone).
+///
 /// Row-major, top row first.
 public struct BitImage: Sendable, Equatable {
   public let width: Int
@@ -35,7 +36,9 @@ public struct BitImage: Sendable, Equatable {
   }
 
   /// Dot-width correction: every horizontal run of black is shortened by `pixels` at each
-  /// end, since the beam burns that much past the pixels it is given. A run too short to
+  /// end, since the beam burns that much past the pixels it is given.
+  ///
+  /// A run too short to
   /// lose that much keeps its middle pixel, so thin strokes do not vanish.
   public func shorteningRuns(by pixels: Int) -> BitImage {
     guard pixels > 0 else { return self }

@@ -1,11 +1,12 @@
-import Foundation
-import EmbossSupport
 import EmbossRaster
+import EmbossSupport
+import Foundation
 
 /// A 64x64 blue-noise threshold matrix made by Ulichney's void-and-cluster method
 /// ("The void-and-cluster method for dither array generation", 1993): dots are added where
 /// they are loneliest and removed where they crowd most, measured by a toroidal Gaussian
 /// (sigma 1.5), so every threshold level is spread evenly with no low-frequency pattern.
+///
 /// Generated once per process, deterministically (ties go to the lowest index).
 enum BlueNoise {
   static let size = 64
@@ -48,7 +49,7 @@ enum BlueNoise {
     var state: UInt64 = 0x9E37_79B9_7F4A_7C15
     var placed = 0
     while placed < count / 10 {
-      state = state &* 6364136223846793005 &+ 1442695040888963407
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
       let i = Int(state >> 33) % count
       if !dots[i] {
         dots[i] = true

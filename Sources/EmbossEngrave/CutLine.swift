@@ -1,8 +1,10 @@
-import EmbossSupport
 import EmbossRaster
+import EmbossSupport
 
 /// A closed cubic Bezier curve: `start`, then segments (control 1, control 2, end); the last
-/// segment ends at `start`. Coordinates in canvas pixels (origin top-left, y down).
+/// segment ends at `start`.
+///
+/// Coordinates in canvas pixels (origin top-left, y down).
 public struct ClosedCurve: Sendable, Equatable {
   public var start: SIMD2<Double>
   public var segments: [(SIMD2<Double>, SIMD2<Double>, SIMD2<Double>)]
@@ -48,7 +50,8 @@ public enum CutLine {
     guard !mask.inkBounds.isEmpty else { return [] }
     let margin = Int(offset.rounded(.up)) + 3
     let region = mask.inkBounds.grown(by: margin)
-    let field = signedDistance(mask: mask.plane, region: region, within: Float(offset) + 3, parallelism: parallelism)
+    let field = signedDistance(
+      mask: mask.plane, region: region, within: Float(offset) + 3, parallelism: parallelism)
     let loops = marchingSquares(field, level: Float(offset))
     return loops.compactMap { loop -> ClosedCurve? in
       let points = simplify(loop, tolerance: tolerance)
@@ -60,15 +63,20 @@ public enum CutLine {
 
   /// Signed distance from each pixel center of `region` to the mask's 0.5 line, negative
   /// inside, exact within `within` pixels of the line.
-  static func signedDistance(mask: Plane, region: PixelRect, within: Float, parallelism: Parallelism) -> Plane {
+  static func signedDistance(
+    mask: Plane, region: PixelRect, within: Float, parallelism: Parallelism
+  ) -> Plane {
     var coverage = Plane(width: region.width, height: region.height)
     for y in 0..<region.height {
       for x in 0..<region.width { coverage[x, y] = mask.value(x: region.x + x, y: region.y + y) }
     }
-    let inverted = Plane(width: region.width, height: region.height, pixels: coverage.pixels.map { 1 - $0 })
-    let inside = EdgeDistance.inside(mask: coverage, region: coverage.bounds, exactWithin: within, parallelism: parallelism)
+    let inverted = Plane(
+      width: region.width, height: region.height, pixels: coverage.pixels.map { 1 - $0 })
+    let inside = EdgeDistance.inside(
+      mask: coverage, region: coverage.bounds, exactWithin: within, parallelism: parallelism)
     let outside = EdgeDistance.inside(
-      mask: inverted, region: inverted.bounds, exactWithin: within, beyond: 1, parallelism: parallelism)
+      mask: inverted, region: inverted.bounds, exactWithin: within, beyond: 1,
+      parallelism: parallelism)
     return Plane(
       width: region.width, height: region.height,
       pixels: (0..<coverage.pixels.count).map { i in
@@ -94,12 +102,14 @@ public enum CutLine {
       let t = Double(a == b ? 0.5 : min(max((level - a) / (b - a), 0), 1))
       return SIMD2(Double(x) + t * Double(x2 - x), Double(y) + t * Double(y2 - y))
     }
-    var next = [Int: Int]()
+    var next: [Int: Int] = [:]
     for y in 0..<(h - 1) {
       for x in 0..<(w - 1) {
         // Corners clockwise from the top left, and the edges between them.
         let corners = [(x, y), (x + 1, y), (x + 1, y + 1), (x, y + 1)]
-        let edges = [2 * (y * w + x), 2 * (y * w + x + 1) + 1, 2 * ((y + 1) * w + x), 2 * (y * w + x) + 1]
+        let edges = [
+          2 * (y * w + x), 2 * (y * w + x + 1) + 1, 2 * ((y + 1) * w + x), 2 * (y * w + x) + 1,
+        ]
         var crossings: [(edge: Int, entering: Bool)] = []
         for k in 0..<4 {
           let a = inside(corners[k].0, corners[k].1)
@@ -146,7 +156,9 @@ public enum CutLine {
       return ((p - q) * (p - q)).sum().squareRoot()
     }
     func reduce(_ points: ArraySlice<SIMD2<Double>>) -> [SIMD2<Double>] {
-      guard let first = points.first, let last = points.last, points.count > 2 else { return Array(points) }
+      guard let first = points.first, let last = points.last, points.count > 2 else {
+        return Array(points)
+      }
       var worst = 0.0
       var index = points.startIndex
       for i in points.indices.dropFirst().dropLast() {
@@ -235,7 +247,11 @@ public enum CutLine {
             for dx in -1...1 {
               let nx = px + dx
               let ny = py + dy
-              if nx >= 0, ny >= 0, nx < plane.width, ny < plane.height, member[ny * plane.width + nx] { near = true }
+              if nx >= 0, ny >= 0, nx < plane.width, ny < plane.height,
+                member[ny * plane.width + nx]
+              {
+                near = true
+              }
             }
           }
           if near { out.pixels[i] = plane.pixels[i] }

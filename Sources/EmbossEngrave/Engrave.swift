@@ -1,6 +1,6 @@
-import Foundation
-import EmbossSupport
 import EmbossRaster
+import EmbossSupport
+import Foundation
 
 /// How gray becomes black and white.
 public enum DitherMethod: String, Sendable, CaseIterable {
@@ -28,25 +28,31 @@ public enum DitherMethod: String, Sendable, CaseIterable {
       // Diffuses 6/8 of the error: highlights and shadows stay clean.
       return ([(1, 0, 1), (2, 0, 1), (-1, 1, 1), (0, 1, 1), (1, 1, 1), (0, 2, 1)], 8)
     case .jarvisJudiceNinke:
-      return ([
-        (1, 0, 7), (2, 0, 5),
-        (-2, 1, 3), (-1, 1, 5), (0, 1, 7), (1, 1, 5), (2, 1, 3),
-        (-2, 2, 1), (-1, 2, 3), (0, 2, 5), (1, 2, 3), (2, 2, 1),
-      ], 48)
+      return (
+        [
+          (1, 0, 7), (2, 0, 5),
+          (-2, 1, 3), (-1, 1, 5), (0, 1, 7), (1, 1, 5), (2, 1, 3),
+          (-2, 2, 1), (-1, 2, 3), (0, 2, 5), (1, 2, 3), (2, 2, 1),
+        ], 48
+      )
     case .stucki:
-      return ([
-        (1, 0, 8), (2, 0, 4),
-        (-2, 1, 2), (-1, 1, 4), (0, 1, 8), (1, 1, 4), (2, 1, 2),
-        (-2, 2, 1), (-1, 2, 2), (0, 2, 4), (1, 2, 2), (2, 2, 1),
-      ], 42)
+      return (
+        [
+          (1, 0, 8), (2, 0, 4),
+          (-2, 1, 2), (-1, 1, 4), (0, 1, 8), (1, 1, 4), (2, 1, 2),
+          (-2, 2, 1), (-1, 2, 2), (0, 2, 4), (1, 2, 2), (2, 2, 1),
+        ], 42
+      )
     case .burkes:
       return ([(1, 0, 8), (2, 0, 4), (-2, 1, 2), (-1, 1, 4), (0, 1, 8), (1, 1, 4), (2, 1, 2)], 32)
     case .sierra:
-      return ([
-        (1, 0, 5), (2, 0, 3),
-        (-2, 1, 2), (-1, 1, 4), (0, 1, 5), (1, 1, 4), (2, 1, 2),
-        (-1, 2, 2), (0, 2, 3), (1, 2, 2),
-      ], 32)
+      return (
+        [
+          (1, 0, 5), (2, 0, 3),
+          (-2, 1, 2), (-1, 1, 4), (0, 1, 5), (1, 1, 4), (2, 1, 2),
+          (-1, 2, 2), (0, 2, 3), (1, 2, 2),
+        ], 32
+      )
     case .sierraTwoRow:
       return ([(1, 0, 4), (2, 0, 3), (-2, 1, 1), (-1, 1, 2), (0, 1, 3), (1, 1, 2), (2, 1, 1)], 16)
     case .sierraLite:
@@ -66,7 +72,9 @@ public enum DitherMethod: String, Sendable, CaseIterable {
   }
 }
 
-/// Everything that turns an image into an engrave bitmap. Validated values.
+/// Everything that turns an image into an engrave bitmap.
+///
+/// Validated values.
 public struct EngraveOptions: Sendable, Equatable {
   public var method: DitherMethod
   /// 0...255: gray at or above threshold / 255 stays white (threshold mode), and the
@@ -107,7 +115,9 @@ public enum Engrave {
     return bitmap(image.gray(negative: options.negative), options: plain)
   }
 
-  /// Turns gray (0 black ... 1 white) into an engrave bitmap. Pure white is never burned and
+  /// Turns gray (0 black ...
+  ///
+  /// 1 white) into an engrave bitmap. Pure white is never burned and
   /// pure black always is, whatever the method (no dots in the surroundings); in error
   /// diffusion they pass no error on.
   public static func bitmap(_ gray: Plane, options: EngraveOptions) -> BitImage {

@@ -1,9 +1,11 @@
-import Foundation
-import EmbossSupport
 import EmbossRaster
+import EmbossSupport
+import Foundation
 
 /// One SVG file a laser program opens at the right size: the engrave bitmap as an embedded
-/// PNG, and the cut line as an unfilled stroked path, both in canvas pixels. `width` and
+/// PNG, and the cut line as an unfilled stroked path, both in canvas pixels.
+///
+/// `width` and
 /// `height` are in millimeters at the given DPI, with a matching `viewBox`, so 1 user unit is
 /// one pixel and the image and the path line up exactly.
 public enum SVGDocument {
@@ -54,7 +56,8 @@ public enum SVGDocument {
       for curve in cut {
         d += "M\(number(curve.start.x)),\(number(curve.start.y))"
         for (c1, c2, p) in curve.segments {
-          d += " C\(number(c1.x)),\(number(c1.y)) \(number(c2.x)),\(number(c2.y)) \(number(p.x)),\(number(p.y))"
+          d +=
+            " C\(number(c1.x)),\(number(c1.y)) \(number(c2.x)),\(number(c2.y)) \(number(p.x)),\(number(p.y))"
         }
         d += " Z "
       }

@@ -12,7 +12,9 @@ public enum ContactSheet {
     }
   }
 
-  /// Lays tiles out left to right, top to bottom, `columns` a row. Every tile has the same
+  /// Lays tiles out left to right, top to bottom, `columns` a row.
+  ///
+  /// Every tile has the same
   /// size (the sample's mask plus a label strip) and its material's background; a transparent
   /// background shows as neutral gray. Labels are set in `font` at a fifth of `textSize`
   /// (at least 12 px), white or near-black, whichever stands out from the background.
@@ -30,13 +32,16 @@ public enum ContactSheet {
     let labels = layouts.map { $0.rasterize() }
     // Labels share a baseline: the deepest first baseline, plus a gap above.
     let baseline = (layouts.map(\.firstBaseline).max() ?? 0) + Int(labelSize * 0.3)
-    let labelHeight = baseline + (layouts.map { $0.canvasHeight - $0.firstBaseline }.max() ?? 0) + Int(labelSize * 0.4)
+    let labelHeight =
+      baseline + (layouts.map { $0.canvasHeight - $0.firstBaseline }.max() ?? 0)
+      + Int(labelSize * 0.4)
     let tileWidth = max(mask.width, (labels.map(\.width).max() ?? 0) + 8)
     let tileHeight = mask.height + labelHeight
     let columns = max(1, min(columns, entries.count))
     let rows = (entries.count + columns - 1) / columns
     // The sheet (RGBA floats) and one tile's render at a time, checked before either is made.
-    try limits.check(width: tileWidth * columns, height: tileHeight * rows, bytesPerPixel: 20, name: "the sheet")
+    try limits.check(
+      width: tileWidth * columns, height: tileHeight * rows, bytesPerPixel: 20, name: "the sheet")
     try limits.check(width: tileWidth, height: tileHeight)
     var sheet = RGBAImage(
       width: tileWidth * columns, height: tileHeight * rows, fill: SIMD4(0.2, 0.2, 0.2, 1))
@@ -50,7 +55,7 @@ public enum ContactSheet {
       }
       let tile = Pipeline.render(
         RenderInput(mask: mask, material: material, parallelism: parallelism), cache: cache
-      ).image
+      ).image.flattened()
       let x0 = (index % columns) * tileWidth
       let y0 = (index / columns) * tileHeight
       let background: SIMD3<Float>

@@ -23,7 +23,9 @@ public struct LaserRequest: Sendable {
     return paths
   }
 
-  /// The files, as (path, bytes). Throws for a cut region outside the image or on the
+  /// The files, as (path, bytes).
+  ///
+  /// Throws for a cut region outside the image or on the
   /// background. The render must hold its shape (`RenderOutputs.shape`) for an engraving or
   /// an SVG.
   public func files(
@@ -53,16 +55,23 @@ public struct LaserRequest: Sendable {
         plane.pixels = plane.pixels.map { -$0 }
         range = raised ? -1...0 : 0...1
       }
-      files.append((depthMap.path, try PNGCodec.encodeGray(plane, range: range, depth: depthMap.depth, pixelsPerMeter: ppm)))
+      files.append(
+        (
+          depthMap.path,
+          try PNGCodec.encodeGray(plane, range: range, depth: depthMap.depth, pixelsPerMeter: ppm)
+        ))
     }
     if let svg {
       var mask = render.mask
       if let point = svg.cutRegion {
         guard point.x >= 0, point.y >= 0, point.x < mask.width, point.y < mask.height else {
-          throw EmbossError("--cut-region \(point.x),\(point.y) is outside the image (\(mask.width)x\(mask.height))")
+          throw EmbossError(
+            "--cut-region \(point.x),\(point.y) is outside the image (\(mask.width)x\(mask.height))"
+          )
         }
         guard let region = CutLine.region(of: mask, at: point.x, point.y) else {
-          throw EmbossError("--cut-region \(point.x),\(point.y) is on the background, not on the shape")
+          throw EmbossError(
+            "--cut-region \(point.x),\(point.y) is on the background, not on the shape")
         }
         mask = region
       }

@@ -23,7 +23,9 @@ public struct MaterialFlags: Sendable, Equatable {
 
   public init() {}
 
-  /// The settings, in a fixed order, lengths converted to pixels at `dpi`. Throws
+  /// The settings, in a fixed order, lengths converted to pixels at `dpi`.
+  ///
+  /// Throws
   /// `EmbossError` for a value that is not a length or a physical length without a
   /// resolution; ranges are checked when the settings are applied (`MaterialLoader.problems`).
   public func settings(dpi: Double?) throws -> [MaterialSetting] {
@@ -32,7 +34,9 @@ public struct MaterialFlags: Sendable, Equatable {
       settings.append(MaterialSetting(flag: flag, written: written, key: key, value: value))
     }
     if let radius {
-      add("--radius", radius, Parameters.radius.key, try Self.pixels(radius, flag: "--radius", dpi: dpi))
+      add(
+        "--radius", radius, Parameters.radius.key,
+        try Self.pixels(radius, flag: "--radius", dpi: dpi))
     }
     if let profile { add("--profile", profile.rawValue, Parameters.profile.key, profile.rawValue) }
     if let reliefDepth {
@@ -41,7 +45,9 @@ public struct MaterialFlags: Sendable, Equatable {
         add("--relief-depth", reliefDepth, Parameters.depth.key, trimmed)
       } else {
         guard Length.parse(reliefDepth) != nil else {
-          throw EmbossError("--relief-depth must be a length such as 10, 10px or 0.5mm, or a multiple of the radius such as 1.5x, got '\(reliefDepth)'")
+          throw EmbossError(
+            "--relief-depth must be a length such as 10, 10px or 0.5mm, or a multiple of the radius such as 1.5x, got '\(reliefDepth)'"
+          )
         }
         let pixels = try Self.pixels(reliefDepth, flag: "--relief-depth", dpi: dpi)
         add("--relief-depth", reliefDepth, Parameters.depth.key, pixels + "px")
@@ -49,13 +55,21 @@ public struct MaterialFlags: Sendable, Equatable {
     }
     if let scale { add("--scale", "", Parameters.scale.key, Self.yaml(scale)) }
     if let soften {
-      add("--soften", soften, Parameters.soften.key, try Self.pixels(soften, flag: "--soften", dpi: dpi))
+      add(
+        "--soften", soften, Parameters.soften.key,
+        try Self.pixels(soften, flag: "--soften", dpi: dpi))
     }
-    if let direction { add("--direction", direction.rawValue, Parameters.direction.key, direction.rawValue) }
+    if let direction {
+      add("--direction", direction.rawValue, Parameters.direction.key, direction.rawValue)
+    }
     if let background {
-      add("--background", background, Parameters.background.key, background.hasPrefix("#") ? "\"\(background)\"" : background)
+      add(
+        "--background", background, Parameters.background.key,
+        background.hasPrefix("#") ? "\"\(background)\"" : background)
     }
-    if let shadingSize { add("--shading-size", String(shadingSize), Parameters.shadingSize.key, String(shadingSize)) }
+    if let shadingSize {
+      add("--shading-size", String(shadingSize), Parameters.shadingSize.key, String(shadingSize))
+    }
     if lightAngle != nil || lightAltitude != nil {
       let angle = lightAngle ?? Parameters.lightAngle.value
       let altitude = lightAltitude ?? Parameters.lightAltitude.value
@@ -77,7 +91,8 @@ public struct MaterialFlags: Sendable, Equatable {
 
   static func pixels(_ text: String, flag: String, dpi: Double?) throws -> String {
     guard let length = Length.parse(text) else {
-      throw EmbossError("\(flag) must be a length such as 12, 12px, 2mm, 0.5cm, 0.1in or 9pt, got '\(text)'")
+      throw EmbossError(
+        "\(flag) must be a length such as 12, 12px, 2mm, 0.5cm, 0.1in or 9pt, got '\(text)'")
     }
     guard let pixels = length.pixels(dpi: dpi) else {
       throw EmbossError("\(flag) \(text) is a physical length: give --dpi too")

@@ -31,7 +31,7 @@ public struct RenderOutputs: OptionSet, Sendable, Hashable {
   /// engraved (`RenderResult.shape`).
   public static let shape = RenderOutputs(rawValue: 1)
   /// The whole lit ball, not only the texels the composite reads (for `--save-stages`).
-  public static let wholeBall = RenderOutputs(rawValue: 2)
+  public static let wholeShadingImage = RenderOutputs(rawValue: 2)
 }
 
 /// A render and every stage it went through, with the material it was made with.
@@ -39,11 +39,14 @@ public struct RenderResult: Sendable {
   public let material: MaterialSpec
   public let mask: CoverageMask
   public let height: HeightField
-  /// The lit ball (or the external shading image). Whole when `RenderOutputs.wholeBall` was
-  /// asked for or the ball was shaded for this lookup map; otherwise a relight through the
-  /// cache shades only the texels the composite reads (`ballIsWhole` is then false).
-  public let ball: RGBAImage
-  public let ballIsWhole: Bool
+  /// The shading image: the material's lit ball (or the external one).
+  ///
+  /// Whole when
+  /// `RenderOutputs.wholeShadingImage` was asked for or it was shaded for this lookup map;
+  /// otherwise a relight through the cache shades only the texels the composite reads
+  /// (`shadingImageIsWhole` is then false).
+  public let shadingImage: RGBAImage
+  public let shadingImageIsWhole: Bool
   /// The embossed picture over the material's background.
   public let image: CanvasImage
   /// The same over a transparent background (with `RenderOutputs.shape`).
@@ -52,10 +55,13 @@ public struct RenderResult: Sendable {
   public let timings: StageTimings
 
   /// The normals as an image: (n + 1) / 2 as RGB, y down, one normal per pixel center.
-  public var normals: RGBAImage { ShadedMaterial.normalMap(height: height, scale: material.relief.scale) }
+  public var normals: RGBAImage {
+    ShadedMaterial.normalMap(height: height, scale: material.relief.scale)
+  }
 }
 
-/// The whole render, one pure stage after another:
+/// The whole render, one pure stage after another. (The lit ball and the shading image are
+/// one thing: the picture of the material on a sphere that normals look their colors up in.)
 ///
 ///     mask -> height field -> lookup map (normals) --+
 ///     material's lights and surface -> lit ball -----+-> composite -> embossed image
@@ -64,11 +70,16 @@ public struct RenderResult: Sendable {
 /// stage files, watch) goes through; a `StageCache` only memoizes its stages.
 public enum Pipeline {
   /// The stage names `RenderResult.timings` lists.
-  public static let stageNames = ["height field", "normals", "ball geometry", "shading image", "composite"]
+  public static let stageNames = [
+    "height field", "normals", "ball geometry", "shading image", "composite",
+  ]
 
-  /// Renders. Cannot fail: every input is already validated. With a cache, each stage whose
+  /// Renders.
+  ///
+  /// Cannot fail: every input is already validated. With a cache, each stage whose
   /// inputs equal the cache's last ones is reused; the result is the same byte for byte.
-  public static func render(_ input: RenderInput, cache: StageCache = StageCache()) -> RenderResult {
+  public static func render(_ input: RenderInput, cache: StageCache = StageCache()) -> RenderResult
+  {
     var timings = StageTimings()
     let mask = input.mask
     let material = input.material
@@ -76,7 +87,9 @@ public enum Pipeline {
     let parallelism = input.parallelism
 
     let field = cache.memo(\.height, key: StageCache.HeightKey(mask: mask, relief: relief)) {
-      timings.measure("height field") { HeightField.make(mask: mask, relief: relief, parallelism: parallelism) }
+      timings.measure("height field") {
+        HeightField.make(mask: mask, relief: relief, parallelism: parallelism)
+      }
     }
 
     // The lookup map needs only the ball's size, so it comes first. When it is reused, the
@@ -102,14 +115,18 @@ public enum Pipeline {
       let key = StageCache.BallKey(
         surface: material.surface, lights: material.lights, environment: material.environment,
         size: material.shadingSize)
-      let wantWhole = input.outputs.contains(.wholeBall)
-      if let cached = cache.ball, cached.key == key, cached.whole || (!wantWhole && cached.lookup == lookupKey) {
+      let wantWhole = input.outputs.contains(.wholeShadingImage)
+      if let cached = cache.ball, cached.key == key,
+        cached.whole || (!wantWhole && cached.lookup == lookupKey)
+      {
         ball = cached.value
         whole = cached.whole
       } else {
         let size = material.shadingSize
         let geometry = cache.memo(\.geometry, key: size) {
-          timings.measure("ball geometry") { BallGeometry.march(size: size, parallelism: parallelism) }
+          timings.measure("ball geometry") {
+            BallGeometry.march(size: size, parallelism: parallelism)
+          }
         }
         let partial = reused && !wantWhole
         let (shaded, read) = timings.measure("shading image") { () -> (RGBAImage, [Bool]?) in
@@ -128,7 +145,8 @@ public enum Pipeline {
 
     let image = timings.measure("composite") {
       ShadedMaterial.composite(
-        map: map, mask: mask, shading: ball, background: material.background, parallelism: parallelism)
+        map: map, mask: mask, shading: ball, background: material.background,
+        parallelism: parallelism)
     }
     var shape: CanvasImage? = nil
     if input.outputs.contains(.shape) {
@@ -141,21 +159,25 @@ public enum Pipeline {
         }
     }
     return RenderResult(
-      material: material, mask: mask, height: field, ball: ball, ballIsWhole: whole, image: image,
+      material: material, mask: mask, height: field, shadingImage: ball, shadingImageIsWhole: whole,
+      image: image,
       shape: shape, timings: timings)
   }
 
   /// The material's lit ball alone, whole, at `size` (default: the material's): the
   /// pipeline's shading stage, as `emboss shading` writes it.
-  public static func ball(
+  public static func shadingImage(
     material: MaterialSpec, size: Int? = nil, cache: StageCache = StageCache(),
     parallelism: Parallelism = .allCores
   ) -> RGBAImage {
     let size = size ?? material.shadingSize
     let key = StageCache.BallKey(
-      surface: material.surface, lights: material.lights, environment: material.environment, size: size)
+      surface: material.surface, lights: material.lights, environment: material.environment,
+      size: size)
     if let cached = cache.ball, cached.key == key, cached.whole { return cached.value }
-    let geometry = cache.memo(\.geometry, key: size) { BallGeometry.march(size: size, parallelism: parallelism) }
+    let geometry = cache.memo(\.geometry, key: size) {
+      BallGeometry.march(size: size, parallelism: parallelism)
+    }
     return geometry.shade(
       surface: material.surface, lights: material.lights, environment: material.environment,
       only: nil, parallelism: parallelism)

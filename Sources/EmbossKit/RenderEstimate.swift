@@ -1,7 +1,9 @@
 extension RenderLimits {
   /// The memory a render of `mask` with relief radius `radius` needs, estimated before the
   /// relief is made: every canvas pixel, and as sampled pixels the ink within the bevel's
-  /// reach of an edge (at most all the ink), and the process's base. Measured whole-process
+  /// reach of an edge (at most all the ink), and the process's base.
+  ///
+  /// Measured whole-process
   /// peaks are 0.4 to 1 times the estimate: about 1 for dense small text (mostly edges), less
   /// for large letters (mostly plateau) and wide radii.
   public static func estimatedBytes(mask: CoverageMask, radius: Float) -> Int {
@@ -21,7 +23,8 @@ extension RenderLimits {
     let bytes = Self.estimatedBytes(mask: mask, radius: radius)
     guard bytes <= maxMemory else {
       throw EmbossError(
-        "rendering the \(mask.width)x\(mask.height) image needs about \(Self.describe(bytes: bytes)) of memory, over the budget of \(Self.describe(bytes: maxMemory)) (raise it with --max-memory)")
+        "rendering the \(mask.width)x\(mask.height) image needs about \(Self.describe(bytes: bytes)) of memory, over the budget of \(Self.describe(bytes: maxMemory)) (raise it with --max-memory)"
+      )
     }
   }
 }

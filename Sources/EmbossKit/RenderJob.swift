@@ -42,7 +42,8 @@ public struct PictureMask: Sendable, Equatable {
   /// 0...255, for `MaskMode.threshold`.
   public var threshold: Int
 
-  public init(path: String, mode: MaskMode = .threshold, invert: Bool = false, threshold: Int = 128) {
+  public init(path: String, mode: MaskMode = .threshold, invert: Bool = false, threshold: Int = 128)
+  {
     self.path = path
     self.mode = mode
     self.invert = invert
@@ -51,7 +52,9 @@ public struct PictureMask: Sendable, Equatable {
 }
 
 extension Pipeline {
-  /// The mask stage: the one that reads files (a font, a picture) and so can fail. A text
+  /// The mask stage: the one that reads files (a font, a picture) and so can fail.
+  ///
+  /// A text
   /// mask is memoized in `cache` (the font is read again only when the text's inputs change).
   public static func mask(
     _ source: MaskSource, resources: Resources, limits: RenderLimits = .default,
@@ -61,7 +64,8 @@ extension Pipeline {
     case .picture(let picture):
       return try timings.measure("mask") {
         try ImageMask.read(
-          path: picture.path, mode: picture.mode, invert: picture.invert, threshold: picture.threshold,
+          path: picture.path, mode: picture.mode, invert: picture.invert,
+          threshold: picture.threshold,
           limits: limits)
       }
     case .text(var text):
@@ -73,10 +77,12 @@ extension Pipeline {
       let layout = try timings.measure("layout") {
         if let inkHeight = text.inkHeight {
           return try TextLayout.fitting(
-            inkHeight: inkHeight, text: text.text, font: font, style: text.style, canvas: text.canvas,
+            inkHeight: inkHeight, text: text.text, font: font, style: text.style,
+            canvas: text.canvas,
             limits: limits)
         }
-        return try TextLayout(text: text.text, font: font, style: text.style, canvas: text.canvas, limits: limits)
+        return try TextLayout(
+          text: text.text, font: font, style: text.style, canvas: text.canvas, limits: limits)
       }
       let mask = timings.measure("mask") { layout.rasterize() }
       cache.mask = (key, mask, limits)
@@ -101,7 +107,8 @@ public struct OutputPlan: Sendable {
 
   public init(
     image: String, depth: BitDepth = .eight, compression: Int = PNGCodec.defaultCompression,
-    resolution: Resolution? = nil, laser: LaserRequest = LaserRequest(), stagesDirectory: String? = nil
+    resolution: Resolution? = nil, laser: LaserRequest = LaserRequest(),
+    stagesDirectory: String? = nil
   ) {
     self.image = image
     self.depth = depth
@@ -128,7 +135,7 @@ public struct OutputPlan: Sendable {
   public var outputs: RenderOutputs {
     var outputs: RenderOutputs = []
     if laser.engrave != nil || laser.svg != nil { outputs.insert(.shape) }
-    if stagesDirectory != nil { outputs.insert(.wholeBall) }
+    if stagesDirectory != nil { outputs.insert(.wholeShadingImage) }
     return outputs
   }
 
@@ -166,24 +173,31 @@ public struct OutputPlan: Sendable {
     switch depth {
     case .eight:
       normalData = try PNGCodec.encodeRaw(
-        normals.pixels.flatMap { p in [p.x, p.y, p.z, p.w].map { UInt8((min(max($0, 0), 1) * 255).rounded()) } },
+        normals.pixels.flatMap { p in
+          [p.x, p.y, p.z, p.w].map { UInt8((min(max($0, 0), 1) * 255).rounded()) }
+        },
         width: normals.width, height: normals.height, channels: 4, bitDepth: 8,
         compression: compression, pixelsPerMeter: 0, srgb: false)
     case .sixteen:
       normalData = try PNGCodec.encodeRaw(
-        normals.pixels.flatMap { p in [p.x, p.y, p.z, p.w].map { UInt16((min(max($0, 0), 1) * 65535).rounded()) } },
+        normals.pixels.flatMap { p in
+          [p.x, p.y, p.z, p.w].map { UInt16((min(max($0, 0), 1) * 65535).rounded()) }
+        },
         width: normals.width, height: normals.height, channels: 4, bitDepth: 16,
         compression: compression, pixelsPerMeter: 0, srgb: false)
     }
     let names = Self.stageNames
     return [
-      (names[0], try PNGCodec.encodeGray(result.mask.plane, depth: depth, compression: compression)),
+      (
+        names[0], try PNGCodec.encodeGray(result.mask.plane, depth: depth, compression: compression)
+      ),
       (
         names[1],
-        try PNGCodec.encodeGray(result.height.canvasPlane(), range: range, depth: .sixteen, compression: compression)
+        try PNGCodec.encodeGray(
+          result.height.canvasPlane(), range: range, depth: .sixteen, compression: compression)
       ),
       (names[2], normalData),
-      (names[3], try PNGCodec.encode(result.ball, depth: depth, compression: compression)),
+      (names[3], try PNGCodec.encode(result.shadingImage, depth: depth, compression: compression)),
     ]
   }
 }
@@ -204,7 +218,8 @@ public struct RenderJob: Sendable {
   public var limits: RenderLimits
 
   public init(
-    mask: MaskSource, material: String = Resources.defaultMaterialName, settings: [MaterialSetting] = [],
+    mask: MaskSource, material: String = Resources.defaultMaterialName,
+    settings: [MaterialSetting] = [],
     shadingImagePath: String? = nil, output: OutputPlan, parallelism: Parallelism = .allCores,
     limits: RenderLimits = .default
   ) {
@@ -229,25 +244,33 @@ public struct RenderJob: Sendable {
   }
 
   /// The material: the file (or preset), then the settings.
-  public func loadMaterial(library: MaterialLibrary, sources: inout [String]) throws -> MaterialSpec {
+  public func loadMaterial(library: MaterialLibrary, sources: inout [String]) throws -> MaterialSpec
+  {
     try MaterialLoader.load(material, library: library, settings: settings, sources: &sources)
   }
 
   /// Renders; with a cache, stages whose inputs did not change since the cache's last render
-  /// are reused (see `StageCache`). `materialSources` receives the material files read.
-  public func run(resources: Resources, cache: StageCache = StageCache(), materialSources: inout [String])
+  /// are reused (see `StageCache`).
+  ///
+  /// `materialSources` receives the material files read.
+  public func run(
+    resources: Resources, cache: StageCache = StageCache(), materialSources: inout [String]
+  )
     throws -> Output
   {
     var timings = StageTimings()
     let spec = try timings.measure("material") {
       try loadMaterial(library: resources.materialLibrary, sources: &materialSources)
     }
-    let mask = try Pipeline.mask(self.mask, resources: resources, limits: limits, cache: cache, timings: &timings)
+    let mask = try Pipeline.mask(
+      self.mask, resources: resources, limits: limits, cache: cache, timings: &timings)
     // The render's memory, now that the mask tells how much of it is edge.
     try limits.checkRender(mask: mask, radius: spec.relief.radius)
     // The lit ball: RGBA floats, checked like any image before it is made.
     if shadingImagePath == nil {
-      try limits.check(width: spec.shadingSize, height: spec.shadingSize, bytesPerPixel: 16, name: "the shading image")
+      try limits.check(
+        width: spec.shadingSize, height: spec.shadingSize, bytesPerPixel: 16,
+        name: "the shading image")
     }
     if let margin = output.laser.svg?.cutOffset, margin > 0 {
       let grow = 2 * (Int(min(margin, Double(1 << 24)).rounded(.up)) + 3)

@@ -2,9 +2,10 @@ import Foundation
 
 /// Finds the files emboss ships: `Fonts/` (the default font) and `Materials/` (presets).
 ///
-/// Search order: `$EMBOSS_RESOURCES`; the directories above the running executable (so
-/// `.build/release/emboss` finds the checkout it was built from); `<prefix>/share/emboss` next
-/// to an installed binary; the source checkout this library was compiled from.
+/// Search order: `$EMBOSS_RESOURCES`; `<prefix>/share/emboss` next to an installed binary
+/// (`<prefix>/bin/emboss`); the executable's directory and the five above it (so
+/// `.build/release/emboss` finds the checkout it was built from); the source checkout this
+/// library was compiled from.
 public struct Resources: Sendable {
   public let root: String
 
@@ -30,15 +31,16 @@ public struct Resources: Sendable {
     }
     let executable = URL(fileURLWithPath: executablePath()).resolvingSymlinksInPath()
     var directory = executable.deletingLastPathComponent()
-    candidates.append(directory.deletingLastPathComponent().appendingPathComponent("share/emboss").path)
+    candidates.append(
+      directory.deletingLastPathComponent().appendingPathComponent("share/emboss").path)
     for _ in 0..<6 {
       candidates.append(directory.path)
       directory = directory.deletingLastPathComponent()
     }
-    // Sources/EmbossKit/Support/Resources.swift -> the package root.
+    // Sources/EmbossKit/Resources.swift -> the package root.
     candidates.append(
       URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().path)
+        .deletingLastPathComponent().path)
     for candidate in candidates {
       let resources = Resources(root: candidate)
       if FileManager.default.fileExists(atPath: resources.materialsDirectory + "/default.yaml"),
@@ -48,7 +50,8 @@ public struct Resources: Sendable {
       }
     }
     throw EmbossError(
-      "cannot find emboss's Fonts/ and Materials/ folders; set EMBOSS_RESOURCES to the folder that holds them")
+      "cannot find emboss's Fonts/ and Materials/ folders; set EMBOSS_RESOURCES to the folder that holds them"
+    )
   }
 
   private static func executablePath() -> String {

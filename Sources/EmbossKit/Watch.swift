@@ -2,7 +2,9 @@ import Foundation
 
 /// Re-renders a job whenever its material file (or anything it extends) changes, reusing
 /// every stage whose inputs did not change (`RenderCache`): a light edit re-runs only the
-/// shading image and the composite. An error is reported and the last good output stays
+/// shading image and the composite.
+///
+/// An error is reported and the last good output stays
 /// as it is (outputs are written atomically); the watcher then waits for the next save.
 public struct MaterialWatcher {
   public enum Event {
@@ -24,6 +26,7 @@ public struct MaterialWatcher {
   }
 
   /// Renders once, then again after every change, `write` receiving each good render.
+  ///
   /// Returns after `limit` renders following a change (nil: never).
   public func run(
     limit: Int? = nil, write: (RenderJob.Output) throws -> Void, report: (Event) -> Void
@@ -33,7 +36,9 @@ public struct MaterialWatcher {
     var seen = contents(of: sources)
     var changes = 0
     while limit.map({ changes < $0 }) ?? true {
-      Thread.sleep(forTimeInterval: Double(interval.components.seconds) + Double(interval.components.attoseconds) * 1e-18)
+      Thread.sleep(
+        forTimeInterval: Double(interval.components.seconds) + Double(
+          interval.components.attoseconds) * 1e-18)
       let now = contents(of: sources)
       guard now != seen else { continue }
       sources = attempt(cache: cache, write: write, report: report)

@@ -1,6 +1,6 @@
-import EmbossSupport
-import EmbossRaster
 import EmbossModel
+import EmbossRaster
+import EmbossSupport
 
 /// Where something is in a source file: 1-based line and column (columns count Unicode
 /// scalars, as libyaml does).

@@ -1,8 +1,8 @@
+import EmbossModel
+import EmbossRaster
+import EmbossSupport
 import Foundation
 import Yams
-import EmbossSupport
-import EmbossRaster
-import EmbossModel
 
 /// Where named materials (presets) live: `--material gold` is `<directory>/gold.yaml` in the
 /// first directory that has it.
@@ -44,11 +44,14 @@ public struct MaterialLibrary: Sendable {
   }
 }
 
-/// Turns material files (YAML) into validated `MaterialSpec`s. Every problem becomes a
+/// Turns material files (YAML) into validated `MaterialSpec`s.
+///
+/// Every problem becomes a
 /// `Diagnostic` with the file, line and column of the offending node; unknown keys are errors
 /// with a suggestion. See docs/materials.md for the format.
 public enum MaterialLoader {
   /// Loads the material a reference (preset name or path) names, resolving `extends`.
+  ///
   /// Throws `MaterialError` with every problem found, or `EmbossError` when the reference
   /// names no file at all.
   /// The largest material file read: 16 MiB.
@@ -82,7 +85,9 @@ public enum MaterialLoader {
   }
 
   /// Checks a material file (or preset name) without rendering: every problem found in it
-  /// and in what it extends, in reading order. Empty when the material is valid.
+  /// and in what it extends, in reading order.
+  ///
+  /// Empty when the material is valid.
   public static func check(_ reference: String, library: MaterialLibrary) -> [String] {
     do {
       _ = try load(reference, library: library)
@@ -95,6 +100,7 @@ public enum MaterialLoader {
   }
 
   /// Parses material text as if read from `file`, reporting every problem into `sink`.
+  ///
   /// Returns nil when the text is not usable at all (a syntax error).
   public static func parse(
     yaml: String, file: String, library: MaterialLibrary, sink: inout DiagnosticSink
@@ -111,7 +117,8 @@ public enum MaterialLoader {
       let before = data.prefix(bad.offset)
       let line = before.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
       let lineStart = before.lastIndex(of: 0x0A).map { $0 + 1 } ?? before.startIndex
-      let column = String(decoding: data[lineStart..<bad.offset], as: UTF8.self).unicodeScalars.count + 1
+      let column =
+        String(decoding: data[lineStart..<bad.offset], as: UTF8.self).unicodeScalars.count + 1
       sink.error(
         "not UTF-8 text: byte 0x\(String(bad.byte, radix: 16, uppercase: true)) (save the file as UTF-8)",
         at: SourceLocation(file: path, line: line, column: column))
@@ -120,7 +127,9 @@ public enum MaterialLoader {
     let text = String(decoding: data, as: UTF8.self)
     // An empty file (or a FIFO nobody wrote to) is a mistake, not the defaults.
     guard text.contains(where: { !$0.isWhitespace }) else {
-      sink.error("the file is empty; a material sets at least one key (or 'extends: default')", at: SourceLocation(file: path, line: 1, column: 1))
+      sink.error(
+        "the file is empty; a material sets at least one key (or 'extends: default')",
+        at: SourceLocation(file: path, line: 1, column: 1))
       return nil
     }
     return parse(yaml: text, file: path, library: library, chain: chain, sink: &sink)
@@ -155,7 +164,8 @@ public enum MaterialLoader {
       return nil
     } catch {
       sink.error(
-        "not valid YAML: \(Diagnostic.shortened("\(error)"))", at: SourceLocation(file: file, line: 1, column: 1))
+        "not valid YAML: \(Diagnostic.shortened("\(error)"))",
+        at: SourceLocation(file: file, line: 1, column: 1))
       return nil
     }
     var reader = NodeReader(file: file, sink: sink)
@@ -165,14 +175,17 @@ public enum MaterialLoader {
       // An empty file is the built-in material under this file's name.
       return MaterialSpec.builtIn.renamed(name)
     }
-    guard let fields = reader.fields(root, path: nil, allowed: Parameters.topLevelKeys) else { return nil }
+    guard let fields = reader.fields(root, path: nil, allowed: Parameters.topLevelKeys) else {
+      return nil
+    }
 
     var base = MaterialSpec.builtIn
     if let extends = fields["extends"] {
       if let parent = reader.string(extends.value, path: "extends") {
-        base = resolveParent(
-          parent, at: extends.value, file: file, library: library, chain: chain + [file],
-          reader: &reader) ?? base
+        base =
+          resolveParent(
+            parent, at: extends.value, file: file, library: library, chain: chain + [file],
+            reader: &reader) ?? base
       }
     }
     var description = base.description
@@ -182,10 +195,13 @@ public enum MaterialLoader {
     var shadingSize = base.shadingSize
     var lights = base.lights
     var environment = base.environment
-    if let node = fields["description"]?.value, let text = reader.string(node, path: "description") {
+    if let node = fields["description"]?.value, let text = reader.string(node, path: "description")
+    {
       description = text
     }
-    if let node = fields["background"]?.value, let value = reader.background(node, path: "background") {
+    if let node = fields["background"]?.value,
+      let value = reader.background(node, path: "background")
+    {
       background = value
     }
     if let node = fields["surface"]?.value,
@@ -209,7 +225,8 @@ public enum MaterialLoader {
       lights = values
     }
     if let node = fields["environment"]?.value,
-      let values = reader.fields(node, path: "environment", allowed: Parameters.keys(in: "environment"))
+      let values = reader.fields(
+        node, path: "environment", allowed: Parameters.keys(in: "environment"))
     {
       environment = reader.environment(values, over: environment, at: node)
     }
@@ -229,9 +246,11 @@ public enum MaterialLoader {
     // the working directory; anything else is a preset.
     var path: String?
     if reference.contains("/") || reference.hasSuffix(".yaml") || reference.hasSuffix(".yml") {
-      path = reference.hasPrefix("/")
+      path =
+        reference.hasPrefix("/")
         ? reference
-        : URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent(reference).path
+        : URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent(reference)
+          .path
     } else {
       path = library.presetPath(for: reference)
     }
@@ -244,7 +263,9 @@ public enum MaterialLoader {
       return nil
     }
     let canonical = URL(fileURLWithPath: path).standardizedFileURL.path
-    if let start = chain.firstIndex(where: { URL(fileURLWithPath: $0).standardizedFileURL.path == canonical }) {
+    if let start = chain.firstIndex(where: {
+      URL(fileURLWithPath: $0).standardizedFileURL.path == canonical
+    }) {
       let cycle = (chain[start...] + [path]).map { URL(fileURLWithPath: $0).lastPathComponent }
       reader.sink.error(
         "\"extends\": cycle: \(cycle.joined(separator: " -> "))", at: location)
@@ -269,7 +290,9 @@ public enum MaterialLoader {
   /// A YAML error's message and where to report it: a quoted string that never closes is
   /// reported where it opens, a tab in the indentation at the tab; no message holds the
   /// file's text.
-  private static func describe(_ error: YamlError, yaml: String, file: String) -> (String, SourceLocation) {
+  private static func describe(_ error: YamlError, yaml: String, file: String) -> (
+    String, SourceLocation
+  ) {
     func at(_ mark: Mark?) -> SourceLocation {
       SourceLocation(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1)
     }
@@ -278,7 +301,10 @@ public enum MaterialLoader {
       .parser(let context, let problem, let mark, _),
       .composer(let context, let problem, let mark, _):
       if let tab = tabInIndentation(yaml, near: mark) {
-        return ("a tab is used for indentation; YAML indents with spaces only", SourceLocation(file: file, line: tab.line, column: tab.column))
+        return (
+          "a tab is used for indentation; YAML indents with spaces only",
+          SourceLocation(file: file, line: tab.line, column: tab.column)
+        )
       }
       if let context, context.text.contains("quoted scalar") {
         return ("this quoted string is never closed", at(context.mark))
@@ -353,7 +379,9 @@ enum DuplicateKeys {
         !"\"'{[&*!|>%@`".contains(characters[i])
       else { continue }
       let key = String(characters[i..<end]).trimmingCharacters(in: .whitespaces)
-      while let last = levels.last, last.indent > i || (isItem && last.indent == i) { levels.removeLast() }
+      while let last = levels.last, last.indent > i || (isItem && last.indent == i) {
+        levels.removeLast()
+      }
       if levels.last?.indent != i { levels.append(Level(indent: i, keys: [])) }
       if levels[levels.count - 1].keys.contains(key) {
         let name = "\(prefix)\(originals.count)"
@@ -388,13 +416,16 @@ struct NodeReader {
 
   func location(_ node: Node) -> SourceLocation {
     SourceLocation(
-      file: file, line: lineOverride ?? node.mark?.line ?? 1, column: (node.mark?.column ?? 1) + columnOffset)
+      file: file, line: lineOverride ?? node.mark?.line ?? 1,
+      column: (node.mark?.column ?? 1) + columnOffset)
   }
 
   /// The fields of a mapping; unknown and duplicate keys are reported (and skipped).
   mutating func fields(_ node: Node, path: String?, allowed: [String]) -> [String: Field]? {
     guard let mapping = node.mapping else {
-      let what = path.map { "\"\($0)\": expected a mapping of keys" } ?? "expected a mapping of keys at the top of the file"
+      let what =
+        path.map { "\"\($0)\": expected a mapping of keys" }
+        ?? "expected a mapping of keys at the top of the file"
       sink.error("\(what), got \(describe(node))", at: location(node))
       return nil
     }
@@ -405,7 +436,8 @@ struct NodeReader {
         continue
       }
       if let original = duplicates[name] {
-        sink.error("\"\(path.map { "\($0).\(original)" } ?? original)\": duplicate key", at: location(key))
+        sink.error(
+          "\"\(path.map { "\($0).\(original)" } ?? original)\": duplicate key", at: location(key))
         continue
       }
       let full = path.map { "\($0).\(name)" } ?? name
@@ -507,10 +539,13 @@ struct NodeReader {
   }
 
   /// An opaque color: `"#rrggbb"` (quoted: `#` starts a YAML comment) or a name, or a mapping
-  /// `{hue: degrees, saturation: 0...1, brightness: 0...1}`. Returns linear light.
+  /// `{hue: degrees, saturation: 0...1, brightness: 0...1}`.
+  ///
+  /// Returns linear light.
   mutating func color(_ node: Node, path: String) -> SIMD3<Float>? {
     if node.mapping != nil {
-      guard let fields = fields(node, path: path, allowed: ["hue", "saturation", "brightness"]) else {
+      guard let fields = fields(node, path: path, allowed: ["hue", "saturation", "brightness"])
+      else {
         return nil
       }
       var ok = true
@@ -524,12 +559,21 @@ struct NodeReader {
         ok = false
       }
       if let n = fields["saturation"]?.value {
-        if let v = number(n, path: "\(path).saturation", range: 0...1) { saturation = v } else { ok = false }
+        if let v = number(n, path: "\(path).saturation", range: 0...1) {
+          saturation = v
+        } else {
+          ok = false
+        }
       }
       if let n = fields["brightness"]?.value {
-        if let v = number(n, path: "\(path).brightness", range: 0...1) { brightness = v } else { ok = false }
+        if let v = number(n, path: "\(path).brightness", range: 0...1) {
+          brightness = v
+        } else {
+          ok = false
+        }
       }
-      return ok ? ColorLiteral(hue: hue, saturation: saturation, brightness: brightness).linear : nil
+      return ok
+        ? ColorLiteral(hue: hue, saturation: saturation, brightness: brightness).linear : nil
     }
     guard let scalar = node.scalar, !(scalar.string.isEmpty && scalar.style == .plain) else {
       sink.error(
@@ -540,7 +584,8 @@ struct NodeReader {
     switch ColorLiteral.parse(scalar.string) {
     case .success(let color):
       guard color.alpha == 1 else {
-        sink.error("\"\(path)\": must be an opaque color, got \"\(scalar.string)\"", at: location(node))
+        sink.error(
+          "\"\(path)\": must be an opaque color, got \"\(scalar.string)\"", at: location(node))
         return nil
       }
       return color.linear
@@ -570,10 +615,13 @@ struct NodeReader {
     if let sequence = node.sequence {
       guard sequence.count == 3 else {
         sink.error(
-          "\"\(path)\": expected three numbers [x, y, z], got \(sequence.count)", at: location(node))
+          "\"\(path)\": expected three numbers [x, y, z], got \(sequence.count)", at: location(node)
+        )
         return nil
       }
-      let values = sequence.enumerated().map { number($0.element, path: "\(path)[\($0.offset)]", range: range) }
+      let values = sequence.enumerated().map {
+        number($0.element, path: "\(path)[\($0.offset)]", range: range)
+      }
       guard let x = values[0], let y = values[1], let z = values[2] else { return nil }
       return SIMD3(x, y, z)
     }
@@ -587,7 +635,11 @@ struct NodeReader {
           ok = false
           continue
         }
-        if let value = number(n, path: "\(path).\(name)", range: range) { v[axis] = value } else { ok = false }
+        if let value = number(n, path: "\(path).\(name)", range: range) {
+          v[axis] = value
+        } else {
+          ok = false
+        }
       }
       return ok ? v : nil
     }
@@ -600,11 +652,16 @@ struct NodeReader {
     _ fields: [String: Field], _ key: String, path: String, _ parameter: NumberParameter,
     into target: inout Float
   ) {
-    if let n = fields[key]?.value, let v = number(n, path: "\(path).\(key)", range: parameter.range) { target = v }
+    if let n = fields[key]?.value, let v = number(n, path: "\(path).\(key)", range: parameter.range)
+    {
+      target = v
+    }
   }
 
   /// Reads color `key` of `fields` (path `path.key`) into `target`, when given.
-  mutating func read(_ fields: [String: Field], _ key: String, path: String, into target: inout SIMD3<Float>) {
+  mutating func read(
+    _ fields: [String: Field], _ key: String, path: String, into target: inout SIMD3<Float>
+  ) {
     if let n = fields[key]?.value, let v = color(n, path: "\(path).\(key)") { target = v }
   }
 
@@ -613,14 +670,19 @@ struct NodeReader {
     _ fields: [String: Field], _ key: String, path: String, _ parameter: VectorParameter,
     into target: inout SIMD3<Float>
   ) {
-    if let n = fields[key]?.value, let v = vector(n, path: "\(path).\(key)", range: parameter.range) { target = v }
+    if let n = fields[key]?.value, let v = vector(n, path: "\(path).\(key)", range: parameter.range)
+    {
+      target = v
+    }
   }
 
   /// Reads choice `key` of `fields` (path `path.key`) into `target`, when given.
   mutating func read<E: RawRepresentable & CaseIterable>(
     _ fields: [String: Field], _ key: String, path: String, into target: inout E
   ) where E.RawValue == String {
-    if let n = fields[key]?.value, let v = choice(n, path: "\(path).\(key)", as: E.self) { target = v }
+    if let n = fields[key]?.value, let v = choice(n, path: "\(path).\(key)", as: E.self) {
+      target = v
+    }
   }
 
   /// A value put together from checked parts; a failure (which the parts' own checks should
@@ -659,7 +721,9 @@ struct NodeReader {
   }
 
   /// `base` with the environment keys in `fields` replaced (`softboxes` replaces the list).
-  mutating func environment(_ fields: [String: Field], over base: Environment, at node: Node) -> Environment {
+  mutating func environment(_ fields: [String: Field], over base: Environment, at node: Node)
+    -> Environment
+  {
     let path = "environment"
     var intensity = base.intensity
     var sky = base.sky
@@ -681,7 +745,9 @@ struct NodeReader {
         boxes = []
         for (index, item) in sequence.enumerated() {
           let itemPath = "\(path).softboxes[\(index)]"
-          guard let box = self.fields(item, path: itemPath, allowed: Parameters.keys(in: "environment.softboxes[]"))
+          guard
+            let box = self.fields(
+              item, path: itemPath, allowed: Parameters.keys(in: "environment.softboxes[]"))
           else { continue }
           var angle = Parameters.softboxAngle.value
           var altitude = Parameters.softboxAltitude.value
@@ -695,14 +761,21 @@ struct NodeReader {
           read(box, "height", path: itemPath, Parameters.softboxHeight, into: &height)
           read(box, "color", path: itemPath, into: &color)
           read(box, "intensity", path: itemPath, Parameters.softboxIntensity, into: &strength)
-          if let softbox = make(at: item, { () throws(ParameterError) in
-            try Softbox(angle: angle, altitude: altitude, width: width, height: height, color: color, intensity: strength)
-          }) {
+          if let softbox = make(
+            at: item,
+            { () throws(ParameterError) in
+              try Softbox(
+                angle: angle, altitude: altitude, width: width, height: height, color: color,
+                intensity: strength)
+            })
+          {
             boxes.append(softbox)
           }
         }
       } else {
-        sink.error("\"\(path).softboxes\": expected a list of softboxes, got \(describe(node))", at: location(node))
+        sink.error(
+          "\"\(path).softboxes\": expected a list of softboxes, got \(describe(node))",
+          at: location(node))
       }
     }
     return make(at: node) { () throws(ParameterError) in
@@ -713,7 +786,9 @@ struct NodeReader {
   }
 
   /// `base` with the relief keys in `fields` replaced.
-  mutating func relief(_ fields: [String: Field], over base: ReliefSpec, at node: Node) -> ReliefSpec {
+  mutating func relief(_ fields: [String: Field], over base: ReliefSpec, at node: Node)
+    -> ReliefSpec
+  {
     let path = "relief"
     var radius = base.radius
     var depth = base.depth
@@ -722,7 +797,9 @@ struct NodeReader {
     var direction = base.direction
     read(fields, "radius", path: path, Parameters.radius, into: &radius)
     if let n = fields["depth"]?.value, let v = self.depth(n) { depth = v }
-    if let n = fields["scale"]?.value, let v = number(n, path: "relief.scale", range: Parameters.scale.range) {
+    if let n = fields["scale"]?.value,
+      let v = number(n, path: "relief.scale", range: Parameters.scale.range)
+    {
       if fields["depth"] != nil {
         sink.error(
           "\"relief.scale\": give either \"relief.depth\" (a multiple of the radius) or \"relief.scale\" (Core Image's per-pixel slope factor), not both",
@@ -734,7 +811,8 @@ struct NodeReader {
     read(fields, "profile", path: path, into: &profile)
     read(fields, "direction", path: path, into: &direction)
     return make(at: node) { () throws(ParameterError) in
-      try ReliefSpec(radius: radius, profile: profile, depth: depth, direction: direction, soften: soften)
+      try ReliefSpec(
+        radius: radius, profile: profile, depth: depth, direction: direction, soften: soften)
     } ?? base
   }
 
@@ -744,7 +822,8 @@ struct NodeReader {
     if let scalar = node.scalar, scalar.style == .plain {
       let text = scalar.string.lowercased()
       for (suffix, isPixels) in [("px", true), ("x", false)] where text.hasSuffix(suffix) {
-        let number = Node.scalar(Node.Scalar(String(scalar.string.dropLast(suffix.count)), Tag(.str), .plain, node.mark))
+        let number = Node.scalar(
+          Node.Scalar(String(scalar.string.dropLast(suffix.count)), Tag(.str), .plain, node.mark))
         let range = isPixels ? Parameters.scale.range : Parameters.depth.range
         guard let value = self.number(number, path: path, range: range) else { return nil }
         return isPixels ? .pixels(value) : .radiusMultiple(value)
@@ -766,7 +845,9 @@ struct NodeReader {
     var lights: [Light] = []
     for (index, item) in sequence.enumerated() {
       let path = "lights[\(index)]"
-      guard let fields = fields(item, path: path, allowed: Parameters.keys(in: "lights[]")) else { continue }
+      guard let fields = fields(item, path: path, allowed: Parameters.keys(in: "lights[]")) else {
+        continue
+      }
       if let light = light(fields, path: path, node: item, over: .standard) { lights.append(light) }
     }
     // A light with a problem (reported) leaves the list as it was.
@@ -782,9 +863,12 @@ struct NodeReader {
 
   /// A light from its fields, keys not given taken from `base` where it has them (`--set`
   /// changes one key of an existing light; a file's light starts from the default light).
+  ///
   /// Keys the light's kind does not use are errors, as pbrt-v4's ReportUnused: a cone on an
   /// omni light is a mistake, not something to ignore.
-  mutating func light(_ fields: [String: Field], path: String, node: Node, over base: Light) -> Light? {
+  mutating func light(_ fields: [String: Field], path: String, node: Node, over base: Light)
+    -> Light?
+  {
     let angleNode = fields["angle"]?.value
     let altitudeNode = fields["altitude"]?.value
     let byAngle = angleNode != nil || altitudeNode != nil
@@ -793,11 +877,16 @@ struct NodeReader {
     var ok = true
     if let n = fields["kind"]?.value {
       // An unknown kind is reported; the values are still read, for their own problems.
-      if let written = choice(n, path: "\(path).kind", as: LightKind.self) { kind = written } else { ok = false }
+      if let written = choice(n, path: "\(path).kind", as: LightKind.self) {
+        kind = written
+      } else {
+        ok = false
+      }
     }
     let used = ok ? Self.lightKeys[kind] ?? [] : Parameters.keys(in: "lights[]")
     for (key, field) in fields.sorted(by: { $0.key < $1.key }) where !used.contains(key) {
-      let owners = LightKind.allCases.filter { Self.lightKeys[$0]?.contains(key) ?? false }.map(\.rawValue)
+      let owners = LightKind.allCases.filter { Self.lightKeys[$0]?.contains(key) ?? false }.map(
+        \.rawValue)
       sink.error(
         "\"\(path).\(key)\": \(kind == .omni ? "an" : "a") \(kind.rawValue) light has no \"\(key)\" (only \(owners.joined(separator: " and ")) lights do)",
         at: location(field.key))
@@ -843,16 +932,21 @@ struct NodeReader {
     guard ok else { return nil }
     let at = fields["position"]?.value ?? node
     if kind == .distant, position == .zero {
-      sink.error("\"\(path).position\": a distant light needs a direction other than [0, 0, 0]", at: location(at))
+      sink.error(
+        "\"\(path).position\": a distant light needs a direction other than [0, 0, 0]",
+        at: location(at))
       return nil
     }
     return make(at: at) { () throws(ParameterError) -> Light in
       switch kind {
-      case .omni: return .omni(try OmniLight(position: position, color: color, intensity: intensity))
-      case .distant: return .distant(try DistantLight(direction: position, color: color, intensity: intensity))
+      case .omni:
+        return .omni(try OmniLight(position: position, color: color, intensity: intensity))
+      case .distant:
+        return .distant(try DistantLight(direction: position, color: color, intensity: intensity))
       case .spot:
         return .spot(
-          try SpotLight(position: position, target: target, cone: cone, color: color, intensity: intensity))
+          try SpotLight(
+            position: position, target: target, cone: cone, color: color, intensity: intensity))
       }
     }
   }

@@ -3,7 +3,9 @@ import EmbossSupport
 import Yams
 
 /// One value given on the command line on top of the material, as if written in its file:
-/// `--set key=value`, or a flag such as `--radius` (which sets `relief.radius`). Problems are
+/// `--set key=value`, or a flag such as `--radius` (which sets `relief.radius`).
+///
+/// Problems are
 /// reported like a file's, located in the setting: `--set:1:COLUMN` (the column within
 /// `key=value`) or the flag as written.
 public struct MaterialSetting: Sendable, Equatable {
@@ -44,7 +46,8 @@ public struct MaterialSetting: Sendable, Equatable {
 extension MaterialLoader {
   /// The material a reference names (see `load`), with `settings` applied on top.
   public static func load(
-    _ reference: String, library: MaterialLibrary, settings: [MaterialSetting], sources: inout [String]
+    _ reference: String, library: MaterialLibrary, settings: [MaterialSetting],
+    sources: inout [String]
   ) throws -> MaterialSpec {
     try apply(settings, to: try load(reference, library: library, sources: &sources))
   }
@@ -55,8 +58,12 @@ extension MaterialLoader {
   }
 
   /// Applies settings on top of a resolved material, in order; throws `MaterialError` with
-  /// every problem. `lights[N]` with N the number of lights adds one.
-  public static func apply(_ settings: [MaterialSetting], to material: MaterialSpec) throws -> MaterialSpec {
+  /// every problem.
+  ///
+  /// `lights[N]` with N the number of lights adds one.
+  public static func apply(_ settings: [MaterialSetting], to material: MaterialSpec) throws
+    -> MaterialSpec
+  {
     var spec = material
     var sink = DiagnosticSink()
     for setting in settings {
@@ -79,7 +86,8 @@ extension MaterialLoader {
   }
 
   private static func apply(
-    _ setting: MaterialSetting, to spec: inout MaterialSpec, sink: inout DiagnosticSink, anyLight: Bool
+    _ setting: MaterialSetting, to spec: inout MaterialSpec, sink: inout DiagnosticSink,
+    anyLight: Bool
   ) {
     let file = setting.origin
     let line = setting.isSet ? 1 : 0
@@ -109,7 +117,9 @@ extension MaterialLoader {
     // Every part of the path names a key: "surface.", ".x" and "a..b" name nothing.
     let components = path.split(separator: ".", omittingEmptySubsequences: false)
     guard !components.contains(where: \.isEmpty) else {
-      reader.sink.error("\"\(path)\": a key path has a name on each side of every dot, such as surface.shininess", at: at)
+      reader.sink.error(
+        "\"\(path)\": a key path has a name on each side of every dot, such as surface.shininess",
+        at: at)
       return
     }
     let parts = path.split(separator: ".", maxSplits: 1).map(String.init)
@@ -126,13 +136,18 @@ extension MaterialLoader {
 
     if head.hasPrefix("lights[") && head.hasSuffix("]") {
       let count = spec.lights.count
-      guard var index = Int(head.dropFirst(7).dropLast()), index >= 0, anyLight || index <= count else {
-        reader.sink.error("\"\(path)\": no light \(head.dropFirst(6)); the material has \(count) (index \(count) adds one)", at: at)
+      guard var index = Int(head.dropFirst(7).dropLast()), index >= 0, anyLight || index <= count
+      else {
+        reader.sink.error(
+          "\"\(path)\": no light \(head.dropFirst(6)); the material has \(count) (index \(count) adds one)",
+          at: at)
         return
       }
       if anyLight { index = min(index, count) }
       let mapping = rest.map(single) ?? value
-      guard let fields = reader.fields(mapping, path: head, allowed: Parameters.keys(in: "lights[]")) else { return }
+      guard
+        let fields = reader.fields(mapping, path: head, allowed: Parameters.keys(in: "lights[]"))
+      else { return }
       let base = index < count ? spec.lights[index] : .standard
       guard let light = reader.light(fields, path: head, node: mapping, over: base) else { return }
       var lights = spec.lights
@@ -142,9 +157,13 @@ extension MaterialLoader {
     }
     switch (head, rest) {
     case ("description", nil):
-      if let v = reader.string(value, path: head) { update { () throws(ParameterError) in try spec.replacing(description: v) } }
+      if let v = reader.string(value, path: head) {
+        update { () throws(ParameterError) in try spec.replacing(description: v) }
+      }
     case ("background", nil):
-      if let v = reader.background(value, path: head) { update { () throws(ParameterError) in try spec.replacing(background: v) } }
+      if let v = reader.background(value, path: head) {
+        update { () throws(ParameterError) in try spec.replacing(background: v) }
+      }
     case ("surface", let key?):
       if let fields = reader.fields(single(key), path: head, allowed: Parameters.keys(in: head)) {
         let surface = reader.surface(fields, over: spec.surface, at: value)
@@ -163,14 +182,18 @@ extension MaterialLoader {
     case ("shading", let key?):
       if let fields = reader.fields(single(key), path: head, allowed: Parameters.keys(in: head)),
         let size = fields["size"]?.value,
-        let v = reader.integer(size, path: Parameters.shadingSize.key, range: Parameters.shadingSize.range)
+        let v = reader.integer(
+          size, path: Parameters.shadingSize.key, range: Parameters.shadingSize.range)
       {
         update { () throws(ParameterError) in try spec.replacing(shadingSize: v) }
       }
     default:
       var message = "\"\(path)\": not a key that can be set"
-      let known = Parameters.topLevelKeys.filter { $0 != "extends" && $0 != "lights" } + ["lights[0]"]
-      if let close = suggestion(for: head, among: known) { message += "; did you mean \"\(close)\"?" }
+      let known =
+        Parameters.topLevelKeys.filter { $0 != "extends" && $0 != "lights" } + ["lights[0]"]
+      if let close = suggestion(for: head, among: known) {
+        message += "; did you mean \"\(close)\"?"
+      }
       reader.sink.error(message, at: at)
     }
   }

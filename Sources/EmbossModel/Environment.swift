@@ -1,10 +1,12 @@
-import Foundation
-import EmbossSupport
 import EmbossRaster
+import EmbossSupport
+import Foundation
 
 /// What a shiny surface reflects besides the lights: a sky over a ground with a sharp
 /// horizon (a photographer's gradient, or the desert-and-sky of 1980s chrome lettering), and
-/// softboxes (soft rectangular area lights). In hemisphere space: x right, y up, z toward the
+/// softboxes (soft rectangular area lights).
+///
+/// In hemisphere space: x right, y up, z toward the
 /// viewer; colors linear light.
 ///
 /// The flat top of an embossed letter faces the viewer and reflects the direction straight
@@ -39,7 +41,10 @@ public struct Environment: Sendable, Equatable {
     softboxes: [Softbox] = []
   ) throws(ParameterError) {
     try Parameters.environmentIntensity.check(intensity)
-    for (parameter, color) in [(Parameters.sky, sky), (Parameters.horizon, horizon), (Parameters.ground, ground), (Parameters.band, band)] {
+    for (parameter, color) in [
+      (Parameters.sky, sky), (Parameters.horizon, horizon), (Parameters.ground, ground),
+      (Parameters.band, band),
+    ] {
       try parameter.check(color)
     }
     try Parameters.bandWidth.check(bandWidth)
@@ -48,7 +53,8 @@ public struct Environment: Sendable, Equatable {
   }
 
   private init(
-    unchecked intensity: Float, _ sky: SIMD3<Float>, _ horizon: SIMD3<Float>, _ ground: SIMD3<Float>,
+    unchecked intensity: Float, _ sky: SIMD3<Float>, _ horizon: SIMD3<Float>,
+    _ ground: SIMD3<Float>,
     _ band: SIMD3<Float>, _ bandWidth: Float, _ horizonAngle: Float, _ softboxes: [Softbox]
   ) {
     self.intensity = intensity
@@ -82,7 +88,8 @@ public struct Softbox: Sendable, Equatable {
   public let intensity: Float
 
   public init(
-    angle: Float = Parameters.softboxAngle.value, altitude: Float = Parameters.softboxAltitude.value,
+    angle: Float = Parameters.softboxAngle.value,
+    altitude: Float = Parameters.softboxAltitude.value,
     width: Float = Parameters.softboxWidth.value, height: Float = Parameters.softboxHeight.value,
     color: SIMD3<Float> = Parameters.softboxColor.defaultValue,
     intensity: Float = Parameters.softboxIntensity.value

@@ -1,5 +1,5 @@
-import Foundation
 import EmbossSupport
+import Foundation
 
 /// The kinds of light a material can hold.
 public enum LightKind: String, Sendable, CaseIterable {
@@ -12,7 +12,9 @@ public enum LightKind: String, Sendable, CaseIterable {
 }
 
 /// One light, in hemisphere space: x right, y up, z toward the viewer, in units of the
-/// sphere's radius (the sphere is centered at the origin). Colors are linear light. Each
+/// sphere's radius (the sphere is centered at the origin).
+///
+/// Colors are linear light. Each
 /// kind holds only its own values, each checked against `Parameters` when it is made.
 public enum Light: Sendable, Equatable {
   case omni(OmniLight)
@@ -110,7 +112,8 @@ public struct DistantLight: Sendable, Equatable {
     try Parameters.lightPosition.check(direction)
     guard direction != .zero else {
       throw ParameterError(
-        key: Parameters.lightPosition.key, message: "a distant light needs a direction other than [0, 0, 0]")
+        key: Parameters.lightPosition.key,
+        message: "a distant light needs a direction other than [0, 0, 0]")
     }
     try Parameters.lightColor.check(color)
     try Parameters.lightIntensity.check(intensity)
@@ -127,7 +130,9 @@ public struct DistantLight: Sendable, Equatable {
   ) throws(ParameterError) {
     try Parameters.lightAngle.check(angle)
     try Parameters.lightAltitude.check(altitude)
-    try self.init(direction: Light.direction(angle: angle, altitude: altitude), color: color, intensity: intensity)
+    try self.init(
+      direction: Light.direction(angle: angle, altitude: altitude), color: color,
+      intensity: intensity)
   }
 }
 

@@ -1,7 +1,9 @@
 import EmbossRaster
 import EmbossSupport
 
-/// A fully resolved material: every value present and validated. Render stages take this
+/// A fully resolved material: every value present and validated.
+///
+/// Render stages take this
 /// and cannot fail. Produced by `MaterialLoader` from a material file (and what it extends),
 /// with command-line overrides applied on top; its parts are checked when they are made
 /// (see `Parameters`), and the material itself when it is put together.
@@ -26,11 +28,15 @@ public struct MaterialSpec: Sendable, Equatable {
     relief: ReliefSpec = .standard, shadingSize: Int = Parameters.shadingSize.defaultValue,
     background: Background = Parameters.background.defaultValue
   ) throws(ParameterError) {
-    guard !lights.isEmpty else { throw ParameterError(key: Parameters.lights.key, message: "needs at least one light") }
+    guard !lights.isEmpty else {
+      throw ParameterError(key: Parameters.lights.key, message: "needs at least one light")
+    }
     try Parameters.shadingSize.check(shadingSize)
     if case .color(let color) = background {
       guard color.x.isFinite, color.y.isFinite, color.z.isFinite, color.min() >= 0 else {
-        throw ParameterError(key: Parameters.background.key, message: "must be a color with finite, non-negative components")
+        throw ParameterError(
+          key: Parameters.background.key,
+          message: "must be a color with finite, non-negative components")
       }
     }
     self.init(

@@ -30,22 +30,32 @@ public enum Parameters {
     help: "the surface's own color: diffuse color, and the reflection color of a metal")
   public static let specular = ColorParameter(
     key: "surface.specular", defaultValue: SIMD3(repeating: 1), defaultText: "`#ffffff`",
-    help: "highlight color; with `ggx`, the reflectance facing the viewer (F0: about `#3b3b3b` for varnish, glass or plastic)")
+    help:
+      "highlight color; with `ggx`, the reflectance facing the viewer (F0: about `#3b3b3b` for varnish, glass or plastic)"
+  )
   public static let shininess = NumberParameter(
     key: "surface.shininess", range: 1...2048, defaultValue: 32,
-    help: "sharpness of highlights and reflections: higher is smaller and sharper (with `ggx`, roughness alpha = sqrt(2 / (shininess + 2)))")
+    help:
+      "sharpness of highlights and reflections: higher is smaller and sharper (with `ggx`, roughness alpha = sqrt(2 / (shininess + 2)))"
+  )
   public static let ambient = NumberParameter(
     key: "surface.ambient", range: 0...1, defaultValue: 0.1,
     help: "share of the base color seen without any light")
   public static let metallic = NumberParameter(
     key: "surface.metallic", range: 0...1, defaultValue: 0,
-    help: "how much highlights and reflections take the base color (1: a metal such as gold); with `ggx`, the diffuse color fades out as it rises")
+    help:
+      "how much highlights and reflections take the base color (1: a metal such as gold); with `ggx`, the diffuse color fades out as it rises"
+  )
   public static let model = ChoiceParameter<SpecularModel>(
     key: "surface.model", defaultValue: .blinnPhong,
-    help: "how highlights are computed: the classic (not energy-conserving), or microfacet GGX with Smith shadowing (energy-conserving: a sharper highlight is also a brighter one)")
+    help:
+      "how highlights are computed: the classic (not energy-conserving), or microfacet GGX with Smith shadowing (energy-conserving: a sharper highlight is also a brighter one)"
+  )
   public static let fresnel = NumberParameter(
     key: "surface.fresnel", range: 0...1, defaultValue: 0,
-    help: "how much highlights and reflections rise toward white at grazing angles (Schlick); 0: the same at every angle")
+    help:
+      "how much highlights and reflections rise toward white at grazing angles (Schlick); 0: the same at every angle"
+  )
 
   // MARK: Lights
 
@@ -58,10 +68,12 @@ public enum Parameters {
   public static let lightPosition = VectorParameter(
     key: "lights[].position", range: -1000...1000, defaultValue: SIMD3(-1, 1, 1.5),
     unit: "sphere radii",
-    help: "`omni`, `spot`: where the light is; `distant`: the direction it comes from (not [0, 0, 0])")
+    help:
+      "`omni`, `spot`: where the light is; `distant`: the direction it comes from (not [0, 0, 0])")
   public static let lightAngle = NumberParameter(
     key: "lights[].angle", range: -360...360, defaultValue: 120, unit: "degrees",
-    help: "`distant`, instead of `position`: the direction around the view axis, counterclockwise from the right (120: top left)",
+    help:
+      "`distant`, instead of `position`: the direction around the view axis, counterclockwise from the right (120: top left)",
     flag: "--light-angle")
   public static let lightAltitude = NumberParameter(
     key: "lights[].altitude", range: -90...90, defaultValue: 30, unit: "degrees",
@@ -101,7 +113,9 @@ public enum Parameters {
     help: "the band's height; 0: no band")
   public static let horizonAngle = NumberParameter(
     key: "environment.horizon-angle", range: -89...89, defaultValue: 0, unit: "degrees",
-    help: "where the horizon sits relative to what the flat top reflects: -15 puts the top in the sky just above it")
+    help:
+      "where the horizon sits relative to what the flat top reflects: -15 puts the top in the sky just above it"
+  )
   public static let softboxes = ListParameter(
     key: "environment.softboxes", defaultText: "none", rangeText: "",
     help: "soft rectangular area lights the surface reflects")
@@ -118,7 +132,8 @@ public enum Parameters {
     key: "environment.softboxes[].height", range: 1...180, defaultValue: 20, unit: "degrees",
     help: "its height as seen from the surface")
   public static let softboxColor = ColorParameter(
-    key: "environment.softboxes[].color", defaultValue: SIMD3(repeating: 1), defaultText: "`#ffffff`",
+    key: "environment.softboxes[].color", defaultValue: SIMD3(repeating: 1),
+    defaultText: "`#ffffff`",
     help: "its color")
   public static let softboxIntensity = NumberParameter(
     key: "environment.softboxes[].intensity", range: 0...100, defaultValue: 1,
@@ -128,23 +143,28 @@ public enum Parameters {
 
   public static let radius = NumberParameter(
     key: "relief.radius", range: 0.5...1000, defaultValue: 10, unit: "pixels",
-    help: "distance from the edge at which the bevel reaches the plateau (on the command line a length: px, or mm/cm/in/pt with --dpi)",
+    help:
+      "distance from the edge at which the bevel reaches the plateau (on the command line a length: px, or mm/cm/in/pt with --dpi)",
     flag: "--radius")
   public static let profile = ChoiceParameter<ReliefProfile>(
     key: "relief.profile", defaultValue: .round,
-    help: "fillet (quarter circle), chisel (straight), S-curve; Photoshop's Chisel Hard (= `linear`) and Chisel Soft (the chisel with creases rounded: soften of at least 15% of the radius)",
+    help:
+      "fillet (quarter circle), chisel (straight), S-curve; Photoshop's Chisel Hard (= `linear`) and Chisel Soft (the chisel with creases rounded: soften of at least 15% of the radius)",
     flag: "--profile")
   public static let depth = NumberParameter(
     key: "relief.depth", range: 0...100, defaultValue: 1, unit: "x radius",
-    help: "the plateau's height: a multiple of the radius (`1.5` or `1.5x`), which keeps the look at any resolution, or pixels (`12px`; on the command line any length)",
+    help:
+      "the plateau's height: a multiple of the radius (`1.5` or `1.5x`), which keeps the look at any resolution, or pixels (`12px`; on the command line any length)",
     flag: "--relief-depth")
   public static let scale = NumberParameter(
     key: "relief.scale", range: 0...1000, defaultValue: nil,
-    help: "instead of `depth`: Core Image's `inputScale`, the slopes of the 0...1 height field per pixel times this (steeper at lower resolution); at radius 10, `depth: 1` is `scale: 10`",
+    help:
+      "instead of `depth`: Core Image's `inputScale`, the slopes of the 0...1 height field per pixel times this (steeper at lower resolution); at radius 10, `depth: 1` is `scale: 10`",
     flag: "--scale")
   public static let soften = NumberParameter(
     key: "relief.soften", range: 0...1000, defaultValue: 0, unit: "pixels",
-    help: "blur of the relief (standard deviation): rounds creases and the top edge (on the command line a length)",
+    help:
+      "blur of the relief (standard deviation): rounds creases and the top edge (on the command line a length)",
     flag: "--soften")
   public static let direction = ChoiceParameter<ReliefDirection>(
     key: "relief.direction", defaultValue: .raised, help: "embossed or debossed",
@@ -172,8 +192,10 @@ public enum Parameters {
   /// The keys of a section (`surface`, `lights[]`, ...), in table order, without the prefix.
   public static func keys(in section: String) -> [String] {
     let prefix = section + "."
-    return all.map(\.row.key).filter { $0.hasPrefix(prefix) && !$0.dropFirst(prefix.count).contains(".") }
-      .map { String($0.dropFirst(prefix.count)) }
+    return all.map(\.row.key).filter {
+      $0.hasPrefix(prefix) && !$0.dropFirst(prefix.count).contains(".")
+    }
+    .map { String($0.dropFirst(prefix.count)) }
   }
 
   /// The top-level keys of a material file.
@@ -192,7 +214,8 @@ public enum Parameters {
     for row in all.map(\.row) {
       let type = row.unit.isEmpty ? row.type : "\(row.type) (\(row.unit))"
       let flag = row.flag.map { "; `\($0)` on the command line" } ?? ""
-      lines.append("| `\(row.key)` | \(type) | \(row.defaultText) | \(row.rangeText) | \(row.help)\(flag) |")
+      lines.append(
+        "| `\(row.key)` | \(type) | \(row.defaultText) | \(row.rangeText) | \(row.help)\(flag) |")
     }
     return lines.joined(separator: "\n") + "\n"
   }
@@ -243,16 +266,23 @@ public struct NumberParameter: ParameterDefinition {
 
   /// Throws unless `value` is finite and in range.
   public func check(_ value: Float) throws(ParameterError) {
-    guard value.isFinite else { throw ParameterError(key: key, message: "must be a finite number, got \(value)") }
+    guard value.isFinite else {
+      throw ParameterError(key: key, message: "must be a finite number, got \(value)")
+    }
     guard range.contains(value) else {
-      throw ParameterError(key: key, message: "must be in \(formatNumber(range.lowerBound))...\(formatNumber(range.upperBound)), got \(formatNumber(value))")
+      throw ParameterError(
+        key: key,
+        message:
+          "must be in \(formatNumber(range.lowerBound))...\(formatNumber(range.upperBound)), got \(formatNumber(value))"
+      )
     }
   }
 
   public var row: ParameterRow {
     ParameterRow(
       key: key, type: "number", unit: unit, defaultText: defaultValue.map(formatNumber) ?? "",
-      rangeText: "\(formatNumber(range.lowerBound))...\(formatNumber(range.upperBound))", help: help,
+      rangeText: "\(formatNumber(range.lowerBound))...\(formatNumber(range.upperBound))",
+      help: help,
       flag: flag)
   }
 }
@@ -268,7 +298,8 @@ public struct IntegerParameter: ParameterDefinition {
 
   public func check(_ value: Int) throws(ParameterError) {
     guard range.contains(value) else {
-      throw ParameterError(key: key, message: "must be in \(range.lowerBound)...\(range.upperBound), got \(value)")
+      throw ParameterError(
+        key: key, message: "must be in \(range.lowerBound)...\(range.upperBound), got \(value)")
     }
   }
 
@@ -289,7 +320,8 @@ public struct ColorParameter: ParameterDefinition {
 
   public func check(_ value: SIMD3<Float>) throws(ParameterError) {
     guard value.x.isFinite, value.y.isFinite, value.z.isFinite, value.min() >= 0 else {
-      throw ParameterError(key: key, message: "must be a color with finite, non-negative components")
+      throw ParameterError(
+        key: key, message: "must be a color with finite, non-negative components")
     }
   }
 
@@ -312,7 +344,9 @@ public struct VectorParameter: ParameterDefinition {
     for axis in 0..<3 where !(value[axis].isFinite && range.contains(value[axis])) {
       throw ParameterError(
         key: key,
-        message: "each coordinate must be in \(formatNumber(range.lowerBound))...\(formatNumber(range.upperBound)), got \(value[axis])")
+        message:
+          "each coordinate must be in \(formatNumber(range.lowerBound))...\(formatNumber(range.upperBound)), got \(value[axis])"
+      )
     }
   }
 
@@ -327,7 +361,8 @@ public struct VectorParameter: ParameterDefinition {
 }
 
 /// One of a fixed set of names.
-public struct ChoiceParameter<Value: RawRepresentable & CaseIterable & Sendable>: ParameterDefinition
+public struct ChoiceParameter<Value: RawRepresentable & CaseIterable & Sendable>:
+  ParameterDefinition
 where Value.RawValue == String {
   public let key: String
   public let defaultValue: Value

@@ -1,6 +1,6 @@
-import Foundation
-import EmbossSupport
 import EmbossRaster
+import EmbossSupport
+import Foundation
 
 /// The shape of the bevel between the mask edge and the plateau.
 public enum ReliefProfile: String, Sendable, CaseIterable {
@@ -16,7 +16,9 @@ public enum ReliefProfile: String, Sendable, CaseIterable {
   /// (a softened chisel: `soften` of at least 15% of the radius).
   case chiselSoft = "chisel-soft"
 
-  /// The derivative dh/dt at `t` (0 past the plateau). The round profile's is infinite at the
+  /// The derivative dh/dt at `t` (0 past the plateau).
+  ///
+  /// The round profile's is infinite at the
   /// edge itself; it is taken a ten-thousandth of the radius in.
   @inline(__always)
   public func slope(_ t: Float) -> Float {
@@ -69,7 +71,9 @@ public enum ReliefDepth: Sendable, Equatable {
   case pixels(Float)
 }
 
-/// How a mask becomes a relief. Every value is checked against `Parameters` when it is made.
+/// How a mask becomes a relief.
+///
+/// Every value is checked against `Parameters` when it is made.
 public struct ReliefSpec: Sendable, Equatable {
   /// Distance from the edge, in pixels, over which the height rises to the plateau.
   public let radius: Float
@@ -77,13 +81,17 @@ public struct ReliefSpec: Sendable, Equatable {
   public let depth: ReliefDepth
   public let direction: ReliefDirection
   /// Blur of the relief in pixels (Photoshop's and Krita's "soften"): the standard deviation
-  /// of a Gaussian over the heights. 0: exact, sharp creases.
+  /// of a Gaussian over the heights.
+  ///
+  /// 0: exact, sharp creases.
   public let soften: Float
 
   public init(
-    radius: Float = Parameters.radius.value, profile: ReliefProfile = Parameters.profile.defaultValue,
+    radius: Float = Parameters.radius.value,
+    profile: ReliefProfile = Parameters.profile.defaultValue,
     depth: ReliefDepth = .radiusMultiple(Parameters.depth.value),
-    direction: ReliefDirection = Parameters.direction.defaultValue, soften: Float = Parameters.soften.value
+    direction: ReliefDirection = Parameters.direction.defaultValue,
+    soften: Float = Parameters.soften.value
   ) throws(ParameterError) {
     try Parameters.radius.check(radius)
     switch depth {
@@ -91,7 +99,9 @@ public struct ReliefSpec: Sendable, Equatable {
     case .scale(let s): try Parameters.scale.check(s)
     case .pixels(let p):
       // A length: as tall as Core Image's scale allows.
-      do { try Parameters.scale.check(p) } catch { throw ParameterError(key: Parameters.depth.key, message: error.message + " pixels") }
+      do { try Parameters.scale.check(p) } catch {
+        throw ParameterError(key: Parameters.depth.key, message: error.message + " pixels")
+      }
     }
     try Parameters.soften.check(soften)
     self.radius = radius

@@ -1,6 +1,6 @@
-import Foundation
-import EmbossSupport
 import EmbossRaster
+import EmbossSupport
+import Foundation
 
 /// How highlights are computed.
 public enum SpecularModel: String, Sendable, CaseIterable {
@@ -13,7 +13,9 @@ public enum SpecularModel: String, Sendable, CaseIterable {
   case ggx
 }
 
-/// The material's surface. Colors are linear light. Every value is checked against
+/// The material's surface.
+///
+/// Colors are linear light. Every value is checked against
 /// `Parameters` when the surface is made.
 public struct Surface: Sendable, Equatable {
   /// Diffuse color.
@@ -36,7 +38,8 @@ public struct Surface: Sendable, Equatable {
     base: SIMD3<Float> = Parameters.base.defaultValue,
     specular: SIMD3<Float> = Parameters.specular.defaultValue,
     shininess: Float = Parameters.shininess.value, ambient: Float = Parameters.ambient.value,
-    metallic: Float = Parameters.metallic.value, model: SpecularModel = Parameters.model.defaultValue,
+    metallic: Float = Parameters.metallic.value,
+    model: SpecularModel = Parameters.model.defaultValue,
     fresnel: Float = Parameters.fresnel.value
   ) throws(ParameterError) {
     try Parameters.base.check(base)

@@ -1,7 +1,9 @@
 import EmbossSupport
 
 /// A canvas-sized color image that stores only the rectangle where something was drawn:
-/// every pixel outside `contentRect` is `fill`. Linear light, straight alpha, like
+/// every pixel outside `contentRect` is `fill`.
+///
+/// Linear light, straight alpha, like
 /// `RGBAImage`. This keeps a 4096x4096 render of a small word from holding 256 MiB of
 /// identical background pixels.
 public struct CanvasImage: Sendable, Equatable {
@@ -13,10 +15,15 @@ public struct CanvasImage: Sendable, Equatable {
   public let contentRect: PixelRect
   public var content: RGBAImage
 
-  public init(width: Int, height: Int, fill: SIMD4<Float>, contentRect: PixelRect, content: RGBAImage) {
-    precondition(contentRect.width == content.width && contentRect.height == content.height, "content size")
+  public init(
+    width: Int, height: Int, fill: SIMD4<Float>, contentRect: PixelRect, content: RGBAImage
+  ) {
     precondition(
-      contentRect.isEmpty || contentRect.intersection(PixelRect(x: 0, y: 0, width: width, height: height)) == contentRect,
+      contentRect.width == content.width && contentRect.height == content.height, "content size")
+    precondition(
+      contentRect.isEmpty
+        || contentRect.intersection(PixelRect(x: 0, y: 0, width: width, height: height))
+          == contentRect,
       "content outside the canvas")
     self.width = width
     self.height = height
@@ -30,13 +37,6 @@ public struct CanvasImage: Sendable, Equatable {
     self.init(
       width: image.width, height: image.height, fill: .zero,
       contentRect: PixelRect(x: 0, y: 0, width: image.width, height: image.height), content: image)
-  }
-
-  public subscript(x: Int, y: Int) -> SIMD4<Float> {
-    let cx = x - contentRect.x
-    let cy = y - contentRect.y
-    guard cx >= 0, cy >= 0, cx < contentRect.width, cy < contentRect.height else { return fill }
-    return content[cx, cy]
   }
 
   /// Every pixel, as a plain image.

@@ -1,7 +1,9 @@
-import Foundation
 import EmbossSupport
+import Foundation
 
-/// sRGB transfer functions (IEC 61966-2-1). Inside the pipeline colors are linear light;
+/// sRGB transfer functions (IEC 61966-2-1).
+///
+/// Inside the pipeline colors are linear light;
 /// encoding happens only at the file edge.
 public enum SRGB {
   @inline(__always)
@@ -15,7 +17,9 @@ public enum SRGB {
     return c <= 0.0031308 ? c * 12.92 : 1.055 * powf(c, 1 / 2.4) - 0.055
   }
 
-  /// Linear value -> 8-bit sRGB code, by table: index = linear * 65535. The table's step is
+  /// Linear value -> 8-bit sRGB code, by table: index = linear * 65535.
+  ///
+  /// The table's step is
   /// under a twentieth of an 8-bit level everywhere, so results equal exact rounding except
   /// at rare ties.
   static let encode8Table: [UInt8] = (0...65535).map { i in
@@ -27,7 +31,9 @@ public enum SRGB {
 }
 
 /// A color as written by people: `#rgb`, `#rrggbb`, `#rrggbbaa`, a few CSS names, or
-/// `transparent`. Values are sRGB-encoded as in CSS; `linear` converts them for the pipeline.
+/// `transparent`.
+///
+/// Values are sRGB-encoded as in CSS; `linear` converts them for the pipeline.
 public struct ColorLiteral: Sendable, Equatable {
   /// sRGB-encoded components 0...1.
   public var red: Float
@@ -66,8 +72,9 @@ public struct ColorLiteral: Sendable, Equatable {
       if let close = suggestion(for: s, among: names.keys.sorted()) {
         return .failure(EmbossError("unknown color name \"\(text)\"; did you mean \"\(close)\"?"))
       }
-      return .failure(EmbossError(
-        "\(expected) (\(names.keys.sorted().joined(separator: ", "))), got \"\(text)\""))
+      return .failure(
+        EmbossError(
+          "\(expected) (\(names.keys.sorted().joined(separator: ", "))), got \"\(text)\""))
     }
     let digits = Array(s.dropFirst())
     guard digits.allSatisfy(\.isHexDigit), [3, 6, 8].contains(digits.count) else {
@@ -80,10 +87,12 @@ public struct ColorLiteral: Sendable, Equatable {
     switch digits.count {
     case 3:
       return .success(
-        ColorLiteral(red: value(digits[0...0]), green: value(digits[1...1]), blue: value(digits[2...2])))
+        ColorLiteral(
+          red: value(digits[0...0]), green: value(digits[1...1]), blue: value(digits[2...2])))
     case 6:
       return .success(
-        ColorLiteral(red: value(digits[0...1]), green: value(digits[2...3]), blue: value(digits[4...5])))
+        ColorLiteral(
+          red: value(digits[0...1]), green: value(digits[2...3]), blue: value(digits[4...5])))
     default:
       return .success(
         ColorLiteral(
@@ -100,7 +109,8 @@ public struct ColorLiteral: Sendable, Equatable {
 
   /// A color from hue (degrees), saturation and brightness (0...1), as HSB/HSV.
   public init(hue: Float, saturation: Float, brightness: Float) {
-    let h = (hue.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360) / 60
+    let h =
+      (hue.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360) / 60
     let c = brightness * saturation
     let x = c * (1 - abs(h.truncatingRemainder(dividingBy: 2) - 1))
     let m = brightness - c
@@ -128,7 +138,8 @@ public enum Background: Sendable, Equatable {
     ColorLiteral.parse(text).flatMap { c in
       if c.alpha == 0 { return .success(.transparent) }
       if c.alpha < 1 {
-        return .failure(EmbossError("background must be opaque or \"transparent\", got \"\(text)\""))
+        return .failure(
+          EmbossError("background must be opaque or \"transparent\", got \"\(text)\""))
       }
       return .success(.color(c.linear))
     }

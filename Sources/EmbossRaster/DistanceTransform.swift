@@ -8,7 +8,9 @@ public enum DistanceTransform {
   public struct Result: Sendable {
     public let width: Int
     public let height: Int
-    /// Linear index (y * width + x) of the nearest seed; -1 where there is none. Ties go to
+    /// Linear index (y * width + x) of the nearest seed; -1 where there is none.
+    ///
+    /// Ties go to
     /// the seed with the smaller row, then the smaller column, so the result is deterministic.
     public var nearestSeed: [Int32]
 
@@ -24,7 +26,9 @@ public enum DistanceTransform {
     }
   }
 
-  /// Computes distances to the pixels where `isSeed` is true. Runs a column pass and a row
+  /// Computes distances to the pixels where `isSeed` is true.
+  ///
+  /// Runs a column pass and a row
   /// pass, each split into fixed bands; the result does not depend on the thread count.
   public static func compute(
     width: Int, height: Int, parallelism: Parallelism = .serial,

@@ -1,5 +1,5 @@
-import Foundation
 import EmbossSupport
+import Foundation
 
 /// Sub-pixel distance to the edge of an anti-aliased mask, exact to the edge's polygon.
 ///
@@ -35,7 +35,9 @@ package enum EdgeDistance {
     /// Coverage of the grid, row-major.
     package let coverage: [Float]
     /// Signed distance from each pixel's center to the edge polygon: positive inside
-    /// (coverage >= 0.5), negative outside. Exact for pixels with some coverage within
+    /// (coverage >= 0.5), negative outside.
+    ///
+    /// Exact for pixels with some coverage within
     /// `exactWithin` of the edge; farther inside it is a distance to a cell center (the
     /// plateau), +infinity with no edge at all; pixels without coverage hold -infinity.
     package let distance: [Float]
@@ -127,7 +129,9 @@ package enum EdgeDistance {
     package func nearest(x: Int, y: Int, offset: SIMD2<Float> = .zero, cell: Int)
       -> (distance: Float, delta: SIMD2<Float>, normal: SIMD2<Float>)
     {
-      var best: (squared: Float, delta: SIMD2<Float>, normal: SIMD2<Float>) = (.infinity, .zero, .zero)
+      var best: (squared: Float, delta: SIMD2<Float>, normal: SIMD2<Float>) = (
+        .infinity, .zero, .zero
+      )
       for k in Int(cellStart[cell])..<Int(cellStart[cell + 1]) {
         let o = origins[k]
         let p = SIMD2(Float(x - Int(o.x)), Float(y - Int(o.y))) + offset
@@ -177,12 +181,16 @@ package enum EdgeDistance {
   }
 
   /// The edge field of `mask` over `region` (canvas coordinates; samples outside the canvas
-  /// count as coverage 0). Pixels farther than `exactWithin` from every cell center (plus two
+  /// count as coverage 0).
+  ///
+  /// Pixels farther than `exactWithin` from every cell center (plus two
   /// pixels) get that plain distance to a cell center: callers only need to know they are far.
   ///
   /// `beyond` is the coverage assumed past the region's border: 0 where the region holds the
   /// whole shape, 1 for an inverted mask (whose background, past the border, is all ink).
-  package static func field(mask: Plane, region: PixelRect, exactWithin: Float = .infinity, beyond: Float = 0) -> Field {
+  package static func field(
+    mask: Plane, region: PixelRect, exactWithin: Float = .infinity, beyond: Float = 0
+  ) -> Field {
     let w = region.width
     let h = region.height
     var coverage = [Float](repeating: 0, count: max(0, w * h))
@@ -206,7 +214,9 @@ package enum EdgeDistance {
     package var sideB: Int8
   }
 
-  package static func field(coverage: [Float], width w: Int, height h: Int, exactWithin: Float, beyond: Float = 0) -> Field {
+  package static func field(
+    coverage: [Float], width w: Int, height h: Int, exactWithin: Float, beyond: Float = 0
+  ) -> Field {
     let cw = w + 1
     let ch = h + 1
     guard w > 0, h > 0 else {
@@ -234,7 +244,8 @@ package enum EdgeDistance {
     for cy in 0..<ch {
       for cx in 0..<cw {
         let corners = (at(cx - 1, cy - 1), at(cx, cy - 1), at(cx, cy), at(cx - 1, cy))
-        let inside = (corners.0 >= 0.5 ? 1 : 0) + (corners.1 >= 0.5 ? 1 : 0) + (corners.2 >= 0.5 ? 1 : 0)
+        let inside =
+          (corners.0 >= 0.5 ? 1 : 0) + (corners.1 >= 0.5 ? 1 : 0) + (corners.2 >= 0.5 ? 1 : 0)
           + (corners.3 >= 0.5 ? 1 : 0)
         guard inside > 0, inside < 4 else { continue }
         let guesses = (
@@ -354,7 +365,9 @@ package enum EdgeDistance {
   /// to the 8 neighbours, and once those give nothing, to the ring two cells out (so a
   /// one-cell wiggle of the edge does not stop the walk).
   @inline(__always)
-  private static func descend(_ field: Field, x: Int, y: Int, cell: inout Int, distance: inout Float) {
+  private static func descend(
+    _ field: Field, x: Int, y: Int, cell: inout Int, distance: inout Float
+  ) {
     let cw = field.cellWidth
     let ch = field.height + 1
     for _ in 0..<64 {
@@ -389,7 +402,7 @@ package enum EdgeDistance {
   ) -> [Piece] {
     // Links between consecutive segments: segment i ends on side s of its cell; the next one
     // starts on the opposite side of the cell across it.
-    var index = [Int: [Int]]()
+    var index: [Int: [Int]] = [:]
     for (i, piece) in pieces.enumerated() { index[piece.cell, default: []].append(i) }
     let across = [(0, -1), (1, 0), (0, 1), (-1, 0)]
     var next = [Int](repeating: -1, count: pieces.count)
@@ -421,7 +434,7 @@ package enum EdgeDistance {
       return SIMD2(Float(ix - jx), Float(iy - jy))
     }
     // Candidate tips: vertex after segment i (its end b), relative to i's cell.
-    var tips = [Int: (tip: SIMD2<Float>, reach: Float)]()
+    var tips: [Int: (tip: SIMD2<Float>, reach: Float)] = [:]
     func direction(_ k: Int) -> SIMD2<Float> {
       let s = pieces[k].segment
       let d = SIMD2(s.z - s.x, s.w - s.y)
@@ -478,7 +491,9 @@ package enum EdgeDistance {
         for _ in 0..<3 {
           k = links[k]
           guard k >= 0 else { break }
-          if let other = tips[k], other.reach < candidate.reach || (other.reach == candidate.reach && k < i) {
+          if let other = tips[k],
+            other.reach < candidate.reach || (other.reach == candidate.reach && k < i)
+          {
             nearest = false
           }
         }
@@ -493,18 +508,23 @@ package enum EdgeDistance {
       let offset = SIMD2(Float(cx - tx), Float(cy - ty))
       let from = SIMD2(s.z, s.w) + offset
       let to = candidate.tip + offset
-      out.append(Piece(cell: ty * cw + tx, segment: SIMD4(from.x, from.y, to.x, to.y), sideA: -1, sideB: -1))
+      out.append(
+        Piece(cell: ty * cw + tx, segment: SIMD4(from.x, from.y, to.x, to.y), sideA: -1, sideB: -1))
     }
     return out
   }
 
   /// Marching squares for one cell, relative to its top-left corner: corners (top-left,
-  /// top-right, bottom-right, bottom-left) at (0, 0), (1, 0), (1, 1), (0, 1). A corner is
+  /// top-right, bottom-right, bottom-left) at (0, 0), (1, 0), (1, 1), (0, 1).
+  ///
+  /// A corner is
   /// inside at coverage >= 0.5. Saddles (two opposite corners inside) are split by the cell's
   /// mean coverage. Returns each segment with the sides its ends lie on.
   package static func cellSegments(
     _ c: (Float, Float, Float, Float),
-    estimates e: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) = (.zero, .zero, .zero, .zero)
+    estimates e: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) = (
+      .zero, .zero, .zero, .zero
+    )
   ) -> [(SIMD4<Float>, Int8, Int8)] {
     let v = [c.0, c.1, c.2, c.3]
     let guess = [e.0, e.1, e.2, e.3]
@@ -560,7 +580,9 @@ package enum EdgeDistance {
   }
 
   /// For each pixel of `region` (see `field`), the distance in pixels from its center to the
-  /// mask's 0.5 iso-line, for pixels at least half covered, and 0 for the others. Pixels with
+  /// mask's 0.5 iso-line, for pixels at least half covered, and 0 for the others.
+  ///
+  /// Pixels with
   /// no edge in the region at all get infinity (deep inside: plateau).
   package static func inside(
     mask: Plane, region: PixelRect, exactWithin: Float = .infinity, beyond: Float = 0,
@@ -573,10 +595,12 @@ package enum EdgeDistance {
 
   /// Signed distance from a pixel's center to a straight edge crossing it with area coverage
   /// `coverage`, for an edge whose normal is (gx, gy): positive when the center is outside
-  /// (coverage < 0.5). Axis-aligned edges give 0.5 - coverage; diagonal ones account for the
+  /// (coverage < 0.5).
+  ///
+  /// Axis-aligned edges give 0.5 - coverage; diagonal ones account for the
   /// triangle-shaped coverage near the pixel's corners (Gustavson & Strand, 2011).
   @inline(__always)
-    package static func edgeOffset(gx: Float, gy: Float, coverage: Float) -> Float {
+  package static func edgeOffset(gx: Float, gy: Float, coverage: Float) -> Float {
     let a = min(max(coverage, 0), 1)
     var x = abs(gx)
     var y = abs(gy)
@@ -593,13 +617,17 @@ package enum EdgeDistance {
 
   /// The direction in which coverage falls (toward the outside), by a 3x3 Sobel kernel.
   @inline(__always)
-  package static func gradient(_ c: UnsafeBufferPointer<Float>, w: Int, h: Int, x: Int, y: Int) -> SIMD2<Float> {
+  package static func gradient(_ c: UnsafeBufferPointer<Float>, w: Int, h: Int, x: Int, y: Int)
+    -> SIMD2<Float>
+  {
     func at(_ x: Int, _ y: Int) -> Float {
       x >= 0 && y >= 0 && x < w && y < h ? c[y * w + x] : 0
     }
-    let gx = (at(x - 1, y - 1) + 2 * at(x - 1, y) + at(x - 1, y + 1))
+    let gx =
+      (at(x - 1, y - 1) + 2 * at(x - 1, y) + at(x - 1, y + 1))
       - (at(x + 1, y - 1) + 2 * at(x + 1, y) + at(x + 1, y + 1))
-    let gy = (at(x - 1, y - 1) + 2 * at(x, y - 1) + at(x + 1, y - 1))
+    let gy =
+      (at(x - 1, y - 1) + 2 * at(x, y - 1) + at(x + 1, y - 1))
       - (at(x - 1, y + 1) + 2 * at(x, y + 1) + at(x + 1, y + 1))
     return SIMD2(gx, gy)
   }

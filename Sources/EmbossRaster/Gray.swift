@@ -1,7 +1,9 @@
 import EmbossSupport
 
 extension RGBAImage {
-  /// Gray as the laser software sees it: luminance of the sRGB-encoded color (Rec. 709
+  /// Gray as the laser software sees it: luminance of the sRGB-encoded color (Rec.
+  ///
+  /// 709
   /// weights), then alpha-corrected as Glowforge does, `(1 - a) + a * gray`, so transparent
   /// pixels count as white, which is never engraved. `negative` inverts the color under the
   /// alpha, so a transparent background stays white. Input: linear light, straight alpha.

@@ -1,5 +1,5 @@
-import Foundation
 import EmbossSupport
+import Foundation
 
 /// Compares two images sample by sample, with a tolerance: the one comparison behind the
 /// project's snapshot tests (and users' own).
@@ -26,12 +26,15 @@ public struct ImageDiff: Sendable {
     public var summary: String {
       let psnrText = psnr.isInfinite ? "inf" : String(format: "%.2f", psnr)
       return String(
-        format: "%d of %d pixels differ beyond tolerance (%.4f%%); worst channel difference %.2f levels at (%d, %d); PSNR %@ dB",
+        format:
+          "%d of %d pixels differ beyond tolerance (%.4f%%); worst channel difference %.2f levels at (%d, %d); PSNR %@ dB",
         badPixels, width * height, badFraction * 100, worstDifference, worstX, worstY, psnrText)
     }
   }
 
-  /// Compares equal-sized sample sets. Returns nil when sizes differ.
+  /// Compares equal-sized sample sets.
+  ///
+  /// Returns nil when sizes differ.
   public static func compare(
     expected: PNGCodec.Samples, actual: PNGCodec.Samples, tolerance: Double
   ) -> Report? {
@@ -62,7 +65,9 @@ public struct ImageDiff: Sendable {
       worstY: count == 0 ? 0 : worstIndex / expected.width, psnr: psnr)
   }
 
-  /// A picture of the comparison: expected | differences | actual, side by side. In the middle
+  /// A picture of the comparison: expected | differences | actual, side by side.
+  ///
+  /// In the middle
   /// panel, pixels beyond the tolerance are red, differences within it dark orange, and equal
   /// pixels a dimmed gray copy of the expected image. 8-bit RGBA samples.
   public static func picture(
@@ -96,7 +101,8 @@ public struct ImageDiff: Sendable {
           let ie = 4 * (y * expected.width + x)
           let ia = 4 * (y * actual.width + x)
           for c in 0..<4 {
-            worst = max(worst, abs(Double(expected.rgba[ie + c]) - Double(actual.rgba[ia + c])) / 257)
+            worst = max(
+              worst, abs(Double(expected.rgba[ie + c]) - Double(actual.rgba[ia + c])) / 257)
           }
           if worst > tolerance {
             middle = (255, 0, 0, 255)

@@ -10,7 +10,9 @@ public enum MaskMode: String, Sendable, CaseIterable {
 
 /// A picture (a logo, a scanned drawing, a photo) as the mask instead of text.
 public enum ImageMask {
-  /// Reads any PNG and turns it into a mask. Gray is the luminance of the sRGB-encoded color,
+  /// Reads any PNG and turns it into a mask.
+  ///
+  /// Gray is the luminance of the sRGB-encoded color,
   /// alpha-corrected as for engraving (`(1 - a) + a * gray`: transparent is white). Dark is
   /// inside unless `invert`. Threshold mode: inside where gray < threshold / 255; coverage
   /// mode: coverage = 1 - gray (or gray when inverted).
@@ -20,7 +22,9 @@ public enum ImageMask {
     let data = try InputFile.read(path, what: "PNG")
     // The render's memory, from the header, before the pixels are decoded.
     if let size = PNGCodec.size(of: data) {
-      try limits.checkMemory(pixels: size.width * size.height, what: "mask '\(path)' is \(size.width)x\(size.height) pixels")
+      try limits.checkMemory(
+        pixels: size.width * size.height,
+        what: "mask '\(path)' is \(size.width)x\(size.height) pixels")
     }
     let image: RGBAImage
     do {
@@ -41,7 +45,8 @@ public enum ImageMask {
     let mask = CoverageMask(plane: plane)
     guard !mask.inkBounds.isEmpty else {
       throw EmbossError(
-        "mask '\(path)' has no ink: every pixel is \(invert ? "dark" : "light")\(mode == .threshold ? " at threshold \(threshold)" : "")\(invert ? "" : " (use --invert-mask for a light shape on dark)")")
+        "mask '\(path)' has no ink: every pixel is \(invert ? "dark" : "light")\(mode == .threshold ? " at threshold \(threshold)" : "")\(invert ? "" : " (use --invert-mask for a light shape on dark)")"
+      )
     }
     return mask
   }

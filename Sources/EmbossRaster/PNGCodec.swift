@@ -1,6 +1,6 @@
 import CPNG
-import Foundation
 import EmbossSupport
+import Foundation
 
 /// Sample depth of a written PNG.
 public enum BitDepth: Int, Sendable, CaseIterable {
@@ -8,7 +8,9 @@ public enum BitDepth: Int, Sendable, CaseIterable {
   case sixteen = 16
 }
 
-/// PNG in and out. Every libpng call lives in the `CPNG` C target, which owns the setjmp;
+/// PNG in and out.
+///
+/// Every libpng call lives in the `CPNG` C target, which owns the setjmp;
 /// this type converts between the pipeline's linear `Float` images and 8/16-bit sRGB files.
 public enum PNGCodec {
   /// Default zlib level: 6 costs about twice level 1's time for files about 20% smaller on
@@ -16,6 +18,7 @@ public enum PNGCodec {
   public static let defaultCompression = 6
 
   /// Encodes a linear-light, straight-alpha image as an sRGB RGBA PNG (with an sRGB chunk).
+  ///
   /// Colors are clamped to 0...1. The bytes depend only on the pixels and the options.
   public static func encode(
     _ image: RGBAImage, depth: BitDepth = .eight, compression: Int = defaultCompression,
@@ -98,17 +101,21 @@ public enum PNGCodec {
     switch depth {
     case .eight:
       let bytes = plane.pixels.map { UInt8((unit($0) * 255).rounded()) }
-      return try encodeRaw(bytes, width: plane.width, height: plane.height, channels: 1, bitDepth: 8,
-                           compression: compression, pixelsPerMeter: pixelsPerMeter, srgb: false)
+      return try encodeRaw(
+        bytes, width: plane.width, height: plane.height, channels: 1, bitDepth: 8,
+        compression: compression, pixelsPerMeter: pixelsPerMeter, srgb: false)
     case .sixteen:
       let samples = plane.pixels.map { UInt16((unit($0) * 65535).rounded()) }
-      return try encodeRaw(samples, width: plane.width, height: plane.height, channels: 1,
-                           bitDepth: 16, compression: compression, pixelsPerMeter: pixelsPerMeter,
-                           srgb: false)
+      return try encodeRaw(
+        samples, width: plane.width, height: plane.height, channels: 1,
+        bitDepth: 16, compression: compression, pixelsPerMeter: pixelsPerMeter,
+        srgb: false)
     }
   }
 
-  /// Rows a zlib band holds. Fixed, so the file's bytes never depend on the thread count;
+  /// Rows a zlib band holds.
+  ///
+  /// Fixed, so the file's bytes never depend on the thread count;
   /// large enough that restarting the compressor's dictionary costs under 1% of size.
   static let deflateBandRows = 256
 
@@ -147,8 +154,10 @@ public enum PNGCodec {
             byteCount: (rows + above) * rowBytes, alignment: 16)
           defer { samples.deallocate() }
           for r in 0..<(rows + above) { fillRow(first - above + r, samples + r * rowBytes) }
-          let rowsStart = UnsafePointer((samples + above * rowBytes).assumingMemoryBound(to: UInt8.self))
-          let previous = above == 1 ? UnsafePointer(samples.assumingMemoryBound(to: UInt8.self)) : nil
+          let rowsStart = UnsafePointer(
+            (samples + above * rowBytes).assumingMemoryBound(to: UInt8.self))
+          let previous =
+            above == 1 ? UnsafePointer(samples.assumingMemoryBound(to: UInt8.self)) : nil
           var buffer = emboss_png_buffer()
           var adler: UInt32 = 0
           var filtered = 0
@@ -181,7 +190,9 @@ public enum PNGCodec {
       stream.append(band.data)
       adler = emboss_adler32_combine(adler, band.adler, band.filteredSize)
     }
-    stream.append(contentsOf: [UInt8(adler >> 24), UInt8(adler >> 16 & 0xff), UInt8(adler >> 8 & 0xff), UInt8(adler & 0xff)])
+    stream.append(contentsOf: [
+      UInt8(adler >> 24), UInt8(adler >> 16 & 0xff), UInt8(adler >> 8 & 0xff), UInt8(adler & 0xff),
+    ])
     var buffer = emboss_png_buffer()
     var message = [CChar](repeating: 0, count: 256)
     let status = stream.withUnsafeBytes { z in
@@ -227,7 +238,9 @@ public enum PNGCodec {
   }
 
   /// Decodes any PNG libpng reads (gray, RGB, palette, 1...16 bits, with or without alpha) to
-  /// 16-bit RGBA samples. Sizes over `maxPixels` are refused from the header, before pixel
+  /// 16-bit RGBA samples.
+  ///
+  /// Sizes over `maxPixels` are refused from the header, before pixel
   /// memory is allocated.
   public static func decodeSamples(_ data: Data, maxPixels: Int = RenderLimits.default.maxPixels)
     throws -> Samples
@@ -281,7 +294,9 @@ public enum PNGCodec {
     var height: UInt32 = 0
     var message = [CChar](repeating: 0, count: 256)
     let status = data.withUnsafeBytes { raw in
-      emboss_png_read_size(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, &width, &height, &message, message.count)
+      emboss_png_read_size(
+        raw.bindMemory(to: UInt8.self).baseAddress, raw.count, &width, &height, &message,
+        message.count)
     }
     return status == 0 ? (Int(width), Int(height)) : nil
   }

@@ -1,10 +1,12 @@
-import EmbossSupport
-import EmbossRaster
 import EmbossModel
+import EmbossRaster
+import EmbossSupport
 
 /// A Gaussian blur in linear time whatever its width: three box blurs per axis whose widths
 /// are chosen so that their variance is sigma squared (Kovesi, "Fast almost-Gaussian
-/// filtering", 2010). Samples outside the plane count as 0.
+/// filtering", 2010).
+///
+/// Samples outside the plane count as 0.
 enum GaussianBlur {
   /// The plane blurred with standard deviation `sigma` pixels; `sigma` <= 0 returns it as is.
   static func apply(_ plane: Plane, sigma: Float) -> Plane {

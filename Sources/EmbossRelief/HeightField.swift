@@ -1,7 +1,7 @@
-import Foundation
 import EmbossModel
-import EmbossSupport
 import EmbossRaster
+import EmbossSupport
+import Foundation
 
 /// Slopes at points inside a pixel, for pixels whose normal changes too fast for one sample
 /// (the mask's edge, creases where two walls meet, the mitres of a chisel).
@@ -30,7 +30,9 @@ public struct SubSamples: Sendable, Equatable {
 }
 
 /// A height field over a canvas: 0 on the mask edge rising to 1 (raised) or -1 (lowered) on
-/// the plateau, and 0 outside the mask, with the slopes its normals come from. Only `region`
+/// the plateau, and 0 outside the mask, with the slopes its normals come from.
+///
+/// Only `region`
 /// (the ink bounds grown by one pixel) is stored; every height outside it is 0.
 public struct HeightField: Sendable, Equatable {
   public let canvasWidth: Int
@@ -41,7 +43,9 @@ public struct HeightField: Sendable, Equatable {
   public let plane: Plane
   /// The slope (dh/dx, dh/dy, x right, y down, of the 0...1 heights per pixel) at the center
   /// of each pixel of `region`: the profile's derivative along the direction away from the
-  /// nearest edge point. Zero outside the mask and on the plateau.
+  /// nearest edge point.
+  ///
+  /// Zero outside the mask and on the plateau.
   public let slopes: [SIMD2<Float>]
   /// Pixels whose slope varies within them, sampled 4 x 4.
   public let samples: SubSamples
@@ -72,6 +76,7 @@ public struct HeightField: Sendable, Equatable {
 
   /// How much the normals (at a depth equal to the radius) may bend across a pixel (their
   /// second difference) before it is sampled 4 x 4.
+  ///
   /// Low enough that slanted bevels, where neighbouring pixels see edge segments of slightly
   /// different directions, are sampled too: one sample there speckles under a mirror.
   static let sampleThreshold: Float = 0.02
@@ -131,7 +136,9 @@ public struct HeightField: Sendable, Equatable {
               for x in 0..<w {
                 let s = bevel.slope(x: x, y: y)
                 local[(y - first) * w + x] = s
-                if s != .zero { normals[(y - first) * w + x] = normalized(SIMD3(-radius * s.x, -radius * s.y, 1)) }
+                if s != .zero {
+                  normals[(y - first) * w + x] = normalized(SIMD3(-radius * s.x, -radius * s.y, 1))
+                }
               }
             }
             var samples = SubSamples()
@@ -179,8 +186,12 @@ public struct HeightField: Sendable, Equatable {
       for y in 1..<(h - 1) {
         for x in 1..<(w - 1) {
           let i = y * w + x
-          let dx = ((p[i - w + 1] + 2 * p[i + 1] + p[i + w + 1]) - (p[i - w - 1] + 2 * p[i - 1] + p[i + w - 1])) * 0.125
-          let dy = ((p[i + w - 1] + 2 * p[i + w] + p[i + w + 1]) - (p[i - w - 1] + 2 * p[i - w] + p[i - w + 1])) * 0.125
+          let dx =
+            ((p[i - w + 1] + 2 * p[i + 1] + p[i + w + 1])
+              - (p[i - w - 1] + 2 * p[i - 1] + p[i + w - 1])) * 0.125
+          let dy =
+            ((p[i + w - 1] + 2 * p[i + w] + p[i + w + 1])
+              - (p[i - w - 1] + 2 * p[i - w] + p[i - w + 1])) * 0.125
           out[i] = SIMD2(dx, dy)
         }
       }
@@ -234,7 +245,9 @@ struct Bevel {
 
   /// Whether the normals (at a depth equal to the radius) bend at pixel (x, y) rather than
   /// turn smoothly: the second difference across it, along either axis or diagonal, is over
-  /// `HeightField.sampleThreshold`. A crease, a mitre or the top edge of a chisel is a kink
+  /// `HeightField.sampleThreshold`.
+  ///
+  /// A crease, a mitre or the top edge of a chisel is a kink
   /// there; a smooth bevel, however steep, is not, and one filtered sample renders it.
   /// `normals` holds `rows` rows of `w` normals; y indexes them.
   func varies(_ normals: [SIMD3<Float>], w: Int, x: Int, y: Int, rows: Int) -> Bool {
@@ -257,7 +270,9 @@ struct Bevel {
   /// pixel and its neighbours found, weighted by the share of its quarter-pixel cell that is
   /// ink (the cell against a straight edge at the point's signed distance) and taken at the
   /// middle of that inked part, so the cells along the edge count as much as the ink they
-  /// hold, as in a render at 4x the size. A pixel whose cells hold no ink gets one slope, just
+  /// hold, as in a render at 4x the size.
+  ///
+  /// A pixel whose cells hold no ink gets one slope, just
   /// inside the edge (its ink is a sliver along it). Appends nothing when no edge is near.
   func appendSamples(x: Int, y: Int, index: Int32, sign: Float, to samples: inout SubSamples) {
     let w = field.width

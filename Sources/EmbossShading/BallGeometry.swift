@@ -1,9 +1,11 @@
-import EmbossSupport
-import EmbossRaster
 import EmbossModel
+import EmbossRaster
+import EmbossSupport
 
 /// What the camera sees of the unit ball, per pixel of a `size` x `size` shading image:
-/// the part of rendering the ball that does not depend on the lights. Computed once per size
+/// the part of rendering the ball that does not depend on the lights.
+///
+/// Computed once per size
 /// (by ray marching), it is then lit by `shade` as often as the lights change.
 ///
 /// Per pixel: inside the disk, one normal (the ray through the pixel's center); on the rim,
@@ -63,7 +65,8 @@ public struct BallGeometry: Sendable, Equatable {
                   for sy in 0..<4 {
                     for sx in 0..<4 {
                       let p = ShadingImage.spherePoint(
-                        Float(i) + (Float(sx) + 0.5) / 4, Float(j) + (Float(sy) + 0.5) / 4, size: size)
+                        Float(i) + (Float(sx) + 0.5) / 4, Float(j) + (Float(sy) + 0.5) / 4,
+                        size: size)
                       if let hit = ShadingImage.march(p) { samples.append(hit) }
                     }
                   }
@@ -84,7 +87,9 @@ public struct BallGeometry: Sendable, Equatable {
     var sampleStart = [Int32](repeating: -1, count: count)
     for j in 0..<size {
       let base = Int32(samples.count)
-      for i in 0..<size where rowStarts[j][i] >= 0 { sampleStart[j * size + i] = rowStarts[j][i] + base }
+      for i in 0..<size where rowStarts[j][i] >= 0 {
+        sampleStart[j * size + i] = rowStarts[j][i] + base
+      }
       samples += rowSamples[j]
     }
     return BallGeometry(
@@ -94,8 +99,14 @@ public struct BallGeometry: Sendable, Equatable {
   /// The lit ball (see `ShadingImage`): `Surface.shade` at every normal; rim pixels average their
   /// hits' colors (straight alpha) with alpha = coverage.
   ///
-  /// - Parameter only: when given (size * size flags), only those pixels are shaded and the
-  ///   others left transparent black: what a composite reads, when its lookups are known.
+  /// - Parameters:
+  ///   - surface: the material's surface.
+  ///   - lights: its lights.
+  ///   - environment: what the surface reflects besides the lights.
+  ///   - only: when given (size * size flags), only those pixels are shaded and the others
+  ///     left transparent black: what a composite reads, when its lookups are known.
+  ///   - parallelism: threads; the result does not depend on it.
+  /// - Returns: the shading image, `size` x `size`, linear light, straight alpha.
   public func shade(
     surface: Surface, lights: [Light], environment: Environment = .none, only: [Bool]? = nil,
     parallelism: Parallelism = .allCores

@@ -1,12 +1,13 @@
-import Foundation
 import EmbossModel
-import EmbossSupport
 import EmbossRaster
+import EmbossSupport
+import Foundation
 
 extension Environment {
   /// Radiance arriving from unit direction `r`, averaged over a cone of about `spread`
   /// radians around it (the blur of a rough surface's reflection): the horizon's edges and
   /// the softboxes' edges soften over the spread.
+  ///
   /// `boxes` are this environment's softboxes, prepared (`PreparedSoftbox`).
   func radiance(_ r: SIMD3<Float>, spread: Float, boxes: [PreparedSoftbox]) -> SIMD3<Float> {
     let soft = max(spread, 0.004)
@@ -40,7 +41,6 @@ extension Environment {
     return total
   }
 }
-
 
 /// A softbox with everything that does not depend on the direction looked at worked out once.
 struct PreparedSoftbox {
@@ -76,7 +76,8 @@ struct PreparedSoftbox {
     guard along > 0 else { return .zero }
     let a = atan2f(simdDot(r, u), along)
     let b = atan2f(simdDot(r, v), along)
-    let inside = smoothstep(-soft, soft, halfWidth - abs(a)) * smoothstep(-soft, soft, halfHeight - abs(b))
+    let inside =
+      smoothstep(-soft, soft, halfWidth - abs(a)) * smoothstep(-soft, soft, halfHeight - abs(b))
     return radiance * inside
   }
 }

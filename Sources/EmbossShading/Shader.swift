@@ -1,11 +1,12 @@
-import Foundation
 import EmbossModel
-import EmbossSupport
 import EmbossRaster
+import EmbossSupport
+import Foundation
 
 extension Surface {
   /// The surface at a point with unit normal `n`, seen from +z (orthographic), under
-  /// `lights` and `environment`:
+  /// `lights` and `environment`.
+  ///
   ///
   ///     ambient * base
   ///     + sum over lights: radiance * (diffuse * max(0, n.l) + specular term)
@@ -25,7 +26,9 @@ extension Surface {
 
 extension Light {
   /// Unit vector from `point` toward the light, and the light's strength there (color times
-  /// intensity, times the cone falloff for spots). Lights do not fall off with distance.
+  /// intensity, times the cone falloff for spots).
+  ///
+  /// Lights do not fall off with distance.
   @inline(__always)
   func incidence(at point: SIMD3<Float>) -> (direction: SIMD3<Float>, radiance: SIMD3<Float>) {
     switch self {
@@ -44,7 +47,6 @@ extension Light {
     }
   }
 }
-
 
 /// `Surface.shade` with everything that does not depend on the point worked out once, for
 /// shading many points under the same lights.
@@ -120,7 +122,9 @@ struct Shader: Sendable {
     if environment.intensity > 0 {
       let r = 2 * nv * n - view
       let reflected = environment.radiance(r, spread: spread, boxes: boxes)
-      color += environment.intensity * (diffuse * environment.irradiance(n, boxes: boxes) + schlick(nv) * reflected)
+      color +=
+        environment.intensity
+        * (diffuse * environment.irradiance(n, boxes: boxes) + schlick(nv) * reflected)
     }
     return color
   }

@@ -1,10 +1,10 @@
-import EmbossSupport
-import EmbossRaster
 import EmbossModel
+import EmbossRaster
+import EmbossSupport
 
-/// The lit hemisphere ("matcap"): a picture of the material on a unit sphere, seen by an
-/// orthographic camera looking down -z, rendered by sphere tracing (ray marching against the
-/// sphere's signed distance function).
+/// The shading image (the lit ball, a "matcap"): a picture of the material on a unit sphere,
+/// seen by an orthographic camera looking down -z, ray-marched against the sphere's signed
+/// distance function with Newton steps (see `march`).
 ///
 /// Pixel contract: `size` x `size` RGBA, linear light, straight alpha. Row 0 is the top of the
 /// sphere (+y), column 0 its left (-x). Alpha is the disk's coverage, anti-aliased at the rim
@@ -13,7 +13,9 @@ import EmbossModel
 /// blend with undefined color; normals (|n.xy| <= 1) never look further out, and the rest of
 /// the corners is transparent black.
 public enum ShadingImage {
-  /// Renders the hemisphere: `BallGeometry.march(size:)` then `shade`. Sizes below 1 give an
+  /// Renders the hemisphere: `BallGeometry.march(size:)` then `shade`.
+  ///
+  /// Sizes below 1 give an
   /// empty image.
   public static func render(
     surface: Surface, lights: [Light], environment: Environment = .none, size: Int,
@@ -38,7 +40,9 @@ public enum ShadingImage {
   }
 
   /// Marches the ray from (p.x, p.y, 1), the top of the sphere's bounding box, toward -z
-  /// against the sphere's signed distance function. Returns the hit point (on a unit sphere
+  /// against the sphere's signed distance function.
+  ///
+  /// Returns the hit point (on a unit sphere
   /// also the normal) or nil.
   ///
   /// Each step is Newton's on f(t) = SDF(ray(t)) with f'(t) = gradient . direction. The
@@ -64,7 +68,9 @@ public enum ShadingImage {
   /// Prepares an external shading image (a matcap picture, as Core Image's
   /// inputShadingImage): every pixel outside the ellipse inscribed in the image, less 1.5
   /// pixels, takes the color at that ellipse in its direction, so lookups at the rim never
-  /// blend with whatever the picture has in its corners. Alpha is kept as it was. Images
+  /// blend with whatever the picture has in its corners.
+  ///
+  /// Alpha is kept as it was. Images
   /// smaller than 4x4 are returned unchanged.
   public static func extendingRim(_ image: RGBAImage) -> RGBAImage {
     guard image.width >= 4, image.height >= 4 else { return image }
@@ -91,7 +97,9 @@ public enum ShadingImage {
   public static func read(path: String, limits: RenderLimits = .default) throws -> RGBAImage {
     let decoded = try PNGCodec.read(path: path, maxPixels: min(limits.maxPixels, 4096 * 4096))
     guard decoded.image.width >= 4, decoded.image.height >= 4 else {
-      throw EmbossError("shading image '\(path)' is \(decoded.image.width)x\(decoded.image.height); it needs at least 4x4 pixels")
+      throw EmbossError(
+        "shading image '\(path)' is \(decoded.image.width)x\(decoded.image.height); it needs at least 4x4 pixels"
+      )
     }
     return extendingRim(decoded.image)
   }

@@ -2,7 +2,7 @@ import CSupport
 import Foundation
 
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #endif
 
 /// Reading inputs with errors that name the file.
@@ -16,16 +16,21 @@ public enum InputFile {
   /// The most bytes any input may have: 1 GiB.
   public static let defaultLimit = 1 << 30
 
-  /// Reads a whole file. `what` names the kind of file in errors ("font", "PNG").
+  /// Reads a whole file.
+  ///
+  /// `what` names the kind of file in errors ("font", "PNG").
   public static func read(_ path: String, what: String, limit: Int = defaultLimit) throws -> Data {
     var fd: Int32
-    repeat { fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) } while fd < 0 && errno == EINTR
+    repeat {
+      fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+    } while fd < 0 && errno == EINTR
     guard fd >= 0 else {
       let error = errno
       switch error {
       case ENOENT: throw EmbossError("\(what) file '\(path)' does not exist")
       case EISDIR: throw EmbossError("\(what) file '\(path)' is a directory")
-      default: throw EmbossError("cannot read \(what) file '\(path)': \(String(cString: strerror(error)))")
+      default:
+        throw EmbossError("cannot read \(what) file '\(path)': \(String(cString: strerror(error)))")
       }
     }
     defer { close(fd) }
@@ -36,7 +41,8 @@ public enum InputFile {
     let kind = status.st_mode & S_IFMT
     if kind == S_IFDIR { throw EmbossError("\(what) file '\(path)' is a directory") }
     if kind == S_IFREG, Int(status.st_size) > limit {
-      throw EmbossError("\(what) file '\(path)' is \(status.st_size) bytes, over the limit of \(limit) bytes")
+      throw EmbossError(
+        "\(what) file '\(path)' is \(status.st_size) bytes, over the limit of \(limit) bytes")
     }
     // From here reads wait for data, as a stream's reader should.
     _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
@@ -65,7 +71,9 @@ public enum InputFile {
 public enum StandardStream {
   /// Writes all of `data` to file descriptor `fd` (`name` for the message).
   public static func write(_ data: Data, to fd: Int32, name: String) throws {
-    if let failure = writeAll(data, to: fd) { throw EmbossError("cannot write to \(name): \(failure)") }
+    if let failure = writeAll(data, to: fd) {
+      throw EmbossError("cannot write to \(name): \(failure)")
+    }
   }
 
   /// Writes all of `data` to `fd`, retrying on EINTR; the reason when a write fails.
@@ -94,4 +102,3 @@ public enum StandardStream {
     try? write(Data((line + "\n").utf8), to: STDERR_FILENO, name: "standard error")
   }
 }
-

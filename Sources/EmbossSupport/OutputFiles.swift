@@ -2,7 +2,7 @@ import CSupport
 import Foundation
 
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #endif
 
 /// Writing a command's outputs, all or nothing, without ever clobbering what a path names.
@@ -26,9 +26,13 @@ public enum OutputFile {
     try write([(path, data)])
   }
 
-  /// Writes `files` as described above. `directories` are created first when missing (with
+  /// Writes `files` as described above.
+  ///
+  /// `directories` are created first when missing (with
   /// their parents), and removed again when the write fails.
-  public static func write(_ files: [(path: String, data: Data)], creating directories: [String] = []) throws {
+  public static func write(
+    _ files: [(path: String, data: Data)], creating directories: [String] = []
+  ) throws {
     var created: [String] = []
     var staged: [(temp: String, target: String, shown: String)] = []
     func undo() {
@@ -85,7 +89,9 @@ public enum OutputFile {
       if path == "-" { return .standardOutput }
       guard !path.isEmpty else { throw EmbossError("an output path is empty") }
       // A trailing slash names a directory: checked here, not found at the rename.
-      guard !path.hasSuffix("/") else { throw EmbossError("cannot write '\(path)': it names a directory") }
+      guard !path.hasSuffix("/") else {
+        throw EmbossError("cannot write '\(path)': it names a directory")
+      }
       let final = try followLinks(path)
       var status = stat()
       if stat(final, &status) == 0 {
@@ -101,7 +107,9 @@ public enum OutputFile {
       }
       let directory = parent(of: final)
       var isDirectory: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+      guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory),
+        isDirectory.boolValue
+      else {
         throw EmbossError("cannot write '\(path)': directory '\(parent(of: path))' does not exist")
       }
       return .regular(path: final, existing: nil)
@@ -113,7 +121,9 @@ public enum OutputFile {
       var current = path
       for _ in 0..<40 {
         var status = stat()
-        guard lstat(current, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return current }
+        guard lstat(current, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else {
+          return current
+        }
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let length = readlink(current, &buffer, Int(PATH_MAX))
         guard length > 0 else { return current }
@@ -129,7 +139,9 @@ public enum OutputFile {
     String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
-  /// The directory part of a path ("." when there is none). Written out: Foundation's
+  /// The directory part of a path ("." when there is none).
+  ///
+  /// Written out: Foundation's
   /// `deletingLastPathComponent` traps on some one-letter paths.
   static func parent(of path: String) -> String {
     var trimmed = Substring(path)
@@ -149,11 +161,15 @@ public enum OutputFile {
 
   /// A temporary file next to `target` holding `data`, flushed, with the final mode and
   /// owner; its path.
-  static func stage(_ data: Data, for target: String, existing: stat?, shown: String) throws -> String {
+  static func stage(_ data: Data, for target: String, existing: stat?, shown: String) throws
+    -> String
+  {
     let name = name(of: target)
     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
     let fd = emboss_temp_create(parent(of: target), String(name.prefix(64)), &buffer, buffer.count)
-    guard fd >= 0 else { throw EmbossError("cannot write '\(shown)': \(String(cString: strerror(errno)))") }
+    guard fd >= 0 else {
+      throw EmbossError("cannot write '\(shown)': \(String(cString: strerror(errno)))")
+    }
     let temp = cString(buffer)
     var failure = StandardStream.writeAll(data, to: fd)
     if failure == nil {
@@ -178,7 +194,9 @@ public enum OutputFile {
   static func writeInPlace(_ data: Data, to path: String, shown: String) throws {
     var fd: Int32
     repeat { fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC) } while fd < 0 && errno == EINTR
-    guard fd >= 0 else { throw EmbossError("cannot write '\(shown)': \(String(cString: strerror(errno)))") }
+    guard fd >= 0 else {
+      throw EmbossError("cannot write '\(shown)': \(String(cString: strerror(errno)))")
+    }
     var failure = StandardStream.writeAll(data, to: fd)
     if close(fd) != 0, failure == nil, errno != EINTR { failure = String(cString: strerror(errno)) }
     if let failure { throw EmbossError("cannot write '\(shown)': \(failure)") }
@@ -194,7 +212,9 @@ public enum OutputFile {
   static func createDirectory(_ path: String, created: inout [String]) throws {
     var isDirectory: ObjCBool = false
     if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-      guard isDirectory.boolValue else { throw EmbossError("cannot make directory '\(path)': a file is in the way") }
+      guard isDirectory.boolValue else {
+        throw EmbossError("cannot make directory '\(path)': a file is in the way")
+      }
       return
     }
     let above = parent(of: path)
@@ -209,26 +229,38 @@ public enum OutputFile {
 /// The checks made on a command's paths before any work: two outputs on one file, an output
 /// over one of the command's inputs, or two outputs to standard output.
 public enum OutputConflicts {
-  /// A message for the first conflict, or nil. `outputs` and `inputs` are (option, path).
-  public static func check(outputs: [(option: String, path: String)], inputs: [(option: String, path: String)]) -> String? {
+  /// A message for the first conflict, or nil.
+  ///
+  /// `outputs` and `inputs` are (option, path).
+  public static func check(
+    outputs: [(option: String, path: String)], inputs: [(option: String, path: String)]
+  ) -> String? {
     var seen: [String: (option: String, path: String)] = [:]
     for output in outputs {
-      if output.path.isEmpty { return "\(output.option) is empty; give a file, or - for standard output" }
-      if output.path.hasSuffix("/") { return "\(output.option) '\(output.path)' names a directory; give a file" }
+      if output.path.isEmpty {
+        return "\(output.option) is empty; give a file, or - for standard output"
+      }
+      if output.path.hasSuffix("/") {
+        return "\(output.option) '\(output.path)' names a directory; give a file"
+      }
       let key = identity(output.path)
       if let earlier = seen[key] {
         if output.path == "-" && earlier.path == "-" {
-          return "\(earlier.option) and \(output.option) both write to standard output; give one of them a file"
+          return
+            "\(earlier.option) and \(output.option) both write to standard output; give one of them a file"
         }
         let shown = output.path == "-" ? earlier.path : output.path
-        return "\(earlier.option) and \(output.option) both write '\(shown)'; give each output its own file"
+        return
+          "\(earlier.option) and \(output.option) both write '\(shown)'; give each output its own file"
       }
       seen[key] = output
     }
     // Only inputs that exist: a preset name is not a file.
-    for input in inputs where input.path != "-" && FileManager.default.fileExists(atPath: input.path) {
+    for input in inputs
+    where input.path != "-" && FileManager.default.fileExists(atPath: input.path) {
       if let output = seen[identity(input.path)] {
-        return "\(output.option) '\(output.path)' is also the \(input.option) input; write the output elsewhere"
+        return
+          "\(output.option) '\(output.path)' is also the \(input.option) input; write the output elsewhere"
       }
     }
     return nil
@@ -240,7 +272,9 @@ public enum OutputConflicts {
     var status = stat()
     // Standard output is the file it is redirected to (`> x.png` and `--engrave x.png`
     // collide).
-    if path == "-" { return fstat(STDOUT_FILENO, &status) == 0 ? "inode \(status.st_dev) \(status.st_ino)" : "-" }
+    if path == "-" {
+      return fstat(STDOUT_FILENO, &status) == 0 ? "inode \(status.st_dev) \(status.st_ino)" : "-"
+    }
     if stat(path, &status) == 0 { return "inode \(status.st_dev) \(status.st_ino)" }
     let final = (try? OutputFile.Target.followLinks(path)) ?? path
     let directory = OutputFile.parent(of: final)

@@ -1,7 +1,9 @@
 import Dispatch
 import Foundation
 
-/// How many threads a stage may use. Output never depends on it: work is split into fixed
+/// How many threads a stage may use.
+///
+/// Output never depends on it: work is split into fixed
 /// bands of rows (or columns) whose results land in disjoint memory, and no reduction depends
 /// on which thread ran what.
 public struct Parallelism: Sendable, Equatable {
@@ -19,6 +21,7 @@ public struct Parallelism: Sendable, Equatable {
   public static let serial = Parallelism(threads: 1)
 
   /// Calls `body` once for each band of `bandSize` consecutive indices in `0..<count`.
+  ///
   /// Bands are fixed by `count` and `bandSize` alone; thread `t` runs bands t, t + T, t + 2T...
   package func forEachBand(
     _ count: Int, bandSize: Int = 16, _ body: @Sendable (Range<Int>) -> Void
@@ -42,7 +45,9 @@ public struct Parallelism: Sendable, Equatable {
   }
 }
 
-/// A raw pointer that bands of a parallel loop write through. Each band writes only its own
+/// A raw pointer that bands of a parallel loop write through.
+///
+/// Each band writes only its own
 /// rows, so sharing the pointer across threads is safe by construction.
 package struct SharedPointer<Element>: @unchecked Sendable {
   package let buffer: UnsafeMutableBufferPointer<Element>

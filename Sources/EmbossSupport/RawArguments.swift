@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #endif
 
 /// The command line as the process received it, before Swift decoded it: `CommandLine`
@@ -24,7 +24,10 @@ public enum RawArguments {
   public static func firstInvalid() -> (index: Int, decoded: String, offset: Int, byte: UInt8)? {
     for index in 1..<Int(CommandLine.argc) {
       guard let pointer = CommandLine.unsafeArgv[index] else { continue }
-      let bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer)))
+      let bytes = Array(
+        UnsafeBufferPointer(
+          start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self),
+          count: strlen(pointer)))
       if let bad = firstInvalidUTF8(bytes) {
         return (index, String(decoding: bytes, as: UTF8.self), bad.offset, bad.byte)
       }

@@ -1,9 +1,11 @@
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #endif
 
 /// Limits that keep absurd requests from exhausting the machine, as ImageMagick's policy
-/// limits do. Each error that hits one names the option that raises it. Every size derived
+/// limits do.
+///
+/// Each error that hits one names the option that raises it. Every size derived
 /// from the options is checked here before anything of that size is allocated.
 public struct RenderLimits: Sendable, Equatable {
   /// Largest image, in pixels, that is read or rendered (`--max-pixels`).
@@ -14,7 +16,10 @@ public struct RenderLimits: Sendable, Equatable {
   /// count at `bytesPerPixel`.
   public var maxMemory: Int
 
-  public init(maxPixels: Int = 100_000_000, maxTextLength: Int = 10_000, maxMemory: Int = RenderLimits.defaultMemory) {
+  public init(
+    maxPixels: Int = 100_000_000, maxTextLength: Int = 10_000,
+    maxMemory: Int = RenderLimits.defaultMemory
+  ) {
     self.maxPixels = maxPixels
     self.maxTextLength = maxTextLength
     self.maxMemory = maxMemory
@@ -24,7 +29,9 @@ public struct RenderLimits: Sendable, Equatable {
 
   /// Peak bytes per canvas pixel of a render before its sub-samples: the mask, distances,
   /// heights and slopes of the relief, the lookup map, the composite in Float RGBA, the encoded
-  /// PNG and the laser outputs. Measured whole-process peaks of large renders with few edges
+  /// PNG and the laser outputs.
+  ///
+  /// Measured whole-process peaks of large renders with few edges
   /// are 40-45 bytes per pixel.
   public static let bytesPerPixel = 48
 
@@ -47,22 +54,29 @@ public struct RenderLimits: Sendable, Equatable {
   /// Throws unless a `width` x `height` image fits both limits (its memory estimated at
   /// `bytesPerPixel`).
   public func check(
-    width: Int, height: Int, bytesPerPixel: Int = RenderLimits.bytesPerPixel, name: String = "the image"
+    width: Int, height: Int, bytesPerPixel: Int = RenderLimits.bytesPerPixel,
+    name: String = "the image"
   ) throws {
     let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
     guard !overflow, width <= 1 << 20, height <= 1 << 20, pixels <= maxPixels else {
       throw EmbossError(
-        "\(name) would be \(width)x\(height) pixels, over the limit of \(maxPixels) pixels (raise it with --max-pixels)")
+        "\(name) would be \(width)x\(height) pixels, over the limit of \(maxPixels) pixels (raise it with --max-pixels)"
+      )
     }
-    try checkMemory(pixels: pixels, what: "\(name) would be \(width)x\(height) pixels", bytesPerPixel: bytesPerPixel)
+    try checkMemory(
+      pixels: pixels, what: "\(name) would be \(width)x\(height) pixels",
+      bytesPerPixel: bytesPerPixel)
   }
 
   /// Throws when `pixels` would need more than the memory budget.
-  public func checkMemory(pixels: Int, what: String, bytesPerPixel: Int = RenderLimits.bytesPerPixel) throws {
+  public func checkMemory(
+    pixels: Int, what: String, bytesPerPixel: Int = RenderLimits.bytesPerPixel
+  ) throws {
     let (bytes, overflow) = pixels.multipliedReportingOverflow(by: bytesPerPixel)
     guard !overflow, bytes <= maxMemory else {
       throw EmbossError(
-        "\(what), which needs about \(Self.describe(bytes: overflow ? Int.max : bytes)) of memory, over the budget of \(Self.describe(bytes: maxMemory)) (raise it with --max-memory)")
+        "\(what), which needs about \(Self.describe(bytes: overflow ? Int.max : bytes)) of memory, over the budget of \(Self.describe(bytes: maxMemory)) (raise it with --max-memory)"
+      )
     }
   }
 
@@ -81,7 +95,11 @@ public struct RenderLimits: Sendable, Equatable {
   public static func parseBytes(_ text: String) -> Int? {
     let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40]
     var digits = Substring(text.uppercased())
-    if digits.hasSuffix("IB") { digits = digits.dropLast(2) } else if digits.hasSuffix("B") { digits = digits.dropLast() }
+    if digits.hasSuffix("IB") {
+      digits = digits.dropLast(2)
+    } else if digits.hasSuffix("B") {
+      digits = digits.dropLast()
+    }
     var factor = 1
     if let last = digits.last, let unit = units[last] {
       factor = unit

@@ -12,7 +12,8 @@ public struct StageTimings: Sendable {
     let start = clock.now
     let result = try body()
     let elapsed = clock.now - start
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    let seconds =
+      Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
     stages.append((name, seconds))
     return result
   }

@@ -1,7 +1,9 @@
 /// The known word closest to `word` by edit distance, if it is close enough to be a likely
 /// typo, or the only known word it begins (`floyd` -> `floyd-steinberg`).
 package func suggestion(for word: String, among candidates: [String]) -> String? {
-  let prefixed = candidates.filter { $0.lowercased().hasPrefix(word.lowercased()) && word.count >= 3 }
+  let prefixed = candidates.filter {
+    $0.lowercased().hasPrefix(word.lowercased()) && word.count >= 3
+  }
   if prefixed.count == 1 { return prefixed[0] }
   let limit = max(1, min(3, word.count / 3))
   var best: (String, Int)? = nil

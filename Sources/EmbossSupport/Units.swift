@@ -1,7 +1,9 @@
 import Foundation
 
 /// A length as people give it on the command line: `12` or `12px` (pixels), `20mm`, `2cm`,
-/// `0.5in`, `9pt` (points, 1/72 in). Physical units need a resolution to become pixels.
+/// `0.5in`, `9pt` (points, 1/72 in).
+///
+/// Physical units need a resolution to become pixels.
 public struct Length: Sendable, Equatable, CustomStringConvertible {
   public enum Unit: String, Sendable, CaseIterable {
     case px, mm, cm, `in`, pt
@@ -19,7 +21,9 @@ public struct Length: Sendable, Equatable, CustomStringConvertible {
   public static func parse(_ text: String) -> Length? {
     let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
     for unit in [Unit.mm, .cm, .in, .pt, .px] where trimmed.hasSuffix(unit.rawValue) {
-      guard let value = Double(trimmed.dropLast(unit.rawValue.count)), value.isFinite else { return nil }
+      guard let value = Double(trimmed.dropLast(unit.rawValue.count)), value.isFinite else {
+        return nil
+      }
       return Length(value: value, unit: unit)
     }
     guard let value = Double(trimmed), value.isFinite else { return nil }
@@ -70,7 +74,8 @@ public struct Resolution: Sendable, Equatable {
     let above = below + 127
     let choices = [below, above].filter { $0 >= 127 }.map { String(Int($0)) }
     return String(
-      format: "%@ DPI is stored in the PNG as %u pixels per meter, %.4f DPI, which some software reads as %d; %@ DPI %@ stored exactly",
+      format:
+        "%@ DPI is stored in the PNG as %u pixels per meter, %.4f DPI, which some software reads as %d; %@ DPI %@ stored exactly",
       format(dpi), pixelsPerMeter, storedDPI, Int(storedDPI), choices.joined(separator: " or "),
       choices.count > 1 ? "are" : "is")
   }

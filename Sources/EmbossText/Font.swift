@@ -1,14 +1,16 @@
 import CFreeType
-import Foundation
-import EmbossSupport
 import EmbossRaster
+import EmbossSupport
+import Foundation
 
 /// A font face loaded through FreeType, from any TTF/OTF (or other format FreeType reads).
 ///
 /// FreeType faces are not thread-safe; a `Font` is used by one stage at a time.
 public final class Font: @unchecked Sendable {
   public let path: String
-  /// "Family Style", e.g. "DejaVu Sans Bold".
+  /// "Family Style", e.g.
+  ///
+  /// "DejaVu Sans Bold".
   public let name: String
   let library: FT_Library
   let face: FT_Face
@@ -20,7 +22,9 @@ public final class Font: @unchecked Sendable {
   public static let fileLimit = 256 << 20
 
   /// Loads face 0 of the file at `path` (read as any other input: a FIFO or a pipe works,
-  /// up to `fileLimit`). Errors name the path and FreeType's reason.
+  /// up to `fileLimit`).
+  ///
+  /// Errors name the path and FreeType's reason.
   public init(path: String) throws {
     let data = try InputFile.read(path, what: "font", limit: Self.fileLimit)
     guard !data.isEmpty else { throw EmbossError("font file '\(path)' is empty") }
@@ -41,14 +45,16 @@ public final class Font: @unchecked Sendable {
       bytes.deallocate()
       // A file too short for any format's header ends in a stream error (0x50-0x56) when read
       // from memory: it is not a font.
-      let reason = (0x50...0x56).contains(status) ? FreeTypeError.message(0x02) : FreeTypeError.message(status)
+      let reason =
+        (0x50...0x56).contains(status) ? FreeTypeError.message(0x02) : FreeTypeError.message(status)
       throw EmbossError("cannot load font '\(path)': \(reason)")
     }
     guard face.pointee.face_flags & FT_Long(FT_FACE_FLAG_SCALABLE) != 0 else {
       FT_Done_Face(face)
       FT_Done_FreeType(library)
       bytes.deallocate()
-      throw EmbossError("cannot use font '\(path)': it is a bitmap font; a scalable (outline) font is needed")
+      throw EmbossError(
+        "cannot use font '\(path)': it is a bitmap font; a scalable (outline) font is needed")
     }
     self.path = path
     self.bytes = bytes
@@ -74,7 +80,9 @@ public final class Font: @unchecked Sendable {
   var hasKerning: Bool { face.pointee.face_flags & FT_Long(FT_FACE_FLAG_KERNING) != 0 }
 }
 
-/// FreeType's error codes as text. Debian's FreeType is built without error strings
+/// FreeType's error codes as text.
+///
+/// Debian's FreeType is built without error strings
 /// (`FT_Error_String` returns NULL), so we keep our own table of the codes users meet.
 enum FreeTypeError {
   static let messages: [Int32: String] = [

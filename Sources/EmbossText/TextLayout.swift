@@ -1,7 +1,7 @@
 import CFreeType
-import Foundation
-import EmbossSupport
 import EmbossRaster
+import EmbossSupport
+import Foundation
 
 /// How lines of different widths line up.
 public enum TextAlignment: String, Sendable, CaseIterable {
@@ -80,13 +80,20 @@ public struct TextLayout: Sendable {
 
   /// Sets `text` (lines split at `\n`) in `font`.
   ///
-  /// - Parameter canvas: a fixed canvas the ink is centered in; nil fits the canvas to the ink
-  ///   plus the style's padding.
+  /// - Parameters:
+  ///   - text: the text; `\n` starts a line.
+  ///   - font: the font.
+  ///   - style: size, alignment, spacing and padding.
+  ///   - canvas: a fixed canvas the ink is centered in; nil fits the canvas to the ink plus
+  ///     the style's padding.
+  ///   - limits: the largest canvas and text allowed.
+  /// - Throws: `EmbossError` for a character the font lacks or a canvas over the limits.
   public init(
     text: String, font: Font, style: TextStyle, canvas: CanvasSize? = nil,
     limits: RenderLimits = .default
   ) throws {
-    try self.init(text: text, font: font, style: style, canvas: canvas, limits: limits, measureOnly: false)
+    try self.init(
+      text: text, font: font, style: style, canvas: canvas, limits: limits, measureOnly: false)
   }
 
   /// With `measureOnly`, no glyph is rasterized and no canvas limit applies: only the exact
@@ -137,7 +144,8 @@ public struct TextLayout: Sendable {
       for scalar in line.unicodeScalars {
         if scalar == "\t" || scalar.properties.generalCategory == .control {
           throw EmbossError(
-            "text contains the control character U+\(Self.hex(scalar)); only line breaks are allowed")
+            "text contains the control character U+\(Self.hex(scalar)); only line breaks are allowed"
+          )
         }
         guard let index = font.glyphIndex(for: scalar) else {
           throw EmbossError(
@@ -146,7 +154,9 @@ public struct TextLayout: Sendable {
         }
         if let previous, font.hasKerning {
           var kern = FT_Vector()
-          if FT_Get_Kerning(face, previous, index, FT_UInt(FT_KERNING_UNFITTED.rawValue), &kern) == 0 {
+          if FT_Get_Kerning(face, previous, index, FT_UInt(FT_KERNING_UNFITTED.rawValue), &kern)
+            == 0
+          {
             penX += Double(kern.x) / 64
           }
         }
@@ -160,7 +170,10 @@ public struct TextLayout: Sendable {
         if slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE, slot.pointee.outline.n_points > 0 {
           var bbox = FT_BBox()
           if FT_Outline_Get_BBox(&slot.pointee.outline, &bbox) == 0 {
-            box = (Double(bbox.xMin) / 64, Double(bbox.yMin) / 64, Double(bbox.xMax) / 64, Double(bbox.yMax) / 64)
+            box = (
+              Double(bbox.xMin) / 64, Double(bbox.yMin) / 64, Double(bbox.xMax) / 64,
+              Double(bbox.yMax) / 64
+            )
           }
         }
         pending.append(Pending(index: index, penX: penX, box: box))
@@ -181,7 +194,9 @@ public struct TextLayout: Sendable {
       case .right: return blockWidth - widths[lineNumber]
       }
     }
-    var ink = (minX: Double.infinity, minY: Double.infinity, maxX: -Double.infinity, maxY: -Double.infinity)
+    var ink = (
+      minX: Double.infinity, minY: Double.infinity, maxX: -Double.infinity, maxY: -Double.infinity
+    )
     for (lineNumber, line) in lines.enumerated() {
       let baseline = ascender + Double(lineNumber) * lineAdvance
       for glyph in line {
@@ -244,12 +259,14 @@ public struct TextLayout: Sendable {
     for line in lines {
       for glyph in line {
         guard let box = glyph.box else { continue }
-        glyphPixels += ((box.xMax - box.xMin).rounded(.up) + 2) * ((box.yMax - box.yMin).rounded(.up) + 2)
+        glyphPixels +=
+          ((box.xMax - box.xMin).rounded(.up) + 2) * ((box.yMax - box.yMin).rounded(.up) + 2)
       }
     }
     guard glyphPixels <= Double(limits.maxPixels) else {
       throw EmbossError(
-        "the glyphs would need \(Int(min(glyphPixels, 1e18))) pixels of bitmaps, over the limit of \(limits.maxPixels) pixels (raise it with --max-pixels)")
+        "the glyphs would need \(Int(min(glyphPixels, 1e18))) pixels of bitmaps, over the limit of \(limits.maxPixels) pixels (raise it with --max-pixels)"
+      )
     }
     try limits.checkMemory(
       pixels: Int(glyphPixels) / (RenderLimits.bytesPerPixel / 4),
@@ -308,12 +325,15 @@ public struct TextLayout: Sendable {
     sized.pixelSize = Float(100 * inkHeight / height)
     guard sized.pixelSize >= 1, sized.pixelSize <= 10_000 else {
       throw EmbossError(
-        "a text height of \(inkHeight) pixels needs a size of \(sized.pixelSize) pixels; sizes must be 1...10000")
+        "a text height of \(inkHeight) pixels needs a size of \(sized.pixelSize) pixels; sizes must be 1...10000"
+      )
     }
     return try TextLayout(text: text, font: font, style: sized, canvas: canvas, limits: limits)
   }
 
-  /// The coverage mask: 0 outside the ink, 1 inside, anti-aliased in between. Overlapping
+  /// The coverage mask: 0 outside the ink, 1 inside, anti-aliased in between.
+  ///
+  /// Overlapping
   /// glyphs combine by maximum, so a shared edge does not double its coverage.
   public func rasterize() -> CoverageMask {
     var plane = Plane(width: canvasWidth, height: canvasHeight)
@@ -323,7 +343,8 @@ public struct TextLayout: Sendable {
           // Clipped to the canvas (a glyph's anti-aliased edge may touch past a zero padding).
           let x0 = max(0, -glyph.x)
           let x1 = min(glyph.coverage.width, canvasWidth - glyph.x)
-          for row in 0..<glyph.coverage.height where glyph.y + row >= 0 && glyph.y + row < canvasHeight {
+          for row in 0..<glyph.coverage.height
+          where glyph.y + row >= 0 && glyph.y + row < canvasHeight {
             guard x0 < x1 else { break }
             let dst = (glyph.y + row) * canvasWidth + glyph.x
             let s = row * glyph.coverage.width
@@ -342,7 +363,8 @@ public struct TextLayout: Sendable {
     let face = font.face
     var status = FT_Load_Glyph(face, index, FT_Int32(FT_LOAD_NO_HINTING | FT_LOAD_NO_BITMAP))
     guard status == 0, let slot = face.pointee.glyph else {
-      throw EmbossError("cannot load glyph \(index) from '\(font.path)': \(FreeTypeError.message(status))")
+      throw EmbossError(
+        "cannot load glyph \(index) from '\(font.path)': \(FreeTypeError.message(status))")
     }
     guard slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE else {
       throw EmbossError("font '\(font.path)' has no outline for glyph \(index)")
@@ -356,7 +378,8 @@ public struct TextLayout: Sendable {
     FT_Outline_Translate(&slot.pointee.outline, FT_Pos(fracX), FT_Pos(-fracY))
     status = FT_Render_Glyph(slot, FT_RENDER_MODE_NORMAL)
     guard status == 0 else {
-      throw EmbossError("cannot render glyph \(index) from '\(font.path)': \(FreeTypeError.message(status))")
+      throw EmbossError(
+        "cannot render glyph \(index) from '\(font.path)': \(FreeTypeError.message(status))")
     }
     let bitmap = slot.pointee.bitmap
     let width = Int(bitmap.width)

@@ -12,7 +12,8 @@ struct BenchCommand: ParsableCommand {
       process's maximum resident set, so run one case per process to read it per case.
       """)
 
-  @Flag(help: "Also time a light change re-rendered with the stage cache (case B), as --watch does.")
+  @Flag(
+    help: "Also time a light change re-rendered with the stage cache (case B), as --watch does.")
   var relight = false
 
   @Option(help: "Cases to run: any of A, B, C.")
@@ -29,17 +30,23 @@ struct BenchCommand: ParsableCommand {
 
   func validate() throws {
     guard iterations >= 1 else { throw ValidationError("--iterations must be at least 1") }
-    guard (0...9).contains(compression) else { throw ValidationError("--compression must be in 0...9") }
+    guard (0...9).contains(compression) else {
+      throw ValidationError("--compression must be in 0...9")
+    }
   }
 
   func run() throws {
     let resources = try Resources.locate()
     let parallelism = threads.map { Parallelism(threads: $0) } ?? .allCores
-    try printLine("threads: \(parallelism.threads), compression: \(compression), iterations: \(iterations)")
+    try printLine(
+      "threads: \(parallelism.threads), compression: \(compression), iterations: \(iterations)")
     for name in cases.uppercased() {
       let benchCase = try BenchmarkCase.named(String(name))
       let job = RenderJob(
-        mask: .text(TextMask(text: benchCase.text, style: TextStyle(pixelSize: benchCase.size), canvas: benchCase.canvas)),
+        mask: .text(
+          TextMask(
+            text: benchCase.text, style: TextStyle(pixelSize: benchCase.size),
+            canvas: benchCase.canvas)),
         output: OutputPlan(image: "-", compression: compression), parallelism: parallelism)
       var runs: [StageTimings] = []
       var output: RenderJob.Output? = nil
@@ -50,15 +57,23 @@ struct BenchCommand: ParsableCommand {
       }
       guard let output else { continue }
       let pixels = output.result.image.width * output.result.image.height
-      try printLine("\ncase \(name): \(benchCase.title), \(output.result.image.width)x\(output.result.image.height), PNG \(output.png.count / 1024) KiB")
+      try printLine(
+        "\ncase \(name): \(benchCase.title), \(output.result.image.width)x\(output.result.image.height), PNG \(output.png.count / 1024) KiB"
+      )
       for (index, stage) in runs[0].stages.enumerated() {
         let times = runs.map { $0.stages[index].seconds }.sorted()
         try printLine(String(format: "  %-14@ %8.2f ms", stage.name, times[times.count / 2] * 1000))
       }
       let totals = runs.map(\.total).sorted()
-      try printLine(String(format: "  %-14@ %8.2f ms (median; min %.2f ms)", "total", totals[totals.count / 2] * 1000, totals[0] * 1000))
+      try printLine(
+        String(
+          format: "  %-14@ %8.2f ms (median; min %.2f ms)", "total",
+          totals[totals.count / 2] * 1000, totals[0] * 1000))
       let peak = peakResidentBytes()
-      try printLine(String(format: "  peak memory so far: %.1f MiB, %.1f bytes per output pixel", Double(peak) / 1048576, Double(peak) / Double(pixels)))
+      try printLine(
+        String(
+          format: "  peak memory so far: %.1f MiB, %.1f bytes per output pixel",
+          Double(peak) / 1_048_576, Double(peak) / Double(pixels)))
     }
     if relight { try relightBenchmark(resources: resources, parallelism: parallelism) }
   }
@@ -85,7 +100,9 @@ struct BenchCommand: ParsableCommand {
       relit.append(try job.run(resources: resources, cache: cache).timings)
     }
     func median(_ runs: [StageTimings], excluding: Set<String>) -> Double {
-      let totals = runs.map { $0.stages.filter { !excluding.contains($0.name) }.reduce(0) { $0 + $1.seconds } }.sorted()
+      let totals = runs.map {
+        $0.stages.filter { !excluding.contains($0.name) }.reduce(0) { $0 + $1.seconds }
+      }.sorted()
       return totals[totals.count / 2] * 1000
     }
     try printLine("\nrelight: case B, lights[0].intensity changed, stage cache kept")
@@ -95,13 +112,20 @@ struct BenchCommand: ParsableCommand {
       try printLine(String(format: "    %-14@ %8.2f ms", stage.name, times[times.count / 2] * 1000))
     }
     let io: Set<String> = ["material", "png encode"]
-    try printLine(String(format: "  first light change (render stages): %.2f ms", median(first, excluding: io)))
+    try printLine(
+      String(format: "  first light change (render stages): %.2f ms", median(first, excluding: io)))
     let fullRender = median(full, excluding: io)
     let relitRender = median(relit, excluding: io)
-    try printLine(String(format: "  render stages: full %.2f ms, relight %.2f ms, ratio %.3f", fullRender, relitRender, relitRender / fullRender))
+    try printLine(
+      String(
+        format: "  render stages: full %.2f ms, relight %.2f ms, ratio %.3f", fullRender,
+        relitRender, relitRender / fullRender))
     let fullAll = median(full, excluding: [])
     let relitAll = median(relit, excluding: [])
-    try printLine(String(format: "  with material load and PNG encode: full %.2f ms, relight %.2f ms, ratio %.3f", fullAll, relitAll, relitAll / fullAll))
+    try printLine(
+      String(
+        format: "  with material load and PNG encode: full %.2f ms, relight %.2f ms, ratio %.3f",
+        fullAll, relitAll, relitAll / fullAll))
   }
 
   private func peakResidentBytes() -> Int {
@@ -119,7 +143,8 @@ struct BenchmarkCase {
 
   static func named(_ name: String) throws -> BenchmarkCase {
     switch name {
-    case "A": return BenchmarkCase(title: "\"Hello, World\" at 128 px", text: "Hello, World", size: 128)
+    case "A":
+      return BenchmarkCase(title: "\"Hello, World\" at 128 px", text: "Hello, World", size: 128)
     case "B": return BenchmarkCase(title: "\"EMBOSS\" at 512 px", text: "EMBOSS", size: 512)
     case "C":
       return BenchmarkCase(

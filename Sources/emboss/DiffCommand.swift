@@ -22,22 +22,29 @@ struct DiffCommand: ParsableCommand {
   @Option(help: "Largest channel difference that still matches, in 8-bit levels.")
   var tolerance: Double = 0
 
-  @Option(name: .customLong("max-bad-fraction"), help: "Fraction of pixels (0...1) allowed beyond the tolerance.")
+  @Option(
+    name: .customLong("max-bad-fraction"),
+    help: "Fraction of pixels (0...1) allowed beyond the tolerance.")
   var maxBadFraction: Double = 0
 
-  @Option(name: .customLong("out"), help: ArgumentHelp("Write expected | differences | actual here.", valueName: "file"))
+  @Option(
+    name: .customLong("out"),
+    help: ArgumentHelp("Write expected | differences | actual here.", valueName: "file"))
   var out: String?
 
   @Option(name: .customLong("max-pixels"), help: "Refuse images larger than this many pixels.")
   var maxPixels: Int = RenderLimits.default.maxPixels
 
   func validate() throws {
-    guard tolerance.isFinite, tolerance >= 0 else { throw ValidationError("--tolerance must be 0 or more, got \(tolerance)") }
+    guard tolerance.isFinite, tolerance >= 0 else {
+      throw ValidationError("--tolerance must be 0 or more, got \(tolerance)")
+    }
     guard maxBadFraction.isFinite, (0...1).contains(maxBadFraction) else {
       throw ValidationError("--max-bad-fraction must be in 0...1, got \(maxBadFraction)")
     }
-    if let out, let conflict = OutputConflicts.check(
-      outputs: [("--out", out)], inputs: [("expected", expected), ("actual", actual)])
+    if let out,
+      let conflict = OutputConflicts.check(
+        outputs: [("--out", out)], inputs: [("expected", expected), ("actual", actual)])
     {
       throw ValidationError(conflict)
     }
@@ -53,14 +60,21 @@ struct DiffCommand: ParsableCommand {
       printError("error: \(error.message)")
       throw ExitCode(2)
     }
-    guard let report = ImageDiff.compare(expected: expectedSamples, actual: actualSamples, tolerance: tolerance) else {
-      printError("error: sizes differ: '\(expected)' is \(expectedSamples.width)x\(expectedSamples.height), '\(actual)' is \(actualSamples.width)x\(actualSamples.height)")
+    guard
+      let report = ImageDiff.compare(
+        expected: expectedSamples, actual: actualSamples, tolerance: tolerance)
+    else {
+      printError(
+        "error: sizes differ: '\(expected)' is \(expectedSamples.width)x\(expectedSamples.height), '\(actual)' is \(actualSamples.width)x\(actualSamples.height)"
+      )
       throw ExitCode(2)
     }
     do {
       try printLine(report.summary)
       if let out {
-        try OutputFile.write(try ImageDiff.picturePNG(expected: expectedSamples, actual: actualSamples, tolerance: tolerance), to: out)
+        try OutputFile.write(
+          try ImageDiff.picturePNG(
+            expected: expectedSamples, actual: actualSamples, tolerance: tolerance), to: out)
       }
     } catch let error as EmbossError {
       // 1 means "they differ": a write that failed is trouble, like a file that cannot be read.

@@ -17,7 +17,8 @@ struct Emboss: ParsableCommand {
     version: "0.1.0",
     subcommands: [
       RenderCommand.self, ShadingCommand.self, SheetCommand.self, MaterialsCommand.self,
-      CheckCommand.self, ParametersCommand.self, DiffCommand.self, EngraveCommand.self, BenchCommand.self,
+      CheckCommand.self, ParametersCommand.self, DiffCommand.self, EngraveCommand.self,
+      BenchCommand.self,
     ]
   )
 
@@ -39,9 +40,11 @@ struct Emboss: ParsableCommand {
       // Invalid UTF-8 reaches the commands as U+FFFD (replacement glyphs in a render): an
       // argument error naming the byte.
       if let bad = RawArguments.firstInvalid() {
-        let what = (command as? RenderCommand)?.text == bad.decoded ? "the text" : "argument \(bad.index)"
+        let what =
+          (command as? RenderCommand)?.text == bad.decoded ? "the text" : "argument \(bad.index)"
         printError(
-          "error: \(what) is not valid UTF-8: byte 0x\(String(bad.byte, radix: 16, uppercase: true)) at byte offset \(bad.offset) (\"\(bad.decoded)\")")
+          "error: \(what) is not valid UTF-8: byte 0x\(String(bad.byte, radix: 16, uppercase: true)) at byte offset \(bad.offset) (\"\(bad.decoded)\")"
+        )
         Foundation.exit(64)
       }
       try command.run()

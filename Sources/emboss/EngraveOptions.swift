@@ -5,7 +5,10 @@ extension MaskMode: ExpressibleByArgument {}
 
 /// `--dpi`: the resolution stored in every PNG and used for physical lengths.
 struct ResolutionOption: ParsableArguments {
-  @Option(help: "Resolution in dots per inch, stored in the PNGs (pHYs) and used for lengths in mm, cm or in. 254, 508 or 1016 are stored exactly.")
+  @Option(
+    help:
+      "Resolution in dots per inch, stored in the PNGs (pHYs) and used for lengths in mm, cm or in. 254, 508 or 1016 are stored exactly."
+  )
   var dpi: Double?
 
   func validate() throws {
@@ -25,9 +28,12 @@ struct ResolutionOption: ParsableArguments {
   }
 
   /// The same for a command without --dpi (nil) or with one.
-  static func pixels(_ text: String, option: String, dpi: Double?, allowNegative: Bool = false) throws -> Double {
+  static func pixels(_ text: String, option: String, dpi: Double?, allowNegative: Bool = false)
+    throws -> Double
+  {
     guard let length = Length.parse(text), allowNegative || length.value >= 0 else {
-      throw ValidationError("\(option) must be a length such as 12, 12px, 2mm, 0.5cm, 0.1in or 9pt, got '\(text)'")
+      throw ValidationError(
+        "\(option) must be a length such as 12, 12px, 2mm, 0.5cm, 0.1in or 9pt, got '\(text)'")
     }
     guard let pixels = length.pixels(dpi: dpi) else {
       throw ValidationError("\(option) \(text) is a physical length: give --dpi too")
@@ -35,7 +41,8 @@ struct ResolutionOption: ParsableArguments {
     // No image is wider than 2^20 pixels, so no length needs to be longer (and each one
     // converts to an integer safely).
     guard pixels.isFinite, abs(pixels) <= longest else {
-      throw ValidationError("\(option) \(text) is \(pixels) pixels; a length can be at most \(Int(longest)) pixels")
+      throw ValidationError(
+        "\(option) \(text) is \(pixels) pixels; a length can be at most \(Int(longest)) pixels")
     }
     return pixels
   }
@@ -43,7 +50,10 @@ struct ResolutionOption: ParsableArguments {
 
 /// How the engrave bitmap is made.
 struct EngraveArguments: ParsableArguments {
-  @Option(help: ArgumentHelp("threshold, floyd-steinberg, atkinson, jarvis-judice-ninke, stucki, burkes, sierra, sierra-2row, sierra-lite, bayer2, bayer4, bayer8 or blue-noise.", valueName: "method"))
+  @Option(
+    help: ArgumentHelp(
+      "threshold, floyd-steinberg, atkinson, jarvis-judice-ninke, stucki, burkes, sierra, sierra-2row, sierra-lite, bayer2, bayer4, bayer8 or blue-noise.",
+      valueName: "method"))
   var dither: String = "threshold"
 
   @Option(help: "0...255: gray at or above threshold/255 stays white (unburned).")
@@ -61,13 +71,23 @@ struct EngraveArguments: ParsableArguments {
   @Flag(help: "Mirror left to right (engraving the back of acrylic).")
   var mirror = false
 
-  @Option(name: .customLong("dot-width"), help: ArgumentHelp("Beam width (px, or mm with --dpi): burned runs are shortened by half of it at each end.", valueName: "length"))
+  @Option(
+    name: .customLong("dot-width"),
+    help: ArgumentHelp(
+      "Beam width (px, or mm with --dpi): burned runs are shortened by half of it at each end.",
+      valueName: "length"))
   var dotWidth: String = "0"
 
   func validate() throws {
-    if case .failure(let error) = DitherMethod.parse(dither) { throw ValidationError("--dither: \(error.message)") }
-    guard (0...255).contains(threshold) else { throw ValidationError("--threshold must be in 0...255, got \(threshold)") }
-    guard gamma.isFinite, gamma >= 0.1, gamma <= 10 else { throw ValidationError("--gamma must be in 0.1...10, got \(gamma)") }
+    if case .failure(let error) = DitherMethod.parse(dither) {
+      throw ValidationError("--dither: \(error.message)")
+    }
+    guard (0...255).contains(threshold) else {
+      throw ValidationError("--threshold must be in 0...255, got \(threshold)")
+    }
+    guard gamma.isFinite, gamma >= 0.1, gamma <= 10 else {
+      throw ValidationError("--gamma must be in 0.1...10, got \(gamma)")
+    }
   }
 
   func options(resolution: ResolutionOption) throws -> EngraveOptions {
@@ -86,7 +106,9 @@ struct EngraveCommand: ParsableCommand {
   @Argument(help: "The picture (any PNG).")
   var input: String
 
-  @Option(name: .shortAndLong, help: ArgumentHelp("Output 1-bit PNG, or - for standard output.", valueName: "file"))
+  @Option(
+    name: .shortAndLong,
+    help: ArgumentHelp("Output 1-bit PNG, or - for standard output.", valueName: "file"))
   var output: String
 
   @OptionGroup var engrave: EngraveArguments
@@ -97,7 +119,8 @@ struct EngraveCommand: ParsableCommand {
   var maxPixels: Int = RenderLimits.default.maxPixels
 
   func validate() throws {
-    if let conflict = OutputConflicts.check(outputs: [("-o", output)], inputs: [("picture", input)]) {
+    if let conflict = OutputConflicts.check(outputs: [("-o", output)], inputs: [("picture", input)])
+    {
       throw ValidationError(conflict)
     }
   }

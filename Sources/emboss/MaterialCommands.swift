@@ -26,7 +26,9 @@ struct CheckCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "check",
     abstract: "Validate material files without rendering.",
-    discussion: "Prints every problem as file:line:column: error: ..., and 'FILE: ok' for valid files. Exits 1 if any file has a problem.")
+    discussion:
+      "Prints every problem as file:line:column: error: ..., and 'FILE: ok' for valid files. Exits 1 if any file has a problem."
+  )
 
   @Argument(help: ArgumentHelp("Material files or preset names.", valueName: "file"))
   var files: [String]
@@ -56,7 +58,9 @@ struct SheetCommand: ParsableCommand {
     commandName: "sheet",
     abstract: "Render a contact sheet: the same text in every material, labelled.")
 
-  @Option(name: .shortAndLong, help: ArgumentHelp("Output PNG path, or - for standard output.", valueName: "file"))
+  @Option(
+    name: .shortAndLong,
+    help: ArgumentHelp("Output PNG path, or - for standard output.", valueName: "file"))
   var output: String
 
   @Option(help: "The sample text.")
@@ -68,7 +72,9 @@ struct SheetCommand: ParsableCommand {
   @Option(help: "Tiles a row.")
   var columns: Int = 5
 
-  @Option(parsing: .upToNextOption, help: ArgumentHelp("Materials to show (default: every preset).", valueName: "name|file"))
+  @Option(
+    parsing: .upToNextOption,
+    help: ArgumentHelp("Materials to show (default: every preset).", valueName: "name|file"))
   var materials: [String] = []
 
   @Option(help: ArgumentHelp("A TTF/OTF font file (default: the bundled font).", valueName: "file"))
@@ -78,15 +84,21 @@ struct SheetCommand: ParsableCommand {
   var maxPixels: Int = RenderLimits.default.maxPixels
 
   func validate() throws {
-    guard maxPixels > 0 else { throw ValidationError("--max-pixels must be positive, got \(maxPixels)") }
+    guard maxPixels > 0 else {
+      throw ValidationError("--max-pixels must be positive, got \(maxPixels)")
+    }
     if let conflict = OutputConflicts.check(
       outputs: [("-o", output)],
       inputs: (font.map { [("--font", $0)] } ?? []) + materials.map { ("--materials", $0) })
     {
       throw ValidationError(conflict)
     }
-    guard size.isFinite, size >= 8, size <= 1000 else { throw ValidationError("--size must be in 8...1000, got \(size)") }
-    guard columns >= 1, columns <= 100 else { throw ValidationError("--columns must be in 1...100, got \(columns)") }
+    guard size.isFinite, size >= 8, size <= 1000 else {
+      throw ValidationError("--size must be in 8...1000, got \(size)")
+    }
+    guard columns >= 1, columns <= 100 else {
+      throw ValidationError("--columns must be in 1...100, got \(columns)")
+    }
   }
 
   func run() throws {
@@ -97,9 +109,10 @@ struct SheetCommand: ParsableCommand {
     var problems: [Diagnostic] = []
     for name in names {
       do {
-        entries.append(ContactSheet.Entry(
-          name: URL(fileURLWithPath: name).deletingPathExtension().lastPathComponent,
-          material: try MaterialLoader.load(name, library: library)))
+        entries.append(
+          ContactSheet.Entry(
+            name: URL(fileURLWithPath: name).deletingPathExtension().lastPathComponent,
+            material: try MaterialLoader.load(name, library: library)))
       } catch let error as MaterialError {
         problems += error.diagnostics
       }
@@ -108,9 +121,11 @@ struct SheetCommand: ParsableCommand {
     let face = try Font(path: font ?? resources.defaultFontPath)
     let limits = RenderLimits(maxPixels: maxPixels)
     let sample = try TextLayout(
-      text: text.replacingOccurrences(of: "\\n", with: "\n"), font: face, style: TextStyle(pixelSize: size), limits: limits)
+      text: text.replacingOccurrences(of: "\\n", with: "\n"), font: face,
+      style: TextStyle(pixelSize: size), limits: limits)
     let sheet = try ContactSheet.render(
-      entries: entries, sample: sample, font: face, textSize: size, columns: columns, limits: limits)
+      entries: entries, sample: sample, font: face, textSize: size, columns: columns, limits: limits
+    )
     try OutputFile.write(try PNGCodec.encode(sheet), to: output)
   }
 }
@@ -119,7 +134,9 @@ struct ParametersCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "parameters",
     abstract: "List every material parameter: key, type, default, range, flag and meaning.",
-    discussion: "The same table as docs/materials.md; keys are what a material file, --set and the flags set.")
+    discussion:
+      "The same table as docs/materials.md; keys are what a material file, --set and the flags set."
+  )
 
   @Flag(help: "Print the table as Markdown (as in docs/materials.md).")
   var markdown = false
@@ -132,7 +149,9 @@ struct ParametersCommand: ParsableCommand {
     for row in Parameters.all.map(\.row) {
       let unit = row.unit.isEmpty ? "" : " (\(row.unit))"
       var line = "\(row.key): \(row.type.replacingOccurrences(of: "`", with: ""))\(unit)"
-      if !row.defaultText.isEmpty { line += ", default \(row.defaultText.replacingOccurrences(of: "`", with: ""))" }
+      if !row.defaultText.isEmpty {
+        line += ", default \(row.defaultText.replacingOccurrences(of: "`", with: ""))"
+      }
       if !row.rangeText.isEmpty { line += ", \(row.rangeText)" }
       if let flag = row.flag { line += ", flag \(flag)" }
       try printLine(line)

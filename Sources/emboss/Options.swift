@@ -1,6 +1,6 @@
-import Foundation
 import ArgumentParser
 import EmbossKit
+import Foundation
 
 extension TextAlignment: ExpressibleByArgument {}
 extension ReliefProfile: ExpressibleByArgument {}
@@ -32,9 +32,12 @@ struct MaterialOptions: ParsableArguments {
 
 /// The help of a flag that sets a material key: the key's help, range and unit from the
 /// parameter table.
-func flagHelp(_ parameter: NumberParameter, valueName: String? = nil, lengths: Bool = false) -> ArgumentHelp {
+func flagHelp(_ parameter: NumberParameter, valueName: String? = nil, lengths: Bool = false)
+  -> ArgumentHelp
+{
   let unit = parameter.unit.isEmpty ? "" : " \(parameter.unit)"
-  let range = "\(formatNumber(parameter.range.lowerBound))...\(formatNumber(parameter.range.upperBound))\(unit)"
+  let range =
+    "\(formatNumber(parameter.range.lowerBound))...\(formatNumber(parameter.range.upperBound))\(unit)"
   let what = lengths ? "a length (px, or mm/cm/in/pt with --dpi), " : ""
   return ArgumentHelp(
     "Sets \(parameter.key): \(parameter.help); \(what)\(range) (default: the material's).",
@@ -49,7 +52,8 @@ func flagHelp<Value>(_ parameter: ChoiceParameter<Value>) -> ArgumentHelp {
 
 /// The key light's direction: it changes the lit ball.
 struct LightOptions: ParsableArguments {
-  @Option(name: .customLong("light-angle"), help: flagHelp(Parameters.lightAngle, valueName: "degrees"))
+  @Option(
+    name: .customLong("light-angle"), help: flagHelp(Parameters.lightAngle, valueName: "degrees"))
   var lightAngle: Float?
 
   @Option(
@@ -90,9 +94,11 @@ struct ReliefOptions: ParsableArguments {
       valueName: "color"))
   var background: String?
 
-  @Option(name: .customLong("shading-size"), help: ArgumentHelp(
-    "Sets \(Parameters.shadingSize.key): \(Parameters.shadingSize.help), \(Parameters.shadingSize.range.lowerBound)...\(Parameters.shadingSize.range.upperBound) pixels (default: the material's).",
-    valueName: "pixels"))
+  @Option(
+    name: .customLong("shading-size"),
+    help: ArgumentHelp(
+      "Sets \(Parameters.shadingSize.key): \(Parameters.shadingSize.help), \(Parameters.shadingSize.range.lowerBound)...\(Parameters.shadingSize.range.upperBound) pixels (default: the material's).",
+      valueName: "pixels"))
   var shadingSize: Int?
 
   func validate() throws {
@@ -121,7 +127,8 @@ struct ThreadOptions: ParsableArguments {
 /// `--set` values, then the flags, as settings on the material's keys, each checked as a
 /// file's keys are (an invalid one is an argument error: exit 64).
 func materialSettings(
-  _ material: MaterialOptions, relief: ReliefOptions? = nil, light: LightOptions? = nil, dpi: Double? = nil
+  _ material: MaterialOptions, relief: ReliefOptions? = nil, light: LightOptions? = nil,
+  dpi: Double? = nil
 ) throws -> [MaterialSetting] {
   var flags = MaterialFlags()
   if let relief {
@@ -153,7 +160,9 @@ func materialSettings(
 
 /// PNG output options.
 struct OutputOptions: ParsableArguments {
-  @Option(name: .shortAndLong, help: ArgumentHelp("Output PNG path, or - for standard output.", valueName: "file"))
+  @Option(
+    name: .shortAndLong,
+    help: ArgumentHelp("Output PNG path, or - for standard output.", valueName: "file"))
   var output: String
 
   @Option(help: "Bits per channel: 8 or 16.")

@@ -13,13 +13,18 @@ struct RenderCommand: ParsableCommand {
 
   @OptionGroup var output: OutputOptions
 
-  @Option(help: ArgumentHelp("A TTF/OTF font file (default: Fonts/DejaVuSans-Bold.ttf).", valueName: "file"))
+  @Option(
+    help: ArgumentHelp(
+      "A TTF/OTF font file (default: Fonts/DejaVuSans-Bold.ttf).", valueName: "file"))
   var font: String?
 
   @Option(help: "Text size in pixels (the em size), 1...10000.")
   var size: Float = 160
 
-  @Option(help: ArgumentHelp("Height of the text's ink, top of the highest glyph to the bottom of the lowest: pixels, or mm/cm/in with --dpi (overrides --size).", valueName: "length"))
+  @Option(
+    help: ArgumentHelp(
+      "Height of the text's ink, top of the highest glyph to the bottom of the lowest: pixels, or mm/cm/in with --dpi (overrides --size).",
+      valueName: "length"))
   var height: String?
 
   @OptionGroup var resolution: ResolutionOption
@@ -27,10 +32,16 @@ struct RenderCommand: ParsableCommand {
   @Option(help: ArgumentHelp("A picture (any PNG) as the mask instead of text.", valueName: "file"))
   var mask: String?
 
-  @Option(name: .customLong("mask-mode"), help: "threshold (dark is inside, hard edges) or coverage (the picture's gray and alpha, anti-aliased).")
+  @Option(
+    name: .customLong("mask-mode"),
+    help:
+      "threshold (dark is inside, hard edges) or coverage (the picture's gray and alpha, anti-aliased)."
+  )
   var maskMode: MaskMode = .threshold
 
-  @Option(name: .customLong("mask-threshold"), help: "0...255: with --mask-mode threshold, gray below threshold/255 is inside.")
+  @Option(
+    name: .customLong("mask-threshold"),
+    help: "0...255: with --mask-mode threshold, gray below threshold/255 is inside.")
   var maskThreshold: Int = 128
 
   @Flag(name: .customLong("invert-mask"), help: "Light is inside instead of dark.")
@@ -39,16 +50,28 @@ struct RenderCommand: ParsableCommand {
   @Option(help: "Line alignment: left, center or right.")
   var align: TextAlignment = .center
 
-  @Option(name: .customLong("letter-spacing"), help: ArgumentHelp("Extra space between letters: px, or mm/cm/in/pt with --dpi (negative tightens).", valueName: "length"))
+  @Option(
+    name: .customLong("letter-spacing"),
+    help: ArgumentHelp(
+      "Extra space between letters: px, or mm/cm/in/pt with --dpi (negative tightens).",
+      valueName: "length"))
   var letterSpacing: String = "0"
 
-  @Option(name: .customLong("line-height"), help: "Baseline distance as a multiple of the font's line spacing.")
+  @Option(
+    name: .customLong("line-height"),
+    help: "Baseline distance as a multiple of the font's line spacing.")
   var lineHeight: Float = 1
 
-  @Option(help: ArgumentHelp("Margin around the ink: px, or mm/cm/in/pt with --dpi (default: 15% of the size plus 2 px).", valueName: "length"))
+  @Option(
+    help: ArgumentHelp(
+      "Margin around the ink: px, or mm/cm/in/pt with --dpi (default: 15% of the size plus 2 px).",
+      valueName: "length"))
   var padding: String?
 
-  @Option(help: ArgumentHelp("A fixed canvas WIDTHxHEIGHT with the text centered at its exact position, in px or a unit with --dpi: 1000x200, 100mmx30mm (default: fit the text).", valueName: "WxH"))
+  @Option(
+    help: ArgumentHelp(
+      "A fixed canvas WIDTHxHEIGHT with the text centered at its exact position, in px or a unit with --dpi: 1000x200, 100mmx30mm (default: fit the text).",
+      valueName: "WxH"))
   var canvas: String?
 
   @OptionGroup(title: "Material") var material: MaterialOptions
@@ -61,15 +84,23 @@ struct RenderCommand: ParsableCommand {
 
   @Option(
     name: .customLong("shading-image"),
-    help: ArgumentHelp("A matcap PNG to use instead of the material's lit ball (its lights and surface are then unused).", valueName: "file"))
+    help: ArgumentHelp(
+      "A matcap PNG to use instead of the material's lit ball (its lights and surface are then unused).",
+      valueName: "file"))
   var shadingImage: String?
 
-  @Option(help: ArgumentHelp("Also write a 1-bit engrave bitmap (black = burn) of the render here.", valueName: "file"))
+  @Option(
+    help: ArgumentHelp(
+      "Also write a 1-bit engrave bitmap (black = burn) of the render here.", valueName: "file"))
   var engrave: String?
 
   @OptionGroup(title: "Engrave bitmap") var engraving: EngraveArguments
 
-  @Option(name: .customLong("depth-map"), help: ArgumentHelp("Also write the height field as gray here: white = surface, black = deepest (LightBurn 3D, CNC).", valueName: "file"))
+  @Option(
+    name: .customLong("depth-map"),
+    help: ArgumentHelp(
+      "Also write the height field as gray here: white = surface, black = deepest (LightBurn 3D, CNC).",
+      valueName: "file"))
   var depthMap: String?
 
   @Option(name: .customLong("depth-map-bits"), help: "8 or 16.")
@@ -78,21 +109,35 @@ struct RenderCommand: ParsableCommand {
   @Flag(name: .customLong("depth-map-invert"), help: "Black = surface, white = deepest.")
   var depthMapInvert = false
 
-  @Option(help: ArgumentHelp("Also write an SVG (size in mm, needs --dpi) with the engrave bitmap and the cut line.", valueName: "file"))
+  @Option(
+    help: ArgumentHelp(
+      "Also write an SVG (size in mm, needs --dpi) with the engrave bitmap and the cut line.",
+      valueName: "file"))
   var svg: String?
 
-  @Option(name: .customLong("cut-offset"), help: ArgumentHelp("Cut this far outside the ink (px, or mm with --dpi), like a sticker outline.", valueName: "length"))
+  @Option(
+    name: .customLong("cut-offset"),
+    help: ArgumentHelp(
+      "Cut this far outside the ink (px, or mm with --dpi), like a sticker outline.",
+      valueName: "length"))
   var cutOffset: String = "0"
 
-  @Option(name: .customLong("cut-region"), help: ArgumentHelp("Cut only around the shape under this pixel (flood fill).", valueName: "x,y"))
+  @Option(
+    name: .customLong("cut-region"),
+    help: ArgumentHelp("Cut only around the shape under this pixel (flood fill).", valueName: "x,y")
+  )
   var cutRegion: String?
 
   @Option(
     name: .customLong("save-stages"),
-    help: ArgumentHelp("Also write mask.png, height.png, normals.png and shading.png here.", valueName: "dir"))
+    help: ArgumentHelp(
+      "Also write mask.png, height.png, normals.png and shading.png here.", valueName: "dir"))
   var saveStages: String?
 
-  @Flag(help: "Re-render whenever the material file (or what it extends) changes; errors keep the last good image.")
+  @Flag(
+    help:
+      "Re-render whenever the material file (or what it extends) changes; errors keep the last good image."
+  )
   var watch = false
 
   @Option(name: .customLong("watch-limit"), help: .hidden)
@@ -106,16 +151,20 @@ struct RenderCommand: ParsableCommand {
 
   @Option(
     name: .customLong("max-memory"),
-    help: ArgumentHelp("Refuse renders estimated to need more memory than this: 8G, 512M (default: half the machine's memory).", valueName: "size"))
+    help: ArgumentHelp(
+      "Refuse renders estimated to need more memory than this: 8G, 512M (default: half the machine's memory).",
+      valueName: "size"))
   var maxMemory: String?
 
   func validate() throws {
     guard size.isFinite, size >= 1, size <= 10_000 else {
       throw ValidationError("--size must be in 1...10000 pixels, got \(size)")
     }
-    let spacing = try resolution.pixels(letterSpacing, option: "--letter-spacing", allowNegative: true)
+    let spacing = try resolution.pixels(
+      letterSpacing, option: "--letter-spacing", allowNegative: true)
     guard abs(spacing) <= 10_000 else {
-      throw ValidationError("--letter-spacing must be within 10000 pixels either way, got \(letterSpacing)")
+      throw ValidationError(
+        "--letter-spacing must be within 10000 pixels either way, got \(letterSpacing)")
     }
     guard lineHeight.isFinite, lineHeight > 0, lineHeight <= 100 else {
       throw ValidationError("--line-height must be in (0, 100], got \(lineHeight)")
@@ -150,7 +199,8 @@ struct RenderCommand: ParsableCommand {
       throw ValidationError("--max-pixels must be positive, got \(maxPixels)")
     }
     if let maxMemory, RenderLimits.parseBytes(maxMemory) == nil {
-      throw ValidationError("--max-memory must be a size such as 8G, 512M or 100000000 (bytes), got '\(maxMemory)'")
+      throw ValidationError(
+        "--max-memory must be a size such as 8G, 512M or 100000000 (bytes), got '\(maxMemory)'")
     }
     _ = try materialSettings(material, relief: relief, light: light, dpi: resolution.dpi)
     if let conflict = OutputConflicts.check(outputs: try plan().paths, inputs: inputPaths) {
@@ -162,14 +212,16 @@ struct RenderCommand: ParsableCommand {
   private func job() throws -> RenderJob {
     let source: MaskSource
     if let mask {
-      source = .picture(PictureMask(path: mask, mode: maskMode, invert: invertMask, threshold: maskThreshold))
+      source = .picture(
+        PictureMask(path: mask, mode: maskMode, invert: invertMask, threshold: maskThreshold))
     } else {
       source = .text(
         TextMask(
           text: TextMask.unescaped(text), fontPath: font,
           style: TextStyle(
             pixelSize: size, alignment: align,
-            letterSpacing: Float(try resolution.pixels(letterSpacing, option: "--letter-spacing", allowNegative: true)),
+            letterSpacing: Float(
+              try resolution.pixels(letterSpacing, option: "--letter-spacing", allowNegative: true)),
             lineHeight: lineHeight,
             padding: try padding.map { Float(try resolution.pixels($0, option: "--padding")) }),
           inkHeight: try height.map { try resolution.pixels($0, option: "--height") },
@@ -180,7 +232,8 @@ struct RenderCommand: ParsableCommand {
       settings: try materialSettings(material, relief: relief, light: light, dpi: resolution.dpi),
       shadingImagePath: shadingImage, output: try plan(), parallelism: threads.parallelism,
       limits: RenderLimits(
-        maxPixels: maxPixels, maxMemory: maxMemory.flatMap(RenderLimits.parseBytes) ?? RenderLimits.defaultMemory))
+        maxPixels: maxPixels,
+        maxMemory: maxMemory.flatMap(RenderLimits.parseBytes) ?? RenderLimits.defaultMemory))
   }
 
   /// Every file this command writes.
@@ -190,7 +243,10 @@ struct RenderCommand: ParsableCommand {
     if let depthMap { laser.depthMap = (depthMap, depthMapBits, depthMapInvert) }
     if let svg {
       let point = cutRegion.flatMap(parsePoint)
-      laser.svg = (svg, try resolution.pixels(cutOffset, option: "--cut-offset"), point.map { (x: $0.0, y: $0.1) })
+      laser.svg = (
+        svg, try resolution.pixels(cutOffset, option: "--cut-offset"),
+        point.map { (x: $0.0, y: $0.1) }
+      )
     }
     return OutputPlan(
       image: output.output, depth: output.depth, compression: output.compression,
@@ -208,7 +264,9 @@ struct RenderCommand: ParsableCommand {
       } report: { event in
         switch event {
         case .rendered(let milliseconds, let stages):
-          let line = String(format: "rendered %@ in %.1f ms (%@)", output, milliseconds, stages.joined(separator: ", "))
+          let line = String(
+            format: "rendered %@ in %.1f ms (%@)", output, milliseconds,
+            stages.joined(separator: ", "))
           // Watching goes on when standard output has gone away; the file is the output.
           try? StandardStream.writeOutput(Data((line + "\n").utf8))
         case .failed(let lines):
@@ -223,7 +281,8 @@ struct RenderCommand: ParsableCommand {
 
   /// `WIDTHxHEIGHT`, each a length (`1000x200`, `100mmx30mm`), in whole pixels (rounded).
   private func canvasSize(_ text: String) throws -> CanvasSize {
-    let message = "--canvas must be WIDTHxHEIGHT with positive lengths such as 1000x200 or 100mmx30mm, got '\(text)'"
+    let message =
+      "--canvas must be WIDTHxHEIGHT with positive lengths such as 1000x200 or 100mmx30mm, got '\(text)'"
     let lowered = text.lowercased()
     // Any "x" may be the separator ("px" holds one too): take the split where both sides are
     // lengths.
@@ -233,7 +292,9 @@ struct RenderCommand: ParsableCommand {
       guard Length.parse(left) != nil, Length.parse(right) != nil else { continue }
       let w = try resolution.pixels(left, option: "--canvas")
       let h = try resolution.pixels(right, option: "--canvas")
-      guard w >= 1, h >= 1, w <= Double(1 << 20), h <= Double(1 << 20) else { throw ValidationError(message) }
+      guard w >= 1, h >= 1, w <= Double(1 << 20), h <= Double(1 << 20) else {
+        throw ValidationError(message)
+      }
       return CanvasSize(width: Int(w.rounded()), height: Int(h.rounded()))
     }
     throw ValidationError(message)

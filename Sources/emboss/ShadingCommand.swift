@@ -4,7 +4,9 @@ import EmbossKit
 struct ShadingCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "shading",
-    abstract: "Render a material's lit ball (the shading image the composite looks colors up in) on its own.")
+    abstract:
+      "Render a material's lit ball (the shading image the composite looks colors up in) on its own."
+  )
 
   @OptionGroup var output: OutputOptions
 
@@ -12,16 +14,19 @@ struct ShadingCommand: ParsableCommand {
 
   @OptionGroup(title: "Key light") var light: LightOptions
 
-  @Option(help: ArgumentHelp(
-    "Side of the image, \(Parameters.shadingSize.range.lowerBound)...\(Parameters.shadingSize.range.upperBound) pixels (default: the material's \(Parameters.shadingSize.key)).",
-    valueName: "pixels"))
+  @Option(
+    help: ArgumentHelp(
+      "Side of the image, \(Parameters.shadingSize.range.lowerBound)...\(Parameters.shadingSize.range.upperBound) pixels (default: the material's \(Parameters.shadingSize.key)).",
+      valueName: "pixels"))
   var size: Int?
 
   @OptionGroup var threads: ThreadOptions
 
   func validate() throws {
     if let size {
-      do { try Parameters.shadingSize.check(size) } catch { throw ValidationError("--size: \(error.message)") }
+      do { try Parameters.shadingSize.check(size) } catch {
+        throw ValidationError("--size: \(error.message)")
+      }
     }
     _ = try materialSettings(material, light: light)
     if let conflict = OutputConflicts.check(outputs: [("-o", output.output)], inputs: []) {
@@ -35,7 +40,7 @@ struct ShadingCommand: ParsableCommand {
     let spec = try MaterialLoader.load(
       material.material, library: resources.materialLibrary,
       settings: try materialSettings(material, light: light), sources: &sources)
-    let image = Pipeline.ball(material: spec, size: size, parallelism: threads.parallelism)
+    let image = Pipeline.shadingImage(material: spec, size: size, parallelism: threads.parallelism)
     let png = try PNGCodec.encode(image, depth: output.depth, compression: output.compression)
     try OutputFile.write(png, to: output.output)
   }

@@ -20,7 +20,8 @@ final class BadInputTests: XCTestCase {
   var directory: URL!
 
   override func setUpWithError() throws {
-    directory = FileManager.default.temporaryDirectory.appendingPathComponent("emboss-bad-\(UUID().uuidString)")
+    directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "emboss-bad-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     try makeFixtures()
   }
@@ -37,7 +38,8 @@ final class BadInputTests: XCTestCase {
 
   /// Bad files: truncated, corrupt, huge, empty, not PNG, not a font, broken materials.
   func makeFixtures() throws {
-    let good = [UInt8](try PNGCodec.encode(RGBAImage(width: 16, height: 16, fill: SIMD4(0.5, 0.5, 0.5, 1))))
+    let good = [UInt8](
+      try PNGCodec.encode(RGBAImage(width: 16, height: 16, fill: SIMD4(0.5, 0.5, 0.5, 1))))
     try write(Array(good.prefix(good.count - 30)), "truncated.png")
     var corrupt = good
     corrupt[good.count - 20] ^= 0x5a
@@ -47,23 +49,32 @@ final class BadInputTests: XCTestCase {
     huge.replaceSubrange(16..<20, with: big)
     huge.replaceSubrange(20..<24, with: big)
     let crc = Self.crc32(Array(huge[12..<29]))
-    huge.replaceSubrange(29..<33, with: [UInt8(crc >> 24), UInt8(crc >> 16 & 0xff), UInt8(crc >> 8 & 0xff), UInt8(crc & 0xff)])
+    huge.replaceSubrange(
+      29..<33,
+      with: [UInt8(crc >> 24), UInt8(crc >> 16 & 0xff), UInt8(crc >> 8 & 0xff), UInt8(crc & 0xff)])
     try write(huge, "huge.png")
     try write([], "empty.png")
     try write(Array("GIF89a not a png at all".utf8), "gif.png")
     try write(Array("this is not a font".utf8), "font.ttf")
-    try FileManager.default.createDirectory(atPath: path("folder.png"), withIntermediateDirectories: true)
-    try "surface:\n  shininess: .nan\n".write(toFile: path("nan.yaml"), atomically: true, encoding: .utf8)
+    try FileManager.default.createDirectory(
+      atPath: path("folder.png"), withIntermediateDirectories: true)
+    try "surface:\n  shininess: .nan\n".write(
+      toFile: path("nan.yaml"), atomically: true, encoding: .utf8)
     try "surface: [1, 2\n".write(toFile: path("syntax.yaml"), atomically: true, encoding: .utf8)
     try write(good, "good.png")
-    try "relief:\n  radius: 4\n  radius: 5\n".write(toFile: path("dup.yaml"), atomically: true, encoding: .utf8)
-    try "description: \"open\nrelief:\n  radius: 4\n".write(toFile: path("quote.yaml"), atomically: true, encoding: .utf8)
+    try "relief:\n  radius: 4\n  radius: 5\n".write(
+      toFile: path("dup.yaml"), atomically: true, encoding: .utf8)
+    try "description: \"open\nrelief:\n  radius: 4\n".write(
+      toFile: path("quote.yaml"), atomically: true, encoding: .utf8)
     try "relief:\n\tradius: 4\n".write(toFile: path("tab.yaml"), atomically: true, encoding: .utf8)
-    try "surface:\n  base: goldd\n".write(toFile: path("color.yaml"), atomically: true, encoding: .utf8)
+    try "surface:\n  base: goldd\n".write(
+      toFile: path("color.yaml"), atomically: true, encoding: .utf8)
     try write(Array("relief:\n  radius: 4 ".utf8) + [0xFF, 0x0A], "latin.yaml")
     try FileManager.default.createDirectory(atPath: path("sub"), withIntermediateDirectories: true)
-    try "extends: parent.yaml\n".write(toFile: path("sub/child.yaml"), atomically: true, encoding: .utf8)
-    try "relief:\n  radius: 6\n".write(toFile: path("parent.yaml"), atomically: true, encoding: .utf8)
+    try "extends: parent.yaml\n".write(
+      toFile: path("sub/child.yaml"), atomically: true, encoding: .utf8)
+    try "relief:\n  radius: 6\n".write(
+      toFile: path("parent.yaml"), atomically: true, encoding: .utf8)
     // A named FIFO nobody writes to.
     _ = mkfifo(path("fifo"), 0o644)
     // 141 bytes: a 16x16 gray PNG whose tEXt chunk claims 2,000,000,000 bytes.
@@ -77,137 +88,288 @@ final class BadInputTests: XCTestCase {
     let long = String(repeating: "x", count: 100_000)
     let limit = "the limit of 100000000 pixels"
     return [
-      Case(name: "truncated PNG", arguments: ["render", "A", "--shading-image", "truncated.png"], status: 1,
-           message: "error: cannot read PNG 'truncated.png': file is truncated\n"),
-      Case(name: "corrupt PNG", arguments: ["render", "A", "--shading-image", "corrupt.png"], status: 1,
-           message: "error: cannot read PNG 'corrupt.png': ..."),
-      Case(name: "PNG claiming 100000x100000", arguments: ["render", "A", "--shading-image", "huge.png"], status: 1,
-           message: "error: cannot read PNG 'huge.png': image is 100000x100000 (10000000000 pixels), over the limit of 16777216 pixels\n"),
-      Case(name: "huge PNG in diff", arguments: ["diff", "good.png", "huge.png"], status: 2,
-           message: "error: cannot read PNG 'huge.png': image is 100000x100000 (10000000000 pixels), over \(limit)\n"),
-      Case(name: "empty PNG", arguments: ["render", "A", "--shading-image", "empty.png"], status: 1,
-           message: "error: cannot read PNG 'empty.png': file is empty\n"),
-      Case(name: "not a PNG", arguments: ["render", "A", "--shading-image", "gif.png"], status: 1,
-           message: "error: cannot read PNG 'gif.png': not a PNG file (bad signature)\n"),
-      Case(name: "a directory as PNG", arguments: ["render", "A", "--shading-image", "folder.png"], status: 1,
-           message: "error: PNG file 'folder.png' is a directory\n"),
-      Case(name: "missing PNG", arguments: ["render", "A", "--shading-image", "nope.png"], status: 1,
-           message: "error: PNG file 'nope.png' does not exist\n"),
-      Case(name: "font that is not a font", arguments: ["render", "A", "--font", "font.ttf"], status: 1,
-           message: "error: cannot load font 'font.ttf': unknown file format (not a font FreeType can read)\n"),
-      Case(name: "missing font", arguments: ["render", "A", "--font", "none.otf"], status: 1,
-           message: "error: font file 'none.otf' does not exist\n"),
-      Case(name: "missing glyph", arguments: ["render", "a\u{0F00}"], status: 1,
-           message: "error: font 'DejaVu Sans Bold' ..."),
-      Case(name: "empty text", arguments: ["render", ""], status: 1,
-           message: "error: the text renders no ink (it is empty or only spaces)\n"),
-      Case(name: "control character", arguments: ["render", "a\u{07}b"], status: 1,
-           message: "error: text contains the control character U+0007; only line breaks are allowed\n"),
-      Case(name: "100,000 characters", arguments: ["render", long], status: 1,
-           message: "error: text is 100000 characters long; the limit is 10000\n"),
-      Case(name: "canvas over the pixel limit", arguments: ["render", "A", "--canvas", "100000x100000"], status: 1,
-           message: "error: the image would be 100000x100000 pixels, over \(limit) (raise it with --max-pixels)\n"),
-      Case(name: "text over the pixel limit", arguments: ["render", "W", "--size", "9000", "--max-pixels", "1000000"], status: 1,
-           message: "error: the image would be ..."),
-      Case(name: "NaN in a material", arguments: ["render", "A", "--material", "nan.yaml"], status: 1,
-           message: "nan.yaml:2:14: error: \"surface.shininess\": must be a finite number, got .nan\n"),
-      Case(name: "material syntax error", arguments: ["render", "A", "--material", "syntax.yaml"], status: 1,
-           message: "syntax.yaml:2:1: error: not valid YAML: ..."),
-      Case(name: "unknown preset", arguments: ["render", "A", "--material", "goldd"], status: 1,
-           message: "error: no material named 'goldd'; did you mean 'gold'? ..."),
-      Case(name: "output in a missing directory", arguments: ["render", "A", "-o", "no/such/dir/x.png"], status: 1,
-           message: "error: cannot write 'no/such/dir/x.png': directory 'no/such/dir' does not exist\n"),
-      Case(name: "output in a read-only place", arguments: ["render", "A", "-o", "/proc/emboss-test.png"], status: 1,
-           message: "error: cannot write '/proc/emboss-test.png': ..."),
-      Case(name: "output is a directory", arguments: ["render", "A", "-o", "folder.png"], status: 1,
-           message: "error: cannot write 'folder.png': it is a directory\n"),
+      Case(
+        name: "truncated PNG", arguments: ["render", "A", "--shading-image", "truncated.png"],
+        status: 1,
+        message: "error: cannot read PNG 'truncated.png': file is truncated\n"),
+      Case(
+        name: "corrupt PNG", arguments: ["render", "A", "--shading-image", "corrupt.png"],
+        status: 1,
+        message: "error: cannot read PNG 'corrupt.png': ..."),
+      Case(
+        name: "PNG claiming 100000x100000",
+        arguments: ["render", "A", "--shading-image", "huge.png"], status: 1,
+        message:
+          "error: cannot read PNG 'huge.png': image is 100000x100000 (10000000000 pixels), over the limit of 16777216 pixels\n"
+      ),
+      Case(
+        name: "huge PNG in diff", arguments: ["diff", "good.png", "huge.png"], status: 2,
+        message:
+          "error: cannot read PNG 'huge.png': image is 100000x100000 (10000000000 pixels), over \(limit)\n"
+      ),
+      Case(
+        name: "empty PNG", arguments: ["render", "A", "--shading-image", "empty.png"], status: 1,
+        message: "error: cannot read PNG 'empty.png': file is empty\n"),
+      Case(
+        name: "not a PNG", arguments: ["render", "A", "--shading-image", "gif.png"], status: 1,
+        message: "error: cannot read PNG 'gif.png': not a PNG file (bad signature)\n"),
+      Case(
+        name: "a directory as PNG", arguments: ["render", "A", "--shading-image", "folder.png"],
+        status: 1,
+        message: "error: PNG file 'folder.png' is a directory\n"),
+      Case(
+        name: "missing PNG", arguments: ["render", "A", "--shading-image", "nope.png"], status: 1,
+        message: "error: PNG file 'nope.png' does not exist\n"),
+      Case(
+        name: "font that is not a font", arguments: ["render", "A", "--font", "font.ttf"],
+        status: 1,
+        message:
+          "error: cannot load font 'font.ttf': unknown file format (not a font FreeType can read)\n"
+      ),
+      Case(
+        name: "missing font", arguments: ["render", "A", "--font", "none.otf"], status: 1,
+        message: "error: font file 'none.otf' does not exist\n"),
+      Case(
+        name: "missing glyph", arguments: ["render", "a\u{0F00}"], status: 1,
+        message: "error: font 'DejaVu Sans Bold' ..."),
+      Case(
+        name: "empty text", arguments: ["render", ""], status: 1,
+        message: "error: the text renders no ink (it is empty or only spaces)\n"),
+      Case(
+        name: "control character", arguments: ["render", "a\u{07}b"], status: 1,
+        message: "error: text contains the control character U+0007; only line breaks are allowed\n"
+      ),
+      Case(
+        name: "100,000 characters", arguments: ["render", long], status: 1,
+        message: "error: text is 100000 characters long; the limit is 10000\n"),
+      Case(
+        name: "canvas over the pixel limit",
+        arguments: ["render", "A", "--canvas", "100000x100000"], status: 1,
+        message:
+          "error: the image would be 100000x100000 pixels, over \(limit) (raise it with --max-pixels)\n"
+      ),
+      Case(
+        name: "text over the pixel limit",
+        arguments: ["render", "W", "--size", "9000", "--max-pixels", "1000000"], status: 1,
+        message: "error: the image would be ..."),
+      Case(
+        name: "NaN in a material", arguments: ["render", "A", "--material", "nan.yaml"], status: 1,
+        message: "nan.yaml:2:14: error: \"surface.shininess\": must be a finite number, got .nan\n"),
+      Case(
+        name: "material syntax error", arguments: ["render", "A", "--material", "syntax.yaml"],
+        status: 1,
+        message: "syntax.yaml:2:1: error: not valid YAML: ..."),
+      Case(
+        name: "unknown preset", arguments: ["render", "A", "--material", "goldd"], status: 1,
+        message: "error: no material named 'goldd'; did you mean 'gold'? ..."),
+      Case(
+        name: "output in a missing directory",
+        arguments: ["render", "A", "-o", "no/such/dir/x.png"], status: 1,
+        message: "error: cannot write 'no/such/dir/x.png': directory 'no/such/dir' does not exist\n"
+      ),
+      Case(
+        name: "output in a read-only place",
+        arguments: ["render", "A", "-o", "/proc/emboss-test.png"], status: 1,
+        message: "error: cannot write '/proc/emboss-test.png': ..."),
+      Case(
+        name: "output is a directory", arguments: ["render", "A", "-o", "folder.png"], status: 1,
+        message: "error: cannot write 'folder.png': it is a directory\n"),
       Case(name: "size 0", arguments: ["render", "A", "--size", "0"], status: 64, message: nil),
       Case(name: "size -1", arguments: ["render", "A", "--size", "-1"], status: 64, message: nil),
-      Case(name: "size NaN", arguments: ["render", "A", "--size", "nan"], status: 64, message: nil),
-      Case(name: "size 1e9", arguments: ["render", "A", "--size", "1e9"], status: 64, message: nil),
-      Case(name: "radius 0", arguments: ["render", "A", "--radius", "0"], status: 64, message: nil),
-      Case(name: "radius NaN", arguments: ["render", "A", "--radius", "nan"], status: 64, message: nil),
-      Case(name: "radius 1e9", arguments: ["render", "A", "--radius", "1e9"], status: 64, message: nil),
-      Case(name: "scale -1", arguments: ["render", "A", "--scale", "-1"], status: 64, message: nil),
-      Case(name: "scale inf", arguments: ["render", "A", "--scale", "inf"], status: 64, message: nil),
-      Case(name: "line height 0", arguments: ["render", "A", "--line-height", "0"], status: 64, message: nil),
-      Case(name: "letter spacing NaN", arguments: ["render", "A", "--letter-spacing", "nan"], status: 64, message: nil),
-      Case(name: "bad color", arguments: ["render", "A", "--background", "#12345"], status: 64, message: nil),
-      Case(name: "compression 10", arguments: ["render", "A", "--compression", "10"], status: 64, message: nil),
-      Case(name: "threads 0", arguments: ["render", "A", "--threads", "0"], status: 64, message: nil),
-      Case(name: "max pixels 0", arguments: ["render", "A", "--max-pixels", "0"], status: 64, message: nil),
+      Case(
+        name: "size NaN", arguments: ["render", "A", "--size", "nan"], status: 64, message: nil),
+      Case(
+        name: "size 1e9", arguments: ["render", "A", "--size", "1e9"], status: 64, message: nil),
+      Case(
+        name: "radius 0", arguments: ["render", "A", "--radius", "0"], status: 64, message: nil),
+      Case(
+        name: "radius NaN", arguments: ["render", "A", "--radius", "nan"], status: 64, message: nil),
+      Case(
+        name: "radius 1e9", arguments: ["render", "A", "--radius", "1e9"], status: 64, message: nil),
+      Case(
+        name: "scale -1", arguments: ["render", "A", "--scale", "-1"], status: 64, message: nil),
+      Case(
+        name: "scale inf", arguments: ["render", "A", "--scale", "inf"], status: 64, message: nil),
+      Case(
+        name: "line height 0", arguments: ["render", "A", "--line-height", "0"], status: 64,
+        message: nil),
+      Case(
+        name: "letter spacing NaN", arguments: ["render", "A", "--letter-spacing", "nan"],
+        status: 64, message: nil),
+      Case(
+        name: "bad color", arguments: ["render", "A", "--background", "#12345"], status: 64,
+        message: nil),
+      Case(
+        name: "compression 10", arguments: ["render", "A", "--compression", "10"], status: 64,
+        message: nil),
+      Case(
+        name: "threads 0", arguments: ["render", "A", "--threads", "0"], status: 64, message: nil),
+      Case(
+        name: "max pixels 0", arguments: ["render", "A", "--max-pixels", "0"], status: 64,
+        message: nil),
       // Settings are arguments: checked (against the parameter table) before any file is read.
-      Case(name: "bad --set", arguments: ["render", "A", "--set", "relief.radius=-2"], status: 64,
-           message: "Error: --set:1:15: \"relief.radius\": must be in 0.5...1000, got -2\n..."),
-      Case(name: "flag as a located setting", arguments: ["render", "A", "--radius", "2000mm", "--dpi", "300"], status: 64,
-           message: "Error: --radius 2000mm: \"relief.radius\": must be in 0.5...1000, got 23622.047\n..."),
-      Case(name: "key a light kind does not use", arguments: ["render", "A", "--set", "lights[0]={kind: omni, cone: 20}"], status: 64,
-           message: "Error: --set:1:24: \"lights[0].cone\": an omni light has no \"cone\" (only spot lights do)\n..."),
-      Case(name: "light index past the material's lights", arguments: ["render", "A", "--set", "lights[9].intensity=1"], status: 1,
-           message: "--set:1:1: error: \"lights[9].intensity\": no light [9]; the material has ... (index ... adds one)\n"),
-      Case(name: "relief option on shading", arguments: ["shading", "--radius", "2", "-o", "s.png"], status: 64,
-           message: "Error: Unknown option '--radius'\n..."),
+      Case(
+        name: "bad --set", arguments: ["render", "A", "--set", "relief.radius=-2"], status: 64,
+        message: "Error: --set:1:15: \"relief.radius\": must be in 0.5...1000, got -2\n..."),
+      Case(
+        name: "flag as a located setting",
+        arguments: ["render", "A", "--radius", "2000mm", "--dpi", "300"], status: 64,
+        message:
+          "Error: --radius 2000mm: \"relief.radius\": must be in 0.5...1000, got 23622.047\n..."),
+      Case(
+        name: "key a light kind does not use",
+        arguments: ["render", "A", "--set", "lights[0]={kind: omni, cone: 20}"], status: 64,
+        message:
+          "Error: --set:1:24: \"lights[0].cone\": an omni light has no \"cone\" (only spot lights do)\n..."
+      ),
+      Case(
+        name: "light index past the material's lights",
+        arguments: ["render", "A", "--set", "lights[9].intensity=1"], status: 1,
+        message:
+          "--set:1:1: error: \"lights[9].intensity\": no light [9]; the material has ... (index ... adds one)\n"
+      ),
+      Case(
+        name: "relief option on shading", arguments: ["shading", "--radius", "2", "-o", "s.png"],
+        status: 64,
+        message: "Error: Unknown option '--radius'\n..."),
       // Numbers and limits (issue 9): refused before any work, so peak memory stays small.
-      Case(name: "dot width 1e300", arguments: ["render", "A", "--engrave", "e.png", "--dot-width", "1e300"], status: 64,
-           message: "Error: --dot-width 1e300 is 1e+300 pixels; a length can be at most 1048576 pixels\n..."),
-      Case(name: "cut offset 1e300", arguments: ["render", "A", "--svg", "s.svg", "--dpi", "254", "--cut-offset", "1e300"],
-           status: 64, message: "Error: --cut-offset 1e300 is 1e+300 pixels; a length can be at most 1048576 pixels\n..."),
-      Case(name: "cut offset 2000mm", arguments: ["render", "A", "--svg", "s.svg", "--dpi", "254", "--cut-offset", "2000mm"],
-           status: 1, message: "error: the image would be 40181x40175 pixels, over \(limit) (raise it with --max-pixels)\n", peakMiB: 400),
-      Case(name: "cut offset 1e6 px", arguments: ["render", "A", "--svg", "s.svg", "--dpi", "254", "--cut-offset", "1e6"],
-           status: 1, message: "error: the image would be 2000181x2000175 pixels, over \(limit) (raise it with --max-pixels)\n", peakMiB: 400),
-      Case(name: "30 letters at size 10000", arguments: ["render", String(repeating: "W", count: 30), "--size", "10000"],
-           status: 1, message: "error: the image would be ...", peakMiB: 400),
-      Case(name: "30 letters at size 10000, pixel limit raised",
-           arguments: ["render", String(repeating: "W", count: 30), "--size", "10000", "--max-pixels", "100000000000", "--max-memory", "4G"],
-           status: 1, message: "error: the image would be ..., which needs about ... of memory, over the budget of 4.0 GiB (raise it with --max-memory)\n", peakMiB: 400),
-      Case(name: "glyphs stacked over each other",
-           arguments: ["render", String(repeating: "W", count: 400), "--size", "1000", "--letter-spacing=-1000"],
-           status: 1, message: "error: the glyphs would need ...", peakMiB: 400),
-      Case(name: "mask over the memory budget", arguments: ["render", "--mask", "good.png", "--max-memory", "10K"],
-           status: 1, message: "error: mask 'good.png' is 16x16 pixels, which needs about 12 KiB of memory, over the budget of 10 KiB (raise it with --max-memory)\n"),
-      Case(name: "shading image over the pixel limit", arguments: ["render", "A", "--shading-size", "4096", "--max-pixels", "1000000"],
-           status: 1, message: "error: the shading image would be 4096x4096 pixels, over the limit of 1000000 pixels (raise it with --max-pixels)\n"),
-      Case(name: "dense edges over the memory budget",
-           arguments: ["render", String(repeating: "WM", count: 20), "--size", "24", "--radius", "3", "--max-memory", "36M"],
-           status: 1, message: "error: rendering the ... image needs about ... of memory, over the budget of 36 MiB (raise it with --max-memory)\n"),
-      Case(name: "bad --max-memory", arguments: ["render", "A", "--max-memory", "lots"], status: 64, message: nil),
-      Case(name: "PNG whose tEXt chunk claims 2 GB", arguments: ["render", "--mask", "text2g.png"], status: 1,
-           message: "error: cannot read PNG 'text2g.png': tEXt: chunk data is too large\n", peakMiB: 400),
+      Case(
+        name: "dot width 1e300",
+        arguments: ["render", "A", "--engrave", "e.png", "--dot-width", "1e300"], status: 64,
+        message:
+          "Error: --dot-width 1e300 is 1e+300 pixels; a length can be at most 1048576 pixels\n..."),
+      Case(
+        name: "cut offset 1e300",
+        arguments: ["render", "A", "--svg", "s.svg", "--dpi", "254", "--cut-offset", "1e300"],
+        status: 64,
+        message:
+          "Error: --cut-offset 1e300 is 1e+300 pixels; a length can be at most 1048576 pixels\n..."),
+      Case(
+        name: "cut offset 2000mm",
+        arguments: ["render", "A", "--svg", "s.svg", "--dpi", "254", "--cut-offset", "2000mm"],
+        status: 1,
+        message:
+          "error: the image would be 40181x40175 pixels, over \(limit) (raise it with --max-pixels)\n",
+        peakMiB: 400),
+      Case(
+        name: "cut offset 1e6 px",
+        arguments: ["render", "A", "--svg", "s.svg", "--dpi", "254", "--cut-offset", "1e6"],
+        status: 1,
+        message:
+          "error: the image would be 2000181x2000175 pixels, over \(limit) (raise it with --max-pixels)\n",
+        peakMiB: 400),
+      Case(
+        name: "30 letters at size 10000",
+        arguments: ["render", String(repeating: "W", count: 30), "--size", "10000"],
+        status: 1, message: "error: the image would be ...", peakMiB: 400),
+      Case(
+        name: "30 letters at size 10000, pixel limit raised",
+        arguments: [
+          "render", String(repeating: "W", count: 30), "--size", "10000", "--max-pixels",
+          "100000000000", "--max-memory", "4G",
+        ],
+        status: 1,
+        message:
+          "error: the image would be ..., which needs about ... of memory, over the budget of 4.0 GiB (raise it with --max-memory)\n",
+        peakMiB: 400),
+      Case(
+        name: "glyphs stacked over each other",
+        arguments: [
+          "render", String(repeating: "W", count: 400), "--size", "1000", "--letter-spacing=-1000",
+        ],
+        status: 1, message: "error: the glyphs would need ...", peakMiB: 400),
+      Case(
+        name: "mask over the memory budget",
+        arguments: ["render", "--mask", "good.png", "--max-memory", "10K"],
+        status: 1,
+        message:
+          "error: mask 'good.png' is 16x16 pixels, which needs about 12 KiB of memory, over the budget of 10 KiB (raise it with --max-memory)\n"
+      ),
+      Case(
+        name: "shading image over the pixel limit",
+        arguments: ["render", "A", "--shading-size", "4096", "--max-pixels", "1000000"],
+        status: 1,
+        message:
+          "error: the shading image would be 4096x4096 pixels, over the limit of 1000000 pixels (raise it with --max-pixels)\n"
+      ),
+      Case(
+        name: "dense edges over the memory budget",
+        arguments: [
+          "render", String(repeating: "WM", count: 20), "--size", "24", "--radius", "3",
+          "--max-memory", "36M",
+        ],
+        status: 1,
+        message:
+          "error: rendering the ... image needs about ... of memory, over the budget of 36 MiB (raise it with --max-memory)\n"
+      ),
+      Case(
+        name: "bad --max-memory", arguments: ["render", "A", "--max-memory", "lots"], status: 64,
+        message: nil),
+      Case(
+        name: "PNG whose tEXt chunk claims 2 GB", arguments: ["render", "--mask", "text2g.png"],
+        status: 1,
+        message: "error: cannot read PNG 'text2g.png': tEXt: chunk data is too large\n",
+        peakMiB: 400),
       // Inputs (issue 9): a FIFO with no writer is empty, never a hang or the defaults.
-      Case(name: "FIFO as the font", arguments: ["render", "A", "--font", "fifo"], status: 1,
-           message: "error: font file 'fifo' is empty\n"),
-      Case(name: "FIFO as the material", arguments: ["render", "A", "--material", "fifo"], status: 1,
-           message: "fifo:1:1: error: the file is empty; a material sets at least one key (or 'extends: default')\n"),
-      Case(name: "FIFO as the mask", arguments: ["render", "--mask", "fifo"], status: 1,
-           message: "error: cannot read PNG 'fifo': file is empty\n"),
-      Case(name: "directory as the font", arguments: ["render", "A", "--font", "."], status: 1,
-           message: "error: font file '.' is a directory\n"),
+      Case(
+        name: "FIFO as the font", arguments: ["render", "A", "--font", "fifo"], status: 1,
+        message: "error: font file 'fifo' is empty\n"),
+      Case(
+        name: "FIFO as the material", arguments: ["render", "A", "--material", "fifo"], status: 1,
+        message:
+          "fifo:1:1: error: the file is empty; a material sets at least one key (or 'extends: default')\n"
+      ),
+      Case(
+        name: "FIFO as the mask", arguments: ["render", "--mask", "fifo"], status: 1,
+        message: "error: cannot read PNG 'fifo': file is empty\n"),
+      Case(
+        name: "directory as the font", arguments: ["render", "A", "--font", "."], status: 1,
+        message: "error: font file '.' is a directory\n"),
       // Material diagnostics (issue 9): located where the problem is.
-      Case(name: "duplicate key", arguments: ["render", "A", "--material", "dup.yaml"], status: 1,
-           message: "dup.yaml:3:3: error: \"relief.radius\": duplicate key\n"),
-      Case(name: "unclosed quote", arguments: ["render", "A", "--material", "quote.yaml"], status: 1,
-           message: "quote.yaml:1:14: error: not valid YAML: this quoted string is never closed\n"),
-      Case(name: "tab indentation", arguments: ["render", "A", "--material", "tab.yaml"], status: 1,
-           message: "tab.yaml:2:1: error: not valid YAML: a tab is used for indentation; YAML indents with spaces only\n"),
-      Case(name: "misspelled color", arguments: ["render", "A", "--material", "color.yaml"], status: 1,
-           message: "color.yaml:2:9: error: \"surface.base\": unknown color name \"goldd\"; did you mean \"gold\"?\n"),
-      Case(name: "non-UTF-8 material", arguments: ["render", "A", "--material", "latin.yaml"], status: 1,
-           message: "latin.yaml:2:13: error: not UTF-8 text: byte 0xFF (save the file as UTF-8)\n"),
-      Case(name: "extends next to the file, not the working directory",
-           arguments: ["render", "A", "--material", "sub/child.yaml"], status: 1,
-           message: "sub/child.yaml:1:10: error: \"extends\": no material named \"parent.yaml\"\n"),
+      Case(
+        name: "duplicate key", arguments: ["render", "A", "--material", "dup.yaml"], status: 1,
+        message: "dup.yaml:3:3: error: \"relief.radius\": duplicate key\n"),
+      Case(
+        name: "unclosed quote", arguments: ["render", "A", "--material", "quote.yaml"], status: 1,
+        message: "quote.yaml:1:14: error: not valid YAML: this quoted string is never closed\n"),
+      Case(
+        name: "tab indentation", arguments: ["render", "A", "--material", "tab.yaml"], status: 1,
+        message:
+          "tab.yaml:2:1: error: not valid YAML: a tab is used for indentation; YAML indents with spaces only\n"
+      ),
+      Case(
+        name: "misspelled color", arguments: ["render", "A", "--material", "color.yaml"], status: 1,
+        message:
+          "color.yaml:2:9: error: \"surface.base\": unknown color name \"goldd\"; did you mean \"gold\"?\n"
+      ),
+      Case(
+        name: "non-UTF-8 material", arguments: ["render", "A", "--material", "latin.yaml"],
+        status: 1,
+        message: "latin.yaml:2:13: error: not UTF-8 text: byte 0xFF (save the file as UTF-8)\n"),
+      Case(
+        name: "extends next to the file, not the working directory",
+        arguments: ["render", "A", "--material", "sub/child.yaml"], status: 1,
+        message: "sub/child.yaml:1:10: error: \"extends\": no material named \"parent.yaml\"\n"),
       // Conflicting outputs (issue 9): refused before rendering.
-      Case(name: "output over the mask", arguments: ["render", "--mask", "good.png", "-o", "good.png"], status: 64,
-           message: "Error: -o 'good.png' is also the --mask input; write the output elsewhere\n..."),
-      Case(name: "empty output path", arguments: ["render", "A", "-o", ""], status: 64,
-           message: "Error: -o is empty; give a file, or - for standard output\n..."),
-      Case(name: "output path with a trailing slash", arguments: ["render", "A", "-o", "new/", "--engrave", "e.png"], status: 64,
-           message: "Error: -o 'new/' names a directory; give a file\n..."),
-      Case(name: "shading output path empty", arguments: ["shading", "-o", ""], status: 64,
-           message: "Error: -o is empty; give a file, or - for standard output\n..."),
-      Case(name: "two outputs on one file", arguments: ["render", "A", "-o", "out.png", "--depth-map", "out.png"], status: 64,
-           message: "Error: -o and --depth-map both write 'out.png'; give each output its own file\n..."),
+      Case(
+        name: "output over the mask",
+        arguments: ["render", "--mask", "good.png", "-o", "good.png"], status: 64,
+        message: "Error: -o 'good.png' is also the --mask input; write the output elsewhere\n..."),
+      Case(
+        name: "empty output path", arguments: ["render", "A", "-o", ""], status: 64,
+        message: "Error: -o is empty; give a file, or - for standard output\n..."),
+      Case(
+        name: "output path with a trailing slash",
+        arguments: ["render", "A", "-o", "new/", "--engrave", "e.png"], status: 64,
+        message: "Error: -o 'new/' names a directory; give a file\n..."),
+      Case(
+        name: "shading output path empty", arguments: ["shading", "-o", ""], status: 64,
+        message: "Error: -o is empty; give a file, or - for standard output\n..."),
+      Case(
+        name: "two outputs on one file",
+        arguments: ["render", "A", "-o", "out.png", "--depth-map", "out.png"], status: 64,
+        message:
+          "Error: -o and --depth-map both write 'out.png'; give each output its own file\n..."),
     ]
   }
 
@@ -241,10 +403,13 @@ final class BadInputTests: XCTestCase {
         }
       }
       if entry.status == 1 {
-        XCTAssertEqual(result.stderr.filter { $0 == "\n" }.count, 1, "\(entry.name): one line: \(result.stderr)")
+        XCTAssertEqual(
+          result.stderr.filter { $0 == "\n" }.count, 1, "\(entry.name): one line: \(result.stderr)")
       }
       if arguments.contains("out.png") {
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path("out.png"))), precious, "\(entry.name): output untouched")
+        XCTAssertEqual(
+          try Data(contentsOf: URL(fileURLWithPath: path("out.png"))), precious,
+          "\(entry.name): output untouched")
       }
       let after = Set(try FileManager.default.contentsOfDirectory(atPath: directory.path))
       XCTAssertEqual(after, before, "\(entry.name): no file created or left behind")
@@ -283,12 +448,15 @@ enum CLIRunner {
     var stderr: String
   }
 
-  /// The environment the binary runs in. Under `swift test --sanitize=address` the test
+  /// The environment the binary runs in.
+  ///
+  /// Under `swift test --sanitize=address` the test
   /// process itself runs without leak detection (XCTest holds objects at exit), but every
   /// run of the binary checks for leaks, less the known leaks of libraries in .ci/lsan.supp.
   static var environment: [String: String] {
     var environment = ProcessInfo.processInfo.environment
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent()
       .deletingLastPathComponent()
     environment["ASAN_OPTIONS"] = "detect_leaks=1"
     environment["LSAN_OPTIONS"] = "suppressions=\(root.path)/.ci/lsan.supp"
@@ -316,7 +484,9 @@ enum CLIRunner {
     let stdout = out.fileHandleForReading.readDataToEndOfFile()
     let stderr = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return Result(status: process.terminationStatus, stdout: stdout, stderr: String(decoding: stderr, as: UTF8.self))
+    return Result(
+      status: process.terminationStatus, stdout: stdout,
+      stderr: String(decoding: stderr, as: UTF8.self))
   }
 }
 
@@ -328,16 +498,20 @@ extension CLIRunner {
   /// when GNU time is missing. (`wait4` on a child spawned from this process would not do:
   /// posix_spawn's child shares this process's memory until it execs, and the kernel counts
   /// that memory in the child's peak.)
-  static func runMeasuringPeak(_ arguments: [String], in directory: URL) throws -> (result: Result, peakKiB: Int?) {
+  static func runMeasuringPeak(_ arguments: [String], in directory: URL) throws -> (
+    result: Result, peakKiB: Int?
+  ) {
     guard FileManager.default.isExecutableFile(atPath: time) else {
       return (try run(arguments, in: directory), nil)
     }
     let report = directory.appendingPathComponent(".peak-\(UUID().uuidString)").path
     defer { unlink(report) }
     let result = try launch(
-      URL(fileURLWithPath: time), ["-f", "%M", "-o", report, CLITests.binary.path] + arguments, in: directory)
+      URL(fileURLWithPath: time), ["-f", "%M", "-o", report, CLITests.binary.path] + arguments,
+      in: directory)
     // GNU time writes "Command exited with non-zero status N" before the figure.
-    let lines = ((try? String(contentsOfFile: report, encoding: .utf8)) ?? "").split(separator: "\n")
+    let lines = ((try? String(contentsOfFile: report, encoding: .utf8)) ?? "").split(
+      separator: "\n")
     return (result, lines.last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) })
   }
 }

@@ -7,8 +7,11 @@ final class CLITests: XCTestCase {
   /// The `emboss` built beside the test bundle (SwiftPM puts both in the products folder).
   static let binary: URL = {
     let bundle = Bundle(for: CLITests.self).bundleURL
-    let candidates = [bundle, bundle.deletingLastPathComponent()].map { $0.appendingPathComponent("emboss") }
-    return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
+    let candidates = [bundle, bundle.deletingLastPathComponent()].map {
+      $0.appendingPathComponent("emboss")
+    }
+    return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+      ?? candidates[0]
   }()
 
   var directory: URL!
@@ -41,7 +44,8 @@ final class CLITests: XCTestCase {
 
   func testFixedCanvasSixteenBitAndStages() throws {
     let result = try run([
-      "render", "A", "--size", "40", "--canvas", "120x80", "--depth", "16", "--background", "transparent",
+      "render", "A", "--size", "40", "--canvas", "120x80", "--depth", "16", "--background",
+      "transparent",
       "--profile", "linear", "--radius", "4", "--save-stages", "stages", "-o", "a.png",
     ])
     XCTAssertEqual(result.status, 0, result.stderr)
@@ -50,14 +54,17 @@ final class CLITests: XCTestCase {
     XCTAssertEqual(samples.height, 80)
     XCTAssertEqual(samples.rgba[3], 0, "corner is transparent")
     for stage in ["mask.png", "height.png", "normals.png", "shading.png"] {
-      XCTAssertNoThrow(try PNGCodec.decodeSamples(Data(contentsOf: URL(fileURLWithPath: path("stages/" + stage)))), stage)
+      XCTAssertNoThrow(
+        try PNGCodec.decodeSamples(Data(contentsOf: URL(fileURLWithPath: path("stages/" + stage)))),
+        stage)
     }
   }
 
   func testDashWritesToStandardOutput() throws {
     let result = try run(["render", "x", "--size", "30", "-o", "-"])
     XCTAssertEqual(result.status, 0, result.stderr)
-    XCTAssertEqual(Array(result.stdout.prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+    XCTAssertEqual(
+      Array(result.stdout.prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
     XCTAssertNoThrow(try PNGCodec.decodeSamples(result.stdout))
   }
 
@@ -65,13 +72,17 @@ final class CLITests: XCTestCase {
   /// option group read outside parsing); it has no relief options at all now, and its help
   /// lists only what it uses.
   func testShadingTakesOnlyTheOptionsItUses() throws {
-    for arguments in [["shading", "--radius", "2", "-o", "s.png"], ["shading", "--soften", "1mm", "-o", "t.png"]] {
+    for arguments in [
+      ["shading", "--radius", "2", "-o", "s.png"], ["shading", "--soften", "1mm", "-o", "t.png"],
+    ] {
       let result = try run(arguments)
       XCTAssertEqual(result.status, 64, "\(arguments): \(result.stderr)")
       XCTAssertTrue(result.stderr.contains("Unknown option '\(arguments[1])'"), result.stderr)
     }
     let help = String(decoding: try run(["shading", "--help"]).stdout, as: UTF8.self)
-    for unused in ["--profile", "--scale", "--direction", "--background", "--radius", "--shading-size"] {
+    for unused in [
+      "--profile", "--scale", "--direction", "--background", "--radius", "--shading-size",
+    ] {
       XCTAssertFalse(help.contains(unused), "shading --help lists \(unused)")
     }
     for used in ["--material", "--set", "--light-angle", "--size", "--threads"] {
@@ -84,7 +95,8 @@ final class CLITests: XCTestCase {
   func testShadingCommand() throws {
     let result = try run(["shading", "--size", "64", "-o", "ball.png"])
     XCTAssertEqual(result.status, 0, result.stderr)
-    let samples = try PNGCodec.decodeSamples(Data(contentsOf: URL(fileURLWithPath: path("ball.png"))))
+    let samples = try PNGCodec.decodeSamples(
+      Data(contentsOf: URL(fileURLWithPath: path("ball.png"))))
     XCTAssertEqual(samples.width, 64)
     XCTAssertEqual(samples.height, 64)
   }
@@ -125,34 +137,49 @@ final class CLITests: XCTestCase {
 
   func testRuntimeErrorsAreOneLine() throws {
     let cases: [([String], String)] = [
-      (["render", "", "-o", "x.png"], "error: the text renders no ink (it is empty or only spaces)\n"),
-      (["render", "Hi", "-o", "missing/dir/x.png"], "error: cannot write 'missing/dir/x.png': directory 'missing/dir' does not exist\n"),
+      (
+        ["render", "", "-o", "x.png"],
+        "error: the text renders no ink (it is empty or only spaces)\n"
+      ),
+      (
+        ["render", "Hi", "-o", "missing/dir/x.png"],
+        "error: cannot write 'missing/dir/x.png': directory 'missing/dir' does not exist\n"
+      ),
       (["render", "Hi", "--size", "5000", "--max-pixels", "1000", "-o", "x.png"], ""),
     ]
     for (arguments, expected) in cases {
       let result = try run(arguments)
       XCTAssertEqual(result.status, 1, "\(arguments)")
       if expected.isEmpty {
-        XCTAssertTrue(result.stderr.hasPrefix("error: ") && result.stderr.contains("--max-pixels"), result.stderr)
+        XCTAssertTrue(
+          result.stderr.hasPrefix("error: ") && result.stderr.contains("--max-pixels"),
+          result.stderr)
       } else {
-        XCTAssertEqual(result.stderr.replacingOccurrences(of: directory.path + "/", with: ""), expected)
+        XCTAssertEqual(
+          result.stderr.replacingOccurrences(of: directory.path + "/", with: ""), expected)
       }
       XCTAssertEqual(result.stderr.filter { $0 == "\n" }.count, 1)
     }
   }
 
   func testMaterialTypoIsLocated() throws {
-    try "surface:\n  shinyness: 40\n".write(toFile: path("bad.yaml"), atomically: true, encoding: .utf8)
+    try "surface:\n  shinyness: 40\n".write(
+      toFile: path("bad.yaml"), atomically: true, encoding: .utf8)
     let result = try run(["render", "Hi", "--material", "bad.yaml", "-o", "x.png"])
     XCTAssertEqual(result.status, 1)
-    XCTAssertEqual(result.stderr, "bad.yaml:2:3: error: \"surface.shinyness\": unknown key; did you mean \"shininess\"?\n")
+    XCTAssertEqual(
+      result.stderr,
+      "bad.yaml:2:3: error: \"surface.shinyness\": unknown key; did you mean \"shininess\"?\n")
   }
 
   func testHelpExplainsOptionsAndDefaults() throws {
     let result = try run(["render", "--help"])
     XCTAssertEqual(result.status, 0)
     let help = String(decoding: result.stdout, as: UTF8.self)
-    for option in ["--font", "--size", "--material", "--radius", "--profile", "--scale", "--background", "--depth", "--align", "--save-stages", "(default: 160.0)"] {
+    for option in [
+      "--font", "--size", "--material", "--radius", "--profile", "--scale", "--background",
+      "--depth", "--align", "--save-stages", "(default: 160.0)",
+    ] {
       XCTAssertTrue(help.contains(option), "help lacks \(option)")
     }
   }
@@ -168,12 +195,16 @@ final class CLITests: XCTestCase {
   }
 
   func testCheckReportsEveryProblemAndExitCode() throws {
-    try "surface:\n  shininess: 0\n  base: \"#ggg\"\nrelief:\n  radus: 3\n".write(toFile: path("bad.yaml"), atomically: true, encoding: .utf8)
-    try "surface:\n  shininess: 90\n".write(toFile: path("good.yaml"), atomically: true, encoding: .utf8)
+    try "surface:\n  shininess: 0\n  base: \"#ggg\"\nrelief:\n  radus: 3\n".write(
+      toFile: path("bad.yaml"), atomically: true, encoding: .utf8)
+    try "surface:\n  shininess: 90\n".write(
+      toFile: path("good.yaml"), atomically: true, encoding: .utf8)
     let result = try run(["check", "good.yaml", "bad.yaml", "gold"])
     XCTAssertEqual(result.status, 1)
     XCTAssertEqual(String(decoding: result.stdout, as: UTF8.self), "good.yaml: ok\ngold: ok\n")
-    XCTAssertEqual(result.stderr, """
+    XCTAssertEqual(
+      result.stderr,
+      """
       bad.yaml:2:14: error: "surface.shininess": must be in 1...2048, got 0
       bad.yaml:3:9: error: "surface.base": expected a color like "#rrggbb", "#rgb", "#rrggbbaa" or a name, got "#ggg"
       bad.yaml:5:3: error: "relief.radus": unknown key; did you mean "radius"?
@@ -193,12 +224,19 @@ final class CLITests: XCTestCase {
   }
 
   func testSheetHasOneTilePerMaterial() throws {
-    let result = try run(["sheet", "--text", "A", "--size", "40", "--columns", "2", "--materials", "gold", "stone", "chrome", "-o", "sheet.png"])
+    let result = try run([
+      "sheet", "--text", "A", "--size", "40", "--columns", "2", "--materials", "gold", "stone",
+      "chrome", "-o", "sheet.png",
+    ])
     XCTAssertEqual(result.status, 0, result.stderr)
-    let samples = try PNGCodec.decodeSamples(Data(contentsOf: URL(fileURLWithPath: path("sheet.png"))))
+    let samples = try PNGCodec.decodeSamples(
+      Data(contentsOf: URL(fileURLWithPath: path("sheet.png"))))
     // The same three in one row give the tile's size (labels included): in two columns they
     // are 2 x 2 tiles.
-    let row = try run(["sheet", "--text", "A", "--size", "40", "--columns", "3", "--materials", "gold", "stone", "chrome", "-o", "row.png"])
+    let row = try run([
+      "sheet", "--text", "A", "--size", "40", "--columns", "3", "--materials", "gold", "stone",
+      "chrome", "-o", "row.png",
+    ])
     XCTAssertEqual(row.status, 0, row.stderr)
     let strip = try PNGCodec.decodeSamples(Data(contentsOf: URL(fileURLWithPath: path("row.png"))))
     XCTAssertEqual(strip.width % 3, 0, "three equal tiles")
@@ -228,36 +266,48 @@ final class CLITests: XCTestCase {
     FileManager.default.createFile(atPath: path("err.txt"), contents: nil)
     let process = Process()
     process.executableURL = Self.binary
-    process.arguments = ["render", "W", "--size", "30", "--material", "m.yaml", "-o", "w.png", "--watch", "--watch-limit", "2"]
+    process.arguments = [
+      "render", "W", "--size", "30", "--material", "m.yaml", "-o", "w.png", "--watch",
+      "--watch-limit", "2",
+    ]
     process.environment = CLIRunner.environment
     process.currentDirectoryURL = directory
     process.standardOutput = FileHandle(forWritingAtPath: path("out.txt"))
     process.standardError = FileHandle(forWritingAtPath: path("err.txt"))
     try process.run()
     defer { if process.isRunning { process.terminate() } }
-    func text(_ name: String) -> String { (try? String(contentsOfFile: path(name), encoding: .utf8)) ?? "" }
+    func text(_ name: String) -> String {
+      (try? String(contentsOfFile: path(name), encoding: .utf8)) ?? ""
+    }
 
     XCTAssertTrue(eventually(20) { text("out.txt").contains("rendered w.png") }, "first render")
     let first = try Data(contentsOf: URL(fileURLWithPath: path("w.png")))
     try "surface:\n  shininess: 0\n".write(toFile: material, atomically: true, encoding: .utf8)
-    XCTAssertTrue(eventually(20) { text("err.txt").contains("m.yaml:2:14: error") }, text("err.txt"))
-    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path("w.png"))), first, "the last good image stays")
+    XCTAssertTrue(
+      eventually(20) { text("err.txt").contains("m.yaml:2:14: error") }, text("err.txt"))
+    XCTAssertEqual(
+      try Data(contentsOf: URL(fileURLWithPath: path("w.png"))), first, "the last good image stays")
     XCTAssertTrue(process.isRunning, "an error does not end watching")
     try "surface:\n  shininess: 90\n".write(toFile: material, atomically: true, encoding: .utf8)
     XCTAssertTrue(eventually(20) { !process.isRunning }, "stops after --watch-limit changes")
     let lines = text("out.txt").split(separator: "\n")
     XCTAssertEqual(lines.count, 2, text("out.txt"))
-    XCTAssertTrue(lines[1].hasSuffix("(material, shading image, composite, png encode)"), String(lines[1]))
+    XCTAssertTrue(
+      lines[1].hasSuffix("(material, shading image, composite, png encode)"), String(lines[1]))
     XCTAssertNotEqual(try Data(contentsOf: URL(fileURLWithPath: path("w.png"))), first)
   }
 
   func testDiffExitCodesAndReport() throws {
     XCTAssertEqual(try run(["render", "A", "--size", "30", "-o", "a.png"]).status, 0)
-    XCTAssertEqual(try run(["render", "A", "--size", "30", "--set", "lights[0].intensity=1.3", "-o", "b.png"]).status, 0)
+    XCTAssertEqual(
+      try run(["render", "A", "--size", "30", "--set", "lights[0].intensity=1.3", "-o", "b.png"])
+        .status, 0)
     XCTAssertEqual(try run(["render", "AB", "--size", "30", "-o", "c.png"]).status, 0)
     let same = try run(["diff", "a.png", "a.png"])
     XCTAssertEqual(same.status, 0)
-    XCTAssertTrue(String(decoding: same.stdout, as: UTF8.self).hasPrefix("0 of "), String(decoding: same.stdout, as: UTF8.self))
+    XCTAssertTrue(
+      String(decoding: same.stdout, as: UTF8.self).hasPrefix("0 of "),
+      String(decoding: same.stdout, as: UTF8.self))
     XCTAssertTrue(String(decoding: same.stdout, as: UTF8.self).contains("PSNR inf dB"))
     let different = try run(["diff", "a.png", "b.png", "--out", "d.png"])
     XCTAssertEqual(different.status, 1)
@@ -272,6 +322,7 @@ final class CLITests: XCTestCase {
     try Data("not a png".utf8).write(to: URL(fileURLWithPath: path("bad.png")))
     let unreadable = try run(["diff", "a.png", "bad.png"])
     XCTAssertEqual(unreadable.status, 2)
-    XCTAssertEqual(unreadable.stderr, "error: cannot read PNG 'bad.png': not a PNG file (bad signature)\n")
+    XCTAssertEqual(
+      unreadable.stderr, "error: cannot read PNG 'bad.png': not a PNG file (bad signature)\n")
   }
 }

@@ -7,7 +7,8 @@ final class LaserTests: XCTestCase {
   var directory: URL!
 
   override func setUpWithError() throws {
-    directory = FileManager.default.temporaryDirectory.appendingPathComponent("emboss-laser-\(UUID().uuidString)")
+    directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "emboss-laser-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
   }
 
@@ -16,14 +17,17 @@ final class LaserTests: XCTestCase {
   }
 
   func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
-  func run(_ arguments: [String]) throws -> CLIRunner.Result { try CLIRunner.run(arguments, in: directory) }
+  func run(_ arguments: [String]) throws -> CLIRunner.Result {
+    try CLIRunner.run(arguments, in: directory)
+  }
   func samples(_ name: String) throws -> PNGCodec.Samples {
     try PNGCodec.decodeSamples(Data(contentsOf: URL(fileURLWithPath: path(name))))
   }
 
   func testTextToPreviewEngraveDepthMapAndSVG() throws {
     let result = try run([
-      "render", "Tag", "--height", "10mm", "--dpi", "254", "--engrave", "e.png", "--dither", "atkinson",
+      "render", "Tag", "--height", "10mm", "--dpi", "254", "--engrave", "e.png", "--dither",
+      "atkinson",
       "--depth-map", "d.png", "--svg", "t.svg", "--cut-offset", "1mm", "-o", "p.png",
     ])
     XCTAssertEqual(result.status, 0, result.stderr)
@@ -41,13 +45,25 @@ final class LaserTests: XCTestCase {
     XCTAssertEqual(depth.rgba[0], 0, "raised text: the background is cut deepest (black)")
     XCTAssertEqual(depth.rgba.max(), 65535, "the plateau is the untouched surface (white)")
     // The ink is 10 mm tall at 254 DPI: 100 pixels, measured on the mask.
-    let mask = try PNGCodec.decodeSamples(Data(try CLIRunner.run(["render", "Tag", "--height", "10mm", "--dpi", "254", "--background", "transparent", "-o", "-"], in: directory).stdout))
+    let mask = try PNGCodec.decodeSamples(
+      Data(
+        try CLIRunner.run(
+          [
+            "render", "Tag", "--height", "10mm", "--dpi", "254", "--background", "transparent",
+            "-o", "-",
+          ], in: directory
+        ).stdout))
     var rows: [Int] = []
-    for y in 0..<mask.height where (0..<mask.width).contains(where: { mask.rgba[4 * (y * mask.width + $0) + 3] > 32768 }) { rows.append(y) }
+    for y in 0..<mask.height
+    where (0..<mask.width).contains(where: { mask.rgba[4 * (y * mask.width + $0) + 3] > 32768 }) {
+      rows.append(y)
+    }
     XCTAssertEqual(Double((rows.last ?? 0) - (rows.first ?? 0) + 1), 100, accuracy: 2)
     let svg = try String(contentsOfFile: path("t.svg"), encoding: .utf8)
     let width = Double(preview.width) * 25.4 / 254
-    XCTAssertTrue(svg.contains(String(format: "width=\"%gmm\"", (width * 1000).rounded() / 1000)), svg.prefix(300).description)
+    XCTAssertTrue(
+      svg.contains(String(format: "width=\"%gmm\"", (width * 1000).rounded() / 1000)),
+      svg.prefix(300).description)
     XCTAssertTrue(svg.contains("data:image/png;base64,"))
     XCTAssertTrue(svg.contains("<path d=\"M"))
   }
@@ -55,7 +71,10 @@ final class LaserTests: XCTestCase {
   func testDPIThatDoesNotRoundTripWarns() throws {
     let result = try run(["render", "A", "--size", "20", "--dpi", "600", "-o", "a.png"])
     XCTAssertEqual(result.status, 0)
-    XCTAssertEqual(result.stderr, "warning: 600 DPI is stored in the PNG as 23622 pixels per meter, 599.9988 DPI, which some software reads as 599; 508 or 635 DPI are stored exactly\n")
+    XCTAssertEqual(
+      result.stderr,
+      "warning: 600 DPI is stored in the PNG as 23622 pixels per meter, 599.9988 DPI, which some software reads as 599; 508 or 635 DPI are stored exactly\n"
+    )
   }
 
   func testEngraveSubcommandAndMirror() throws {
@@ -67,7 +86,9 @@ final class LaserTests: XCTestCase {
     XCTAssertEqual(plain.pixelsPerMeter, 20000)
     for y in 0..<plain.height {
       for x in 0..<plain.width {
-        XCTAssertEqual(plain.rgba[4 * (y * plain.width + x)], mirrored.rgba[4 * (y * plain.width + plain.width - 1 - x)])
+        XCTAssertEqual(
+          plain.rgba[4 * (y * plain.width + x)],
+          mirrored.rgba[4 * (y * plain.width + plain.width - 1 - x)])
       }
     }
   }
@@ -76,16 +97,24 @@ final class LaserTests: XCTestCase {
     // A dark disk on white, as a scanned logo would be.
     var logo = RGBAImage(width: 80, height: 60, fill: SIMD4(1, 1, 1, 1))
     for y in 0..<60 {
-      for x in 0..<80 where (x - 40) * (x - 40) + (y - 30) * (y - 30) < 400 { logo[x, y] = SIMD4(0.02, 0.02, 0.02, 1) }
+      for x in 0..<80 where (x - 40) * (x - 40) + (y - 30) * (y - 30) < 400 {
+        logo[x, y] = SIMD4(0.02, 0.02, 0.02, 1)
+      }
     }
     try PNGCodec.encode(logo).write(to: URL(fileURLWithPath: path("logo.png")))
-    let result = try run(["render", "--mask", "logo.png", "--svg", "l.svg", "--dpi", "254", "--save-stages", "s", "-o", "l.png"])
+    let result = try run([
+      "render", "--mask", "logo.png", "--svg", "l.svg", "--dpi", "254", "--save-stages", "s", "-o",
+      "l.png",
+    ])
     XCTAssertEqual(result.status, 0, result.stderr)
     let mask = try samples("s/mask.png")
     XCTAssertEqual(mask.width, 80)
     XCTAssertEqual(mask.rgba[4 * (30 * 80 + 40)], 65535, "dark is inside")
     XCTAssertEqual(mask.rgba[0], 0)
-    XCTAssertEqual(try run(["render", "--mask", "logo.png", "--invert-mask", "--save-stages", "i", "-o", "i.png"]).status, 0)
+    XCTAssertEqual(
+      try run([
+        "render", "--mask", "logo.png", "--invert-mask", "--save-stages", "i", "-o", "i.png",
+      ]).status, 0)
     XCTAssertEqual(try samples("i/mask.png").rgba[0], 65535, "inverted: light is inside")
     let blank = try run(["render", "--mask", "l.svg", "-o", "x.png"])
     XCTAssertEqual(blank.status, 1)
@@ -94,20 +123,39 @@ final class LaserTests: XCTestCase {
   func testLaserErrors() throws {
     let cases: [([String], Int32, String)] = [
       (["render", "A", "--dpi", "0", "-o", "x.png"], 64, "--dpi must be in 1...100000, got 0.0"),
-      (["render", "A", "--height=-5mm", "--dpi", "254", "-o", "x.png"], 64, "--height must be a length"),
-      (["render", "A", "--height", "5mm", "-o", "x.png"], 64, "--height 5mm is a physical length: give --dpi too"),
-      (["render", "A", "--engrave", "e.png", "--threshold", "300", "-o", "x.png"], 64, "--threshold must be in 0...255, got 300"),
-      (["render", "A", "--engrave", "e.png", "--dither", "floyd", "-o", "x.png"], 64, "--dither: unknown dither 'floyd'; did you mean 'floyd-steinberg'? (one of: threshold, floyd-steinberg"),
+      (
+        ["render", "A", "--height=-5mm", "--dpi", "254", "-o", "x.png"], 64,
+        "--height must be a length"
+      ),
+      (
+        ["render", "A", "--height", "5mm", "-o", "x.png"], 64,
+        "--height 5mm is a physical length: give --dpi too"
+      ),
+      (
+        ["render", "A", "--engrave", "e.png", "--threshold", "300", "-o", "x.png"], 64,
+        "--threshold must be in 0...255, got 300"
+      ),
+      (
+        ["render", "A", "--engrave", "e.png", "--dither", "floyd", "-o", "x.png"], 64,
+        "--dither: unknown dither 'floyd'; did you mean 'floyd-steinberg'? (one of: threshold, floyd-steinberg"
+      ),
       (["render", "A", "--svg", "t.svg", "-o", "x.png"], 64, "--svg needs --dpi"),
-      (["render", "A", "--svg", "t.svg", "--dpi", "254", "--cut-region", "5000,5", "-o", "x.png"], 1, "error: --cut-region 5000,5 is outside the image"),
-      (["render", "A", "--svg", "t.svg", "--dpi", "254", "--cut-region", "0,0", "-o", "x.png"], 1, "error: --cut-region 0,0 is on the background, not on the shape\n"),
+      (
+        ["render", "A", "--svg", "t.svg", "--dpi", "254", "--cut-region", "5000,5", "-o", "x.png"],
+        1, "error: --cut-region 5000,5 is outside the image"
+      ),
+      (
+        ["render", "A", "--svg", "t.svg", "--dpi", "254", "--cut-region", "0,0", "-o", "x.png"], 1,
+        "error: --cut-region 0,0 is on the background, not on the shape\n"
+      ),
     ]
     for (arguments, status, message) in cases {
       let result = try run(arguments)
       XCTAssertEqual(result.status, status, "\(arguments): \(result.stderr)")
       XCTAssertTrue(result.stderr.contains(message), "\(arguments): \(result.stderr)")
       for file in ["x.png", "e.png", "t.svg"] {
-        XCTAssertFalse(FileManager.default.fileExists(atPath: path(file)), "\(arguments) wrote \(file)")
+        XCTAssertFalse(
+          FileManager.default.fileExists(atPath: path(file)), "\(arguments) wrote \(file)")
       }
     }
   }

@@ -4,12 +4,15 @@ import XCTest
 /// Outputs never clobber (issue 9, "Outputs"): special files are written in place, symlinks
 /// are followed, modes are kept, temporary files are exclusive and removed on SIGINT, SIGTERM
 /// and SIGHUP, several outputs are written all or nothing, and conflicting paths are refused
-/// before rendering. Device nodes are made in a temporary directory, never the real /dev.
+/// before rendering.
+///
+/// Device nodes are made in a temporary directory, never the real /dev.
 final class OutputTests: XCTestCase {
   var directory: URL!
 
   override func setUpWithError() throws {
-    directory = FileManager.default.temporaryDirectory.appendingPathComponent("emboss-out-\(UUID().uuidString)")
+    directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "emboss-out-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
   }
 
@@ -19,9 +22,13 @@ final class OutputTests: XCTestCase {
 
   func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
-  func run(_ arguments: [String]) throws -> CLIRunner.Result { try CLIRunner.run(arguments, in: directory) }
+  func run(_ arguments: [String]) throws -> CLIRunner.Result {
+    try CLIRunner.run(arguments, in: directory)
+  }
 
-  func names() throws -> Set<String> { Set(try FileManager.default.contentsOfDirectory(atPath: directory.path)) }
+  func names() throws -> Set<String> {
+    Set(try FileManager.default.contentsOfDirectory(atPath: directory.path))
+  }
 
   func status(_ name: String) -> stat? {
     var s = stat()
@@ -49,10 +56,13 @@ final class OutputTests: XCTestCase {
   func testFullDeviceIsAnErrorAndNothingElseIsWritten() throws {
     try makeDevice("full", minor: 7)
     try Data("an earlier render".utf8).write(to: URL(fileURLWithPath: path("out.png")))
-    let result = try run(["render", "A", "--size", "20", "-o", "out.png", "--engrave", "full", "--depth-map", "d.png"])
+    let result = try run([
+      "render", "A", "--size", "20", "-o", "out.png", "--engrave", "full", "--depth-map", "d.png",
+    ])
     XCTAssertEqual(result.status, 1)
     XCTAssertEqual(result.stderr, "error: cannot write 'full': No space left on device\n")
-    XCTAssertEqual(try String(contentsOfFile: path("out.png"), encoding: .utf8), "an earlier render")
+    XCTAssertEqual(
+      try String(contentsOfFile: path("out.png"), encoding: .utf8), "an earlier render")
     XCTAssertEqual(try names(), ["full", "out.png"], "no depth map, no temporary file")
   }
 
@@ -79,16 +89,21 @@ final class OutputTests: XCTestCase {
     // As root the owner can be kept too.
     let root = getuid() == 0
     if root { chown(path("real/target.png"), 1234, 2345) }
-    try FileManager.default.createSymbolicLink(atPath: path("link.png"), withDestinationPath: "real/target.png")
+    try FileManager.default.createSymbolicLink(
+      atPath: path("link.png"), withDestinationPath: "real/target.png")
     let result = try run(["render", "A", "--size", "20", "-o", "link.png"])
     XCTAssertEqual(result.status, 0, result.stderr)
     XCTAssertEqual(status("link.png").map { $0.st_mode & S_IFMT }, S_IFLNK, "the link stays a link")
-    XCTAssertEqual(Array(try Data(contentsOf: URL(fileURLWithPath: path("real/target.png"))).prefix(4)), Self.png)
+    XCTAssertEqual(
+      Array(try Data(contentsOf: URL(fileURLWithPath: path("real/target.png"))).prefix(4)), Self.png
+    )
     XCTAssertEqual(status("real/target.png").map { $0.st_mode & 0o7777 }, 0o640, "mode kept")
     if root {
-      XCTAssertEqual(status("real/target.png").map { [$0.st_uid, $0.st_gid] }, [1234, 2345], "owner kept")
+      XCTAssertEqual(
+        status("real/target.png").map { [$0.st_uid, $0.st_gid] }, [1234, 2345], "owner kept")
     }
-    XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: path("real"))), ["target.png"])
+    XCTAssertEqual(
+      Set(try FileManager.default.contentsOfDirectory(atPath: path("real"))), ["target.png"])
   }
 
   /// A new file gets 0666 less the umask, as `open` would give it.
@@ -104,14 +119,17 @@ final class OutputTests: XCTestCase {
   /// picture, no engrave bitmap and no stage directory.
   func testAllOrNothing() throws {
     let result = try run([
-      "render", "A", "--size", "20", "-o", "out.png", "--engrave", "e.png", "--save-stages", "stages/a",
+      "render", "A", "--size", "20", "-o", "out.png", "--engrave", "e.png", "--save-stages",
+      "stages/a",
       "--depth-map", "missing/d.png",
     ])
     XCTAssertEqual(result.status, 1)
-    XCTAssertEqual(result.stderr, "error: cannot write 'missing/d.png': directory 'missing' does not exist\n")
+    XCTAssertEqual(
+      result.stderr, "error: cannot write 'missing/d.png': directory 'missing' does not exist\n")
     XCTAssertEqual(try names(), [])
     let written = try run([
-      "render", "A", "--size", "20", "-o", "out.png", "--engrave", "e.png", "--save-stages", "stages/a",
+      "render", "A", "--size", "20", "-o", "out.png", "--engrave", "e.png", "--save-stages",
+      "stages/a",
     ])
     XCTAssertEqual(written.status, 0, written.stderr)
     XCTAssertEqual(try names(), ["out.png", "e.png", "stages"])
@@ -122,14 +140,25 @@ final class OutputTests: XCTestCase {
 
   func testConflictingPathsAreRefusedBeforeRendering() throws {
     try Data("mask".utf8).write(to: URL(fileURLWithPath: path("m.png")))
-    try FileManager.default.createSymbolicLink(atPath: path("alias.png"), withDestinationPath: "m.png")
+    try FileManager.default.createSymbolicLink(
+      atPath: path("alias.png"), withDestinationPath: "m.png")
     let cases: [([String], String)] = [
-      (["render", "A", "-o", "x.png", "--engrave", "./x.png"], "-o and --engrave both write './x.png'"),
-      (["render", "A", "-o", "-", "--depth-map", "-"], "-o and --depth-map both write to standard output"),
+      (
+        ["render", "A", "-o", "x.png", "--engrave", "./x.png"],
+        "-o and --engrave both write './x.png'"
+      ),
+      (
+        ["render", "A", "-o", "-", "--depth-map", "-"],
+        "-o and --depth-map both write to standard output"
+      ),
       (["render", "--mask", "m.png", "-o", "m.png"], "-o 'm.png' is also the --mask input"),
-      (["render", "--mask", "m.png", "-o", "alias.png"], "-o 'alias.png' is also the --mask input"),
-      (["render", "A", "-o", "o.png", "--save-stages", ".", "--svg", "mask.png", "--dpi", "300"],
-       "--svg and --save-stages both write './mask.png'"),
+      (
+        ["render", "--mask", "m.png", "-o", "alias.png"], "-o 'alias.png' is also the --mask input"
+      ),
+      (
+        ["render", "A", "-o", "o.png", "--save-stages", ".", "--svg", "mask.png", "--dpi", "300"],
+        "--svg and --save-stages both write './mask.png'"
+      ),
       (["engrave", "m.png", "-o", "alias.png"], "-o 'alias.png' is also the picture input"),
       (["diff", "m.png", "m.png", "--out", "m.png"], "--out 'm.png' is also the expected input"),
     ]
@@ -152,7 +181,9 @@ final class OutputTests: XCTestCase {
     for signal in [SIGINT, SIGTERM, SIGHUP] {
       let process = Process()
       process.executableURL = CLITests.binary
-      process.arguments = ["render", "A", "--size", "40", "-o", "out.png", "--depth-map", "d.png", "--engrave", "fifo"]
+      process.arguments = [
+        "render", "A", "--size", "40", "-o", "out.png", "--depth-map", "d.png", "--engrave", "fifo",
+      ]
       process.environment = CLIRunner.environment
       process.currentDirectoryURL = directory
       process.standardOutput = FileHandle.nullDevice
@@ -160,7 +191,9 @@ final class OutputTests: XCTestCase {
       try process.run()
       // Staged: both temporary files exist, and the process blocks opening the FIFO.
       let deadline = Date().addingTimeInterval(120)
-      while try names().filter({ $0.hasSuffix(".tmp") }).count < 2, Date() < deadline, process.isRunning {
+      while try names().filter({ $0.hasSuffix(".tmp") }).count < 2, Date() < deadline,
+        process.isRunning
+      {
         usleep(20_000)
       }
       let staged = try names().filter { $0.hasSuffix(".tmp") }
@@ -184,8 +217,10 @@ final class OutputTests: XCTestCase {
       process.waitUntilExit()
       XCTAssertEqual(process.terminationReason, .uncaughtSignal, "signal \(signal)")
       XCTAssertEqual(process.terminationStatus, signal)
-      XCTAssertEqual(try names(), ["fifo", "out.png"], "signal \(signal): no temporary file, no depth map")
-      XCTAssertEqual(try String(contentsOfFile: path("out.png"), encoding: .utf8), "an earlier render")
+      XCTAssertEqual(
+        try names(), ["fifo", "out.png"], "signal \(signal): no temporary file, no depth map")
+      XCTAssertEqual(
+        try String(contentsOfFile: path("out.png"), encoding: .utf8), "an earlier render")
     }
   }
 
@@ -193,7 +228,9 @@ final class OutputTests: XCTestCase {
   func testSignalWhileStandardOutputIsBlocked() throws {
     let process = Process()
     process.executableURL = CLITests.binary
-    process.arguments = ["render", "Hello", "--size", "400", "--compression", "0", "-o", "-", "--depth-map", "d.png"]
+    process.arguments = [
+      "render", "Hello", "--size", "400", "--compression", "0", "-o", "-", "--depth-map", "d.png",
+    ]
     process.environment = CLIRunner.environment
     process.currentDirectoryURL = directory
     let pipe = Pipe()  // never read: the write blocks once the pipe's buffer is full

@@ -30,30 +30,39 @@ final class ReliefOptionTests: XCTestCase {
   }
 
   func testSaveStagesWritesEveryStageAtSixteenBits() throws {
-    let result = try run(["render", "A", "--size", "24", "--depth", "16", "--save-stages", "s", "--shading-size", "64", "-o", "a.png"])
+    let result = try run([
+      "render", "A", "--size", "24", "--depth", "16", "--save-stages", "s", "--shading-size", "64",
+      "-o", "a.png",
+    ])
     XCTAssertEqual(result.status, 0, result.stderr)
     for stage in ["mask.png", "height.png", "normals.png", "shading.png"] {
       XCTAssertEqual(try bitDepth("s/" + stage), 16, stage)
     }
-    let eight = try run(["render", "A", "--size", "24", "--save-stages", "t", "--shading-size", "64", "-o", "b.png"])
+    let eight = try run([
+      "render", "A", "--size", "24", "--save-stages", "t", "--shading-size", "64", "-o", "b.png",
+    ])
     XCTAssertEqual(eight.status, 0, eight.stderr)
     XCTAssertEqual(try bitDepth("t/normals.png"), 8)
   }
 
   func testCanvasPaddingAndSpacingTakeLengths() throws {
     let result = try run([
-      "render", "Ab", "--dpi", "254", "--canvas", "50mmx20mm", "--letter-spacing", "0.5mm", "-o", "c.png",
+      "render", "Ab", "--dpi", "254", "--canvas", "50mmx20mm", "--letter-spacing", "0.5mm", "-o",
+      "c.png",
     ])
     XCTAssertEqual(result.status, 0, result.stderr)
     let samples = try PNGCodec.decodeSamples(try data("c.png"))
     XCTAssertEqual(samples.width, 500)
     XCTAssertEqual(samples.height, 200)
-    let padded = try run(["render", "Ab", "--size", "40", "--padding", "1in", "--dpi", "100", "-o", "p.png"])
+    let padded = try run([
+      "render", "Ab", "--size", "40", "--padding", "1in", "--dpi", "100", "-o", "p.png",
+    ])
     XCTAssertEqual(padded.status, 0, padded.stderr)
     XCTAssertGreaterThan(try PNGCodec.decodeSamples(try data("p.png")).height, 200)
     let bad = try run(["render", "Ab", "--canvas", "50mmx20mm", "-o", "x.png"])
     XCTAssertEqual(bad.status, 64)
-    XCTAssertTrue(bad.stderr.contains("--canvas 50mm is a physical length: give --dpi too"), bad.stderr)
+    XCTAssertTrue(
+      bad.stderr.contains("--canvas 50mm is a physical length: give --dpi too"), bad.stderr)
   }
 
   func testDepthOptions() throws {
@@ -76,7 +85,8 @@ final class ReliefOptionTests: XCTestCase {
   func testLightAngleAndAltitude() throws {
     let base = ["render", "O", "--size", "28", "--material", "matte-plastic"]
     XCTAssertEqual(try run(base + ["-o", "a.png"]).status, 0)
-    XCTAssertEqual(try run(base + ["--light-angle=-60", "--light-altitude", "20", "-o", "b.png"]).status, 0)
+    XCTAssertEqual(
+      try run(base + ["--light-angle=-60", "--light-altitude", "20", "-o", "b.png"]).status, 0)
     XCTAssertNotEqual(try data("a.png"), try data("b.png"))
     let bad = try run(base + ["--light-altitude", "120", "-o", "c.png"])
     XCTAssertEqual(bad.status, 64)

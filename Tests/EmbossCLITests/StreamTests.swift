@@ -2,7 +2,9 @@ import Foundation
 import XCTest
 
 /// Closed, full and broken standard streams end with an error exit and one `error:` line,
-/// never a trap (issue 9, "Standard streams"). Redirections go through /bin/sh; device nodes
+/// never a trap (issue 9, "Standard streams").
+///
+/// Redirections go through /bin/sh; device nodes
 /// are made in a temporary directory, never the machine's /dev.
 final class StreamTests: XCTestCase {
   var directory: URL!
@@ -19,7 +21,8 @@ final class StreamTests: XCTestCase {
 
   /// Runs `script` in /bin/sh with `$EMBOSS` set to the built binary; standard error of the
   /// script is captured (emboss's, unless the script redirects it).
-  func shell(_ script: String, shell: String = "/bin/sh") throws -> (status: Int32, stderr: String) {
+  func shell(_ script: String, shell: String = "/bin/sh") throws -> (status: Int32, stderr: String)
+  {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: shell)
     process.arguments = ["-c", script]
@@ -37,10 +40,13 @@ final class StreamTests: XCTestCase {
     return (process.terminationStatus, String(decoding: stderr, as: UTF8.self))
   }
 
-  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent()
     .deletingLastPathComponent()
 
-  func read(_ name: String) throws -> Data { try Data(contentsOf: directory.appendingPathComponent(name)) }
+  func read(_ name: String) throws -> Data {
+    try Data(contentsOf: directory.appendingPathComponent(name))
+  }
 
   // MARK: Inputs (issue 9): streams are read with a cap; a FIFO never hangs.
 
@@ -52,10 +58,13 @@ final class StreamTests: XCTestCase {
       shell: "/bin/bash")
     XCTAssertEqual(result.status, 0, result.stderr)
     result = try shell(
-      #""$EMBOSS" render Ab --size 30 --font "$ROOT/Fonts/DejaVuSans-Bold.ttf" --material "$ROOT/Materials/gold.yaml" -o b.png"#)
+      #""$EMBOSS" render Ab --size 30 --font "$ROOT/Fonts/DejaVuSans-Bold.ttf" --material "$ROOT/Materials/gold.yaml" -o b.png"#
+    )
     XCTAssertEqual(result.status, 0, result.stderr)
     XCTAssertEqual(try read("a.png"), try read("b.png"))
-    result = try shell(#""$EMBOSS" render --mask <(cat b.png) --size 30 -o c.png && "$EMBOSS" render --mask b.png -o d.png"#, shell: "/bin/bash")
+    result = try shell(
+      #""$EMBOSS" render --mask <(cat b.png) --size 30 -o c.png && "$EMBOSS" render --mask b.png -o d.png"#,
+      shell: "/bin/bash")
     XCTAssertEqual(result.status, 0, result.stderr)
     XCTAssertEqual(try read("c.png"), try read("d.png"))
   }
@@ -63,13 +72,23 @@ final class StreamTests: XCTestCase {
   /// A named FIFO nobody writes to reads as empty: an error, never a hang and never the
   /// defaults.
   func testFIFOWithoutWriterIsAnErrorNotAHang() throws {
-    guard mkfifo(directory.appendingPathComponent("fifo").path, 0o644) == 0 else { throw XCTSkip("no FIFO here") }
+    guard mkfifo(directory.appendingPathComponent("fifo").path, 0o644) == 0 else {
+      throw XCTSkip("no FIFO here")
+    }
     let cases: [(String, Int32, String)] = [
       (#""$EMBOSS" render A --font fifo -o x.png"#, 1, "error: font file 'fifo' is empty\n"),
-      (#""$EMBOSS" render --mask fifo -o x.png"#, 1, "error: cannot read PNG 'fifo': file is empty\n"),
-      (#""$EMBOSS" render A --material fifo -o x.png"#, 1,
-       "fifo:1:1: error: the file is empty; a material sets at least one key (or 'extends: default')\n"),
-      (#""$EMBOSS" check fifo"#, 1, "fifo:1:1: error: the file is empty; a material sets at least one key (or 'extends: default')\n"),
+      (
+        #""$EMBOSS" render --mask fifo -o x.png"#, 1,
+        "error: cannot read PNG 'fifo': file is empty\n"
+      ),
+      (
+        #""$EMBOSS" render A --material fifo -o x.png"#, 1,
+        "fifo:1:1: error: the file is empty; a material sets at least one key (or 'extends: default')\n"
+      ),
+      (
+        #""$EMBOSS" check fifo"#, 1,
+        "fifo:1:1: error: the file is empty; a material sets at least one key (or 'extends: default')\n"
+      ),
     ]
     for (script, status, message) in cases {
       let result = try shell("timeout 60 " + script)
@@ -84,32 +103,42 @@ final class StreamTests: XCTestCase {
     XCTAssertEqual(result.status, 0, result.stderr)
     result = try shell(#"printf 'surface:\n  shininess: -3\n' | "$EMBOSS" check /dev/stdin"#)
     XCTAssertEqual(result.status, 1)
-    XCTAssertTrue(result.stderr.hasPrefix("/dev/stdin:2:14: error: \"surface.shininess\""), result.stderr)
+    XCTAssertTrue(
+      result.stderr.hasPrefix("/dev/stdin:2:14: error: \"surface.shininess\""), result.stderr)
   }
 
   /// A stream longer than the cap is refused once it passes the cap (16 MiB for materials).
   func testStreamOverTheCapIsRefused() throws {
-    let result = try shell(#"head -c 20000000 /dev/zero | tr '\0' '#' | "$EMBOSS" check /dev/stdin"#)
+    let result = try shell(
+      #"head -c 20000000 /dev/zero | tr '\0' '#' | "$EMBOSS" check /dev/stdin"#)
     XCTAssertEqual(result.status, 1)
-    XCTAssertEqual(result.stderr, "/dev/stdin: error: material file '/dev/stdin' is over the limit of 16777216 bytes\n")
+    XCTAssertEqual(
+      result.stderr,
+      "/dev/stdin: error: material file '/dev/stdin' is over the limit of 16777216 bytes\n")
   }
 
   /// Invalid UTF-8 in the text (or any argument) is an argument error naming the byte.
   func testInvalidUTF8IsAnErrorWithItsOffset() throws {
     var result = try shell(#""$EMBOSS" render --size 20 "$(printf 'ab\377c')" -o x.png"#)
     XCTAssertEqual(result.status, 64)
-    XCTAssertEqual(result.stderr, "error: the text is not valid UTF-8: byte 0xFF at byte offset 2 (\"ab\u{FFFD}c\")\n")
+    XCTAssertEqual(
+      result.stderr,
+      "error: the text is not valid UTF-8: byte 0xFF at byte offset 2 (\"ab\u{FFFD}c\")\n")
     result = try shell(#""$EMBOSS" render A -o "$(printf 'x\303.png')""#)
     XCTAssertEqual(result.status, 64)
-    XCTAssertEqual(result.stderr, "error: argument 4 is not valid UTF-8: byte 0xC3 at byte offset 1 (\"x\u{FFFD}.png\")\n")
-    XCTAssertFalse(FileManager.default.fileExists(atPath: directory.appendingPathComponent("x.png").path))
+    XCTAssertEqual(
+      result.stderr,
+      "error: argument 4 is not valid UTF-8: byte 0xC3 at byte offset 1 (\"x\u{FFFD}.png\")\n")
+    XCTAssertFalse(
+      FileManager.default.fileExists(atPath: directory.appendingPathComponent("x.png").path))
   }
 
   /// Standard output redirected to a file collides with another output on that file.
   func testStandardOutputRedirectedOverAnotherOutputIsRefused() throws {
     let result = try shell(#""$EMBOSS" render x --size 20 -o - --engrave e.png > e.png"#)
     XCTAssertEqual(result.status, 64)
-    XCTAssertTrue(result.stderr.hasPrefix("Error: -o and --engrave both write 'e.png'"), result.stderr)
+    XCTAssertTrue(
+      result.stderr.hasPrefix("Error: -o and --engrave both write 'e.png'"), result.stderr)
   }
 
   func testClosedStandardOutputIsAnError() throws {
@@ -120,19 +149,26 @@ final class StreamTests: XCTestCase {
 
   func testFullDeviceIsAnError() throws {
     // /dev/full is character device 1, 7 (major 1 << 8 | minor in the old encoding).
-    guard mknod(directory.appendingPathComponent("full").path, S_IFCHR | 0o666, dev_t((1 << 8) | 7)) == 0 else {
+    guard
+      mknod(directory.appendingPathComponent("full").path, S_IFCHR | 0o666, dev_t((1 << 8) | 7))
+        == 0
+    else {
       throw XCTSkip("cannot make a device node here (not root)")
     }
     let result = try shell(#""$EMBOSS" render x --size 20 -o - > full"#)
     XCTAssertEqual(result.status, 1)
-    XCTAssertEqual(result.stderr, "error: cannot write to standard output: No space left on device\n")
+    XCTAssertEqual(
+      result.stderr, "error: cannot write to standard output: No space left on device\n")
     // Lines of text too (Swift's print would drop them and exit 0); diff says 2, as for a
     // file it cannot read.
-    for (script, status) in [(#""$EMBOSS" materials > full"#, Int32(1)), (#""$EMBOSS" check gold > full"#, 1),
-                             (#""$EMBOSS" render x --size 20 -o a.png && "$EMBOSS" diff a.png a.png > full"#, 2)] {
+    for (script, status) in [
+      (#""$EMBOSS" materials > full"#, Int32(1)), (#""$EMBOSS" check gold > full"#, 1),
+      (#""$EMBOSS" render x --size 20 -o a.png && "$EMBOSS" diff a.png a.png > full"#, 2),
+    ] {
       let text = try shell(script)
       XCTAssertEqual(text.status, status, script)
-      XCTAssertEqual(text.stderr, "error: cannot write to standard output: No space left on device\n", script)
+      XCTAssertEqual(
+        text.stderr, "error: cannot write to standard output: No space left on device\n", script)
     }
   }
 
@@ -140,9 +176,12 @@ final class StreamTests: XCTestCase {
   func testBrokenPipeIsAnError() throws {
     for prefix in ["", "trap '' PIPE; "] {
       let result = try shell(
-        prefix + #"("$EMBOSS" render Hello --size 300 --compression 0 -o - 2> err; echo $? > status) | true"#)
+        prefix
+          + #"("$EMBOSS" render Hello --size 300 --compression 0 -o - 2> err; echo $? > status) | true"#
+      )
       XCTAssertEqual(result.status, 0, result.stderr)
-      let status = try String(contentsOf: directory.appendingPathComponent("status"), encoding: .utf8)
+      let status = try String(
+        contentsOf: directory.appendingPathComponent("status"), encoding: .utf8)
       let message = try String(contentsOf: directory.appendingPathComponent("err"), encoding: .utf8)
       XCTAssertEqual(status, "1\n", prefix)
       XCTAssertEqual(message, "error: cannot write to standard output: Broken pipe\n", prefix)
@@ -154,6 +193,7 @@ final class StreamTests: XCTestCase {
   func testClosedStandardErrorKeepsTheExitStatus() throws {
     XCTAssertEqual(try shell(#""$EMBOSS" render x --font missing.ttf -o a.png 2>&-"#).status, 1)
     XCTAssertEqual(try shell(#""$EMBOSS" render x --size 20 -o b.png 2>&- >&-"#).status, 0)
-    XCTAssertTrue(FileManager.default.fileExists(atPath: directory.appendingPathComponent("b.png").path))
+    XCTAssertTrue(
+      FileManager.default.fileExists(atPath: directory.appendingPathComponent("b.png").path))
   }
 }

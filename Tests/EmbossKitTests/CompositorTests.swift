@@ -1,8 +1,8 @@
 import XCTest
 
-@testable import EmbossKit
 @testable import EmbossCompositing
 @testable import EmbossEngrave
+@testable import EmbossKit
 @testable import EmbossMaterials
 @testable import EmbossModel
 @testable import EmbossRaster
@@ -12,12 +12,16 @@ import XCTest
 @testable import EmbossText
 
 final class CompositorTests: XCTestCase {
-  let square = Fixtures.mask(width: 60, height: 60) { x, y in x >= 10 && x <= 50 && y >= 10 && y <= 50 }
+  let square = Fixtures.mask(width: 60, height: 60) { x, y in
+    x >= 10 && x <= 50 && y >= 10 && y <= 50
+  }
 
   func render(lights: [Light], background: Background = .transparent) throws -> RGBAImage {
-    let height = HeightField.make(mask: square, relief: try ReliefSpec(radius: 8), parallelism: .serial)
+    let height = HeightField.make(
+      mask: square, relief: try ReliefSpec(radius: 8), parallelism: .serial)
     let shading = ShadingImage.render(
-      surface: try Surface(base: SIMD3(repeating: 0.5), specular: .zero, ambient: 0), lights: lights,
+      surface: try Surface(base: SIMD3(repeating: 0.5), specular: .zero, ambient: 0),
+      lights: lights,
       size: 128, parallelism: .serial)
     return ShadedMaterial.composite(
       height: height, mask: square, shading: shading, scale: 10, background: background,
@@ -52,7 +56,9 @@ final class CompositorTests: XCTestCase {
   }
 
   func testBackgroundColorMakesEveryPixelOpaque() throws {
-    let image = try render(lights: [Light.distant(try DistantLight(direction: SIMD3(0, 0, 1)))], background: .color(SIMD3(1, 0, 0)))
+    let image = try render(
+      lights: [Light.distant(try DistantLight(direction: SIMD3(0, 0, 1)))],
+      background: .color(SIMD3(1, 0, 0)))
     XCTAssertEqual(image[2, 2], SIMD4(1, 0, 0, 1))
     XCTAssertTrue(image.pixels.allSatisfy { $0.w == 1 })
   }

@@ -1,8 +1,8 @@
 import XCTest
 
-@testable import EmbossKit
 @testable import EmbossCompositing
 @testable import EmbossEngrave
+@testable import EmbossKit
 @testable import EmbossMaterials
 @testable import EmbossModel
 @testable import EmbossRaster
@@ -25,7 +25,9 @@ final class CutLineTests: XCTestCase {
           for i in 0..<polygon.count {
             let a = polygon[i]
             let b = polygon[(i + 1) % polygon.count]
-            if (a.y > py) != (b.y > py), px < a.x + (py - a.y) / (b.y - a.y) * (b.x - a.x) { crossings += 1 }
+            if (a.y > py) != (b.y > py), px < a.x + (py - a.y) / (b.y - a.y) * (b.x - a.x) {
+              crossings += 1
+            }
           }
         }
         inside[y * width + x] = crossings % 2 == 1
@@ -37,15 +39,19 @@ final class CutLineTests: XCTestCase {
   /// The traced path, filled, is the mask: every pixel more than half a pixel from the edge
   /// agrees, holes included (the inside of "o", "B", "8").
   func testPathRasterizesToTheMask() throws {
-    let mask = try TextLayout(text: "oB8", font: Fixtures.font(), style: TextStyle(pixelSize: 60)).rasterize()
+    let mask = try TextLayout(text: "oB8", font: Fixtures.font(), style: TextStyle(pixelSize: 60))
+      .rasterize()
     let curves = CutLine.trace(mask: mask, parallelism: .serial)
     XCTAssertEqual(curves.count, 2 + 3 + 3, "outer borders and holes")
     let filled = rasterize(curves, width: mask.width, height: mask.height)
-    let sdf = CutLine.signedDistance(mask: mask.plane, region: mask.plane.bounds, within: 4, parallelism: .serial)
+    let sdf = CutLine.signedDistance(
+      mask: mask.plane, region: mask.plane.bounds, within: 4, parallelism: .serial)
     var disagreements = 0
     for i in 0..<filled.count where filled[i] != (mask.plane.pixels[i] >= 0.5) {
       disagreements += 1
-      XCTAssertLessThan(abs(sdf.pixels[i]), 0.5, "pixel \(i % mask.width), \(i / mask.width) is \(sdf.pixels[i]) from the edge")
+      XCTAssertLessThan(
+        abs(sdf.pixels[i]), 0.5,
+        "pixel \(i % mask.width), \(i / mask.width) is \(sdf.pixels[i]) from the edge")
     }
     XCTAssertLessThan(disagreements, 40)
   }
@@ -63,19 +69,22 @@ final class CutLineTests: XCTestCase {
   }
 
   func testRegionPicksOneShapeAndKeepsItsHoles() throws {
-    let mask = try TextLayout(text: "o i", font: Fixtures.font(), style: TextStyle(pixelSize: 60)).rasterize()
+    let mask = try TextLayout(text: "o i", font: Fixtures.font(), style: TextStyle(pixelSize: 60))
+      .rasterize()
     // A point on the ring of the "o": its left side, half way down.
     let y = mask.inkBounds.y + mask.inkBounds.height * 2 / 3
     let x = (0..<mask.width).first { mask.plane[$0, y] > 0.9 } ?? 0
     let region = try XCTUnwrap(CutLine.region(of: mask, at: x + 2, y))
-    XCTAssertEqual(CutLine.trace(mask: region, parallelism: .serial).count, 2, "the o's outline and its hole")
+    XCTAssertEqual(
+      CutLine.trace(mask: region, parallelism: .serial).count, 2, "the o's outline and its hole")
     XCTAssertNil(CutLine.region(of: mask, at: 0, 0), "background")
     XCTAssertNil(CutLine.region(of: mask, at: -1, 5), "outside the image")
   }
 
   func testSVGSizeInMillimetersMatchesTheViewBox() throws {
     let curve = CutLine.smooth([SIMD2(-2, -2), SIMD2(10, -2), SIMD2(10, 10), SIMD2(-2, 10)])
-    let svg = SVGDocument.make(canvasWidth: 254, canvasHeight: 127, image: Data([1, 2, 3]), cut: [curve], dpi: 254)
+    let svg = SVGDocument.make(
+      canvasWidth: 254, canvasHeight: 127, image: Data([1, 2, 3]), cut: [curve], dpi: 254)
     XCTAssertTrue(svg.contains(#"width="25.6mm" height="12.9mm" viewBox="-2 -2 256 129""#), svg)
     XCTAssertTrue(svg.contains(#"<image x="0" y="0" width="254" height="127""#))
     XCTAssertTrue(svg.contains("data:image/png;base64,AQID"))
@@ -89,7 +98,8 @@ final class CutLineTests: XCTestCase {
     XCTAssertEqual(Resolution(dpi: 600).pixelsPerMeter, 23622)
     XCTAssertEqual(
       Resolution(dpi: 600).roundTripWarning,
-      "600 DPI is stored in the PNG as 23622 pixels per meter, 599.9988 DPI, which some software reads as 599; 508 or 635 DPI are stored exactly")
+      "600 DPI is stored in the PNG as 23622 pixels per meter, 599.9988 DPI, which some software reads as 599; 508 or 635 DPI are stored exactly"
+    )
     XCTAssertEqual(Length.parse("20mm"), Length(value: 20, unit: .mm))
     XCTAssertEqual(Length.parse("12"), Length(value: 12, unit: .px))
     XCTAssertEqual(Length.parse("0.5in")?.pixels(dpi: 300), 150)

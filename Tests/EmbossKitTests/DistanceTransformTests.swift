@@ -1,8 +1,8 @@
 import XCTest
 
-@testable import EmbossKit
 @testable import EmbossCompositing
 @testable import EmbossEngrave
+@testable import EmbossKit
 @testable import EmbossMaterials
 @testable import EmbossModel
 @testable import EmbossRaster
@@ -20,10 +20,13 @@ final class DistanceTransformTests: XCTestCase {
       let width = Int.random(in: 1...37, using: &random)
       let height = Int.random(in: 1...29, using: &random)
       let density = [0.02, 0.1, 0.5, 0.9][trial % 4]
-      let seeds = (0..<(width * height)).map { _ in Double.random(in: 0..<1, using: &random) < density }
+      let seeds = (0..<(width * height)).map { _ in
+        Double.random(in: 0..<1, using: &random) < density
+      }
       for threads in [1, 3] {
         let result = DistanceTransform.compute(
-          width: width, height: height, parallelism: Parallelism(threads: threads)) { seeds[$0] }
+          width: width, height: height, parallelism: Parallelism(threads: threads)
+        ) { seeds[$0] }
         for y in 0..<height {
           for x in 0..<width {
             var best = Int.max

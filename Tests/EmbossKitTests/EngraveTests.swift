@@ -1,8 +1,8 @@
 import XCTest
 
-@testable import EmbossKit
 @testable import EmbossCompositing
 @testable import EmbossEngrave
+@testable import EmbossKit
 @testable import EmbossMaterials
 @testable import EmbossModel
 @testable import EmbossRaster
@@ -34,6 +34,7 @@ final class EngraveTests: XCTestCase {
   }
 
   /// Every halftoning method keeps the average: the fraction of black follows the gray level.
+  ///
   /// Error diffusion within 3%; an n x n ordered matrix has n * n + 1 levels, so within half
   /// a level; Atkinson diffuses only 3/4 of the error, which clips the extreme tones (its
   /// known look), so it is held to the mid-tones.
@@ -50,7 +51,8 @@ final class EngraveTests: XCTestCase {
       }
       for level in levels {
         let bits = Engrave.bitmap(flat(level), options: EngraveOptions(method: method))
-        XCTAssertEqual(bits.blackFraction, Double(1 - level), accuracy: tolerance, "\(method) at \(level)")
+        XCTAssertEqual(
+          bits.blackFraction, Double(1 - level), accuracy: tolerance, "\(method) at \(level)")
       }
     }
   }
@@ -89,7 +91,9 @@ final class EngraveTests: XCTestCase {
   /// ("worms"); serpentine scanning mirrors the kernel on reverse rows and balances them.
   func testSerpentineBalancesDiagonalStructure() throws {
     func asymmetry(_ serpentine: Bool) -> Double {
-      let bits = Engrave.bitmap(flat(0.8, size: 128), options: EngraveOptions(method: .floydSteinberg, serpentine: serpentine))
+      let bits = Engrave.bitmap(
+        flat(0.8, size: 128),
+        options: EngraveOptions(method: .floydSteinberg, serpentine: serpentine))
       var right = 0
       var left = 0
       for y in 0..<127 {
@@ -109,15 +113,19 @@ final class EngraveTests: XCTestCase {
     for x in 0..<3 { gray[x, 0] = 0 }
     let plain = Engrave.bitmap(gray, options: EngraveOptions())
     XCTAssertEqual(plain.black, [true, true, true, false, false, false, false, false])
-    XCTAssertEqual(Engrave.bitmap(gray, options: EngraveOptions(negative: true)).black, plain.black.map { !$0 })
-    XCTAssertEqual(Engrave.bitmap(gray, options: EngraveOptions(mirror: true)).black, plain.black.reversed())
+    XCTAssertEqual(
+      Engrave.bitmap(gray, options: EngraveOptions(negative: true)).black, plain.black.map { !$0 })
+    XCTAssertEqual(
+      Engrave.bitmap(gray, options: EngraveOptions(mirror: true)).black, plain.black.reversed())
     var run = Plane(width: 12, height: 1, value: 1)
     for x in 2..<10 { run[x, 0] = 0 }
     let shortened = Engrave.bitmap(run, options: EngraveOptions(dotWidth: 4))
     XCTAssertEqual(shortened.black.enumerated().filter(\.element).map(\.offset), Array(4..<8))
     // A run thinner than the beam keeps its middle pixel.
-    XCTAssertEqual(BitImage(width: 5, height: 1, black: [false, true, true, true, false]).shorteningRuns(by: 2).black,
-                   [false, false, true, false, false])
+    XCTAssertEqual(
+      BitImage(width: 5, height: 1, black: [false, true, true, true, false]).shorteningRuns(by: 2)
+        .black,
+      [false, false, true, false, false])
   }
 
   func testOneBitPNGWithDensity() throws {
@@ -137,7 +145,8 @@ final class EngraveTests: XCTestCase {
   func testUnknownDitherListsTheValidOnes() throws {
     guard case .failure(let error) = DitherMethod.parse("floyd") else { return XCTFail() }
     XCTAssertTrue(error.message.hasPrefix("unknown dither 'floyd'"), error.message)
-    XCTAssertTrue(error.message.contains("floyd-steinberg, atkinson, jarvis-judice-ninke"), error.message)
+    XCTAssertTrue(
+      error.message.contains("floyd-steinberg, atkinson, jarvis-judice-ninke"), error.message)
   }
 
   /// White (and transparent) is never burned and black always is, whatever the method.
@@ -146,14 +155,21 @@ final class EngraveTests: XCTestCase {
     for y in 20..<44 { for x in 20..<44 { image[x, y] = SIMD4(0.2, 0.2, 0.2, 1) } }
     for method in DitherMethod.allCases {
       let bits = Engrave.bitmap(image, options: EngraveOptions(method: method, threshold: 200))
-      let outside = (0..<64 * 64).filter { i in !(20..<44).contains(i % 64) || !(20..<44).contains(i / 64) }
-      XCTAssertFalse(outside.contains { bits.black[$0] }, "\(method) burned the transparent surroundings")
+      let outside = (0..<64 * 64).filter { i in
+        !(20..<44).contains(i % 64) || !(20..<44).contains(i / 64)
+      }
+      XCTAssertFalse(
+        outside.contains { bits.black[$0] }, "\(method) burned the transparent surroundings")
       let negative = Engrave.bitmap(image, options: EngraveOptions(method: method, negative: true))
-      XCTAssertFalse(outside.contains { negative.black[$0] }, "\(method) negative burned the transparent surroundings")
+      XCTAssertFalse(
+        outside.contains { negative.black[$0] },
+        "\(method) negative burned the transparent surroundings")
     }
     let black = Plane(width: 16, height: 16, value: 0)
     for method in DitherMethod.allCases {
-      XCTAssertEqual(Engrave.bitmap(black, options: EngraveOptions(method: method)).blackFraction, 1, "\(method)")
+      XCTAssertEqual(
+        Engrave.bitmap(black, options: EngraveOptions(method: method)).blackFraction, 1, "\(method)"
+      )
     }
   }
 

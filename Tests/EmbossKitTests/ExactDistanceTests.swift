@@ -1,9 +1,9 @@
 import Foundation
 import XCTest
 
-@testable import EmbossKit
 @testable import EmbossCompositing
 @testable import EmbossEngrave
+@testable import EmbossKit
 @testable import EmbossMaterials
 @testable import EmbossModel
 @testable import EmbossRaster
@@ -28,7 +28,8 @@ final class ExactDistanceTests: XCTestCase {
   static func coverage(of polygon: [SIMD2<Double>], x: Int, y: Int) -> Double {
     var points = polygon
     let bounds: [(SIMD2<Double>) -> Double] = [
-      { $0.x - Double(x) }, { Double(x + 1) - $0.x }, { $0.y - Double(y) }, { Double(y + 1) - $0.y },
+      { $0.x - Double(x) }, { Double(x + 1) - $0.x }, { $0.y - Double(y) },
+      { Double(y + 1) - $0.y },
     ]
     for inside in bounds {
       var out: [SIMD2<Double>] = []
@@ -101,12 +102,15 @@ final class ExactDistanceTests: XCTestCase {
       var hit = false
       for (i, a) in polygon.enumerated() {
         let b = polygon[(i + 1) % polygon.count]
-        if (a.y > p.y) != (b.y > p.y), p.x < a.x + (p.y - a.y) / (b.y - a.y) * (b.x - a.x) { hit.toggle() }
+        if (a.y > p.y) != (b.y > p.y), p.x < a.x + (p.y - a.y) / (b.y - a.y) * (b.x - a.x) {
+          hit.toggle()
+        }
       }
       return hit
     }
     let worst = worstError(mask) { p in inside(p) ? Self.distance(p, to: polygon) : -1 }
-    print("W with acute notches: largest distance error \(worst.error) px at \(worst.x), \(worst.y)")
+    print(
+      "W with acute notches: largest distance error \(worst.error) px at \(worst.x), \(worst.y)")
     XCTAssertLessThanOrEqual(worst.error, 0.25)
   }
 
@@ -145,8 +149,11 @@ final class ExactDistanceTests: XCTestCase {
     var generator = SeededGenerator(state: 7)
     for _ in 0..<6 {
       let blobs = (0..<7).map { _ in
-        (Double.random(in: 5...55, using: &generator), Double.random(in: 5...45, using: &generator),
-         Double.random(in: 2...11, using: &generator))
+        (
+          Double.random(in: 5...55, using: &generator),
+          Double.random(in: 5...45, using: &generator),
+          Double.random(in: 2...11, using: &generator)
+        )
       }
       let mask = Fixtures.mask(width: 60, height: 50, samples: 4) { x, y in
         blobs.contains { (x - $0.0) * (x - $0.0) + (y - $0.1) * (y - $0.1) <= $0.2 * $0.2 }
@@ -164,7 +171,8 @@ final class ExactDistanceTests: XCTestCase {
       for y in 0..<50 {
         for x in 0..<60 where mask.plane[x, y] >= 0.5 {
           let p = SIMD2(Float(x), Float(y))
-          let truth = segments.map { EdgeDistance.nearest(to: p, on: $0).distance }.min() ?? .infinity
+          let truth =
+            segments.map { EdgeDistance.nearest(to: p, on: $0).distance }.min() ?? .infinity
           XCTAssertEqual(field.distance[y * 60 + x], truth, accuracy: 1e-4, "pixel \(x), \(y)")
         }
       }

@@ -1,9 +1,9 @@
 import Foundation
 import XCTest
 
-@testable import EmbossKit
 @testable import EmbossCompositing
 @testable import EmbossEngrave
+@testable import EmbossKit
 @testable import EmbossMaterials
 @testable import EmbossModel
 @testable import EmbossRaster
@@ -13,7 +13,9 @@ import XCTest
 @testable import EmbossText
 
 /// Replays every input kept in FuzzRegressions/ (fuzzer seeds and any input that once
-/// crashed) through the code paths the fuzz targets in Fuzz/ exercise. Passing means no crash.
+/// crashed) through the code paths the fuzz targets in Fuzz/ exercise.
+///
+/// Passing means no crash.
 final class FuzzRegressionTests: XCTestCase {
   func inputs(_ target: String) throws -> [(String, Data)] {
     let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -38,7 +40,9 @@ final class FuzzRegressionTests: XCTestCase {
     for (name, data) in try inputs("material") {
       let text = String(decoding: data, as: UTF8.self)
       var sink = DiagnosticSink()
-      if let spec = MaterialLoader.parse(yaml: text, file: name, library: MaterialLibrary(directories: []), sink: &sink) {
+      if let spec = MaterialLoader.parse(
+        yaml: text, file: name, library: MaterialLibrary(directories: []), sink: &sink)
+      {
         let settings = text.split(separator: "\n").prefix(8).map(String.init)
         if name.hasPrefix("set-") {
           // Kept because its lines once crashed `--set`: they must reach it and be refused.
@@ -60,12 +64,16 @@ final class FuzzRegressionTests: XCTestCase {
       let bytes = [UInt8](data)
       let style = TextStyle(
         pixelSize: Float(bytes[0] % 48) + 1, alignment: TextAlignment.allCases[Int(bytes[1]) % 3],
-        letterSpacing: Float(Int8(bitPattern: bytes[2])) / 4, lineHeight: 1, padding: Float(bytes[2] % 5))
+        letterSpacing: Float(Int8(bitPattern: bytes[2])) / 4, lineHeight: 1,
+        padding: Float(bytes[2] % 5))
       let text = String(decoding: bytes[3...], as: UTF8.self)
-      guard let layout = try? TextLayout(
-        text: text, font: font, style: style, limits: RenderLimits(maxPixels: 1 << 20, maxTextLength: 200))
+      guard
+        let layout = try? TextLayout(
+          text: text, font: font, style: style,
+          limits: RenderLimits(maxPixels: 1 << 20, maxTextLength: 200))
       else { continue }
-      _ = HeightField.make(mask: layout.rasterize(), relief: try ReliefSpec(radius: 3), parallelism: .serial)
+      _ = HeightField.make(
+        mask: layout.rasterize(), relief: try ReliefSpec(radius: 3), parallelism: .serial)
     }
   }
 }

@@ -1,8 +1,8 @@
 import XCTest
 
-@testable import EmbossKit
 @testable import EmbossCompositing
 @testable import EmbossEngrave
+@testable import EmbossKit
 @testable import EmbossMaterials
 @testable import EmbossModel
 @testable import EmbossRaster
@@ -66,7 +66,10 @@ final class HeightFieldTests: XCTestCase {
     var worst = 0.0
     for y in 0..<64 {
       for x in 0..<66 {
-        let r = ((Double(x) + 0.5 - cx) * (Double(x) + 0.5 - cx) + (Double(y) + 0.5 - cy) * (Double(y) + 0.5 - cy)).squareRoot()
+        let r =
+          ((Double(x) + 0.5 - cx) * (Double(x) + 0.5 - cx) + (Double(y) + 0.5 - cy)
+            * (Double(y) + 0.5 - cy))
+          .squareRoot()
         let expected = radius - r
         guard expected > 0.6, expected < 12 else { continue }
         let error = abs(Double(distance[x - region.x, y - region.y]) - expected)
@@ -77,7 +80,9 @@ final class HeightFieldTests: XCTestCase {
   }
 
   func testHeightsFollowTheProfileAndReachThePlateau() throws {
-    let mask = Fixtures.mask(width: 80, height: 80) { x, y in x >= 10 && x <= 70 && y >= 10 && y <= 70 }
+    let mask = Fixtures.mask(width: 80, height: 80) { x, y in
+      x >= 10 && x <= 70 && y >= 10 && y <= 70
+    }
     for profile in ReliefProfile.allCases {
       let field = HeightField.make(
         mask: mask, relief: try ReliefSpec(radius: 10, profile: profile), parallelism: .serial)
@@ -107,22 +112,30 @@ final class HeightFieldTests: XCTestCase {
   }
 
   func testLoweredDirectionNegatesHeights() throws {
-    let mask = Fixtures.mask(width: 40, height: 40) { x, y in x >= 5 && x <= 35 && y >= 5 && y <= 35 }
-    let raised = HeightField.make(mask: mask, relief: try ReliefSpec(direction: .raised), parallelism: .serial)
-    let lowered = HeightField.make(mask: mask, relief: try ReliefSpec(direction: .lowered), parallelism: .serial)
+    let mask = Fixtures.mask(width: 40, height: 40) { x, y in x >= 5 && x <= 35 && y >= 5 && y <= 35
+    }
+    let raised = HeightField.make(
+      mask: mask, relief: try ReliefSpec(direction: .raised), parallelism: .serial)
+    let lowered = HeightField.make(
+      mask: mask, relief: try ReliefSpec(direction: .lowered), parallelism: .serial)
     XCTAssertEqual(raised.plane.pixels.map { -$0 }, lowered.plane.pixels)
   }
 
   func testEmptyMaskGivesEmptyField() throws {
-    let field = HeightField.make(mask: CoverageMask(plane: Plane(width: 10, height: 10)), relief: try ReliefSpec())
+    let field = HeightField.make(
+      mask: CoverageMask(plane: Plane(width: 10, height: 10)), relief: try ReliefSpec())
     XCTAssertTrue(field.region.isEmpty)
     XCTAssertEqual(field.height(x: 3, y: 3), 0)
   }
 
   func testSameFieldOnAnyThreadCount() throws {
-    let mask = Fixtures.mask(width: 90, height: 70) { x, y in ((x - 45) * (x - 45)) / 1600 + ((y - 35) * (y - 35)) / 900 <= 1 }
-    let one = HeightField.make(mask: mask, relief: try ReliefSpec(), parallelism: Parallelism(threads: 1))
-    let seven = HeightField.make(mask: mask, relief: try ReliefSpec(), parallelism: Parallelism(threads: 7))
+    let mask = Fixtures.mask(width: 90, height: 70) { x, y in
+      ((x - 45) * (x - 45)) / 1600 + ((y - 35) * (y - 35)) / 900 <= 1
+    }
+    let one = HeightField.make(
+      mask: mask, relief: try ReliefSpec(), parallelism: Parallelism(threads: 1))
+    let seven = HeightField.make(
+      mask: mask, relief: try ReliefSpec(), parallelism: Parallelism(threads: 7))
     XCTAssertEqual(one, seven)
   }
 }
@@ -135,7 +148,9 @@ extension HeightFieldTests {
       let center = 35 + 18 * sin(y / 40)
       return abs(x - center) < 9 + 4 * cos(y / 23) && y > 4 && y < 414
     }
-    for relief in [try ReliefSpec(radius: 6, profile: .linear), try ReliefSpec(radius: 3.5, profile: .round)] {
+    for relief in [
+      try ReliefSpec(radius: 6, profile: .linear), try ReliefSpec(radius: 3.5, profile: .round),
+    ] {
       let field = HeightField.make(mask: mask, relief: relief, parallelism: Parallelism(threads: 3))
       let region = mask.inkBounds.grown(by: 1)
       XCTAssertEqual(field.region, region)
@@ -143,7 +158,8 @@ extension HeightFieldTests {
       for i in 0..<whole.pixels.count {
         let d = whole.pixels[i]
         let expected = d > 0 ? relief.profile.height(d / relief.radius) : 0
-        XCTAssertEqual(field.plane.pixels[i], expected, "pixel \(i % region.width), \(i / region.width)")
+        XCTAssertEqual(
+          field.plane.pixels[i], expected, "pixel \(i % region.width), \(i / region.width)")
       }
     }
   }

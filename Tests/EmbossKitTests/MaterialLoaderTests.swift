@@ -1,8 +1,8 @@
 import XCTest
 
-@testable import EmbossKit
 @testable import EmbossCompositing
 @testable import EmbossEngrave
+@testable import EmbossKit
 @testable import EmbossMaterials
 @testable import EmbossModel
 @testable import EmbossRaster
@@ -29,14 +29,17 @@ final class MaterialLoaderTests: XCTestCase {
     XCTAssertEqual(spec.surface.model, .ggx)
     XCTAssertEqual(spec.environment.softboxes.count, 2)
     // Depth follows the radius: at radius 10 it is Core Image's scale 10, as before.
-    XCTAssertEqual(spec.relief, try ReliefSpec(radius: 10, profile: .round, depth: .radiusMultiple(1), direction: .raised))
+    XCTAssertEqual(
+      spec.relief,
+      try ReliefSpec(radius: 10, profile: .round, depth: .radiusMultiple(1), direction: .raised))
     XCTAssertEqual(spec.relief.scale, 10)
     XCTAssertEqual(spec.shadingSize, 512)
   }
 
   func testOmittedKeysTakeDefaults() throws {
     var sink = DiagnosticSink()
-    let spec = MaterialLoader.parse(yaml: "surface:\n  shininess: 90\n", file: "x.yaml", library: library, sink: &sink)
+    let spec = MaterialLoader.parse(
+      yaml: "surface:\n  shininess: 90\n", file: "x.yaml", library: library, sink: &sink)
     XCTAssertEqual(sink.diagnostics, [])
     XCTAssertEqual(spec?.surface.shininess, 90)
     XCTAssertEqual(spec?.surface.base, MaterialSpec.builtIn.surface.base)
@@ -49,7 +52,9 @@ final class MaterialLoaderTests: XCTestCase {
       ["test.yaml:2:3: error: \"surface.shinyness\": unknown key; did you mean \"shininess\"?"])
     XCTAssertEqual(
       errors("colour: red\n"),
-      ["test.yaml:1:1: error: \"colour\": unknown key (known keys: description, extends, surface, lights, environment, relief, shading, background)"])
+      [
+        "test.yaml:1:1: error: \"colour\": unknown key (known keys: description, extends, surface, lights, environment, relief, shading, background)"
+      ])
   }
 
   func testOutOfRangeNumbers() throws {
@@ -85,23 +90,29 @@ final class MaterialLoaderTests: XCTestCase {
   func testBadColors() throws {
     XCTAssertEqual(
       errors("surface:\n  base: \"#ggg\"\n"),
-      ["test.yaml:2:9: error: \"surface.base\": expected a color like \"#rrggbb\", \"#rgb\", \"#rrggbbaa\" or a name, got \"#ggg\""])
+      [
+        "test.yaml:2:9: error: \"surface.base\": expected a color like \"#rrggbb\", \"#rgb\", \"#rrggbbaa\" or a name, got \"#ggg\""
+      ])
     XCTAssertEqual(
       errors("surface:\n  base: #ff0000\n"),
-      ["test.yaml:2:8: error: \"surface.base\": expected a color such as \"#rrggbb\", got nothing (an unquoted # starts a YAML comment: write the color in quotes)"])
+      [
+        "test.yaml:2:8: error: \"surface.base\": expected a color such as \"#rrggbb\", got nothing (an unquoted # starts a YAML comment: write the color in quotes)"
+      ])
   }
 
   func testHueColors() throws {
     var sink = DiagnosticSink()
     let spec = MaterialLoader.parse(
-      yaml: "lights:\n  - position: [0, 0, 1]\n    color: {hue: 120, brightness: 1}\n", file: "x.yaml",
+      yaml: "lights:\n  - position: [0, 0, 1]\n    color: {hue: 120, brightness: 1}\n",
+      file: "x.yaml",
       library: library, sink: &sink)
     XCTAssertEqual(sink.diagnostics, [])
     XCTAssertEqual(spec?.lights.first?.color, SIMD3(0, 1, 0))
   }
 
   func testEmptyLightListAndBadLights() throws {
-    XCTAssertEqual(errors("lights: []\n"), ["test.yaml:1:9: error: \"lights\": needs at least one light"])
+    XCTAssertEqual(
+      errors("lights: []\n"), ["test.yaml:1:9: error: \"lights\": needs at least one light"])
     XCTAssertEqual(
       errors("lights:\n  - position: [1, 2]\n    kind: omnii\n"),
       [
@@ -124,28 +135,38 @@ final class MaterialLoaderTests: XCTestCase {
   func testExtendsOverridesAndDetectsCycles() throws {
     let directory = try Fixtures.temporaryDirectory()
     let local = MaterialLibrary(directories: [directory.path])
-    try "surface:\n  shininess: 7\n  ambient: 0.3\n".write(to: directory.appendingPathComponent("parent.yaml"), atomically: true, encoding: .utf8)
-    try "extends: parent\nsurface:\n  shininess: 9\n".write(to: directory.appendingPathComponent("child.yaml"), atomically: true, encoding: .utf8)
+    try "surface:\n  shininess: 7\n  ambient: 0.3\n".write(
+      to: directory.appendingPathComponent("parent.yaml"), atomically: true, encoding: .utf8)
+    try "extends: parent\nsurface:\n  shininess: 9\n".write(
+      to: directory.appendingPathComponent("child.yaml"), atomically: true, encoding: .utf8)
     let child = try MaterialLoader.load("child", library: local)
     XCTAssertEqual(child.surface.shininess, 9)
     XCTAssertEqual(child.surface.ambient, 0.3)
 
-    try "extends: b\n".write(to: directory.appendingPathComponent("a.yaml"), atomically: true, encoding: .utf8)
-    try "extends: a\n".write(to: directory.appendingPathComponent("b.yaml"), atomically: true, encoding: .utf8)
+    try "extends: b\n".write(
+      to: directory.appendingPathComponent("a.yaml"), atomically: true, encoding: .utf8)
+    try "extends: a\n".write(
+      to: directory.appendingPathComponent("b.yaml"), atomically: true, encoding: .utf8)
     XCTAssertThrowsError(try MaterialLoader.load("a", library: local)) { error in
       let path = directory.appendingPathComponent("b.yaml").path
-      XCTAssertEqual("\(error)", "\(path):1:10: error: \"extends\": cycle: a.yaml -> b.yaml -> a.yaml")
+      XCTAssertEqual(
+        "\(error)", "\(path):1:10: error: \"extends\": cycle: a.yaml -> b.yaml -> a.yaml")
     }
-    try "extends: parnt\n".write(to: directory.appendingPathComponent("typo.yaml"), atomically: true, encoding: .utf8)
+    try "extends: parnt\n".write(
+      to: directory.appendingPathComponent("typo.yaml"), atomically: true, encoding: .utf8)
     XCTAssertThrowsError(try MaterialLoader.load("typo", library: local)) { error in
       let path = directory.appendingPathComponent("typo.yaml").path
-      XCTAssertEqual("\(error)", "\(path):1:10: error: \"extends\": no material named \"parnt\"; did you mean \"parent\"?")
+      XCTAssertEqual(
+        "\(error)",
+        "\(path):1:10: error: \"extends\": no material named \"parnt\"; did you mean \"parent\"?")
     }
   }
 
   func testUnknownPresetName() throws {
     XCTAssertThrowsError(try MaterialLoader.load("defualt", library: library)) { error in
-      XCTAssertTrue((error as? EmbossError)?.message.hasPrefix("no material named 'defualt'; did you mean 'default'?") ?? false, "\(error)")
+      XCTAssertTrue(
+        (error as? EmbossError)?.message.hasPrefix(
+          "no material named 'defualt'; did you mean 'default'?") ?? false, "\(error)")
     }
   }
 
@@ -155,7 +176,8 @@ final class MaterialLoaderTests: XCTestCase {
     XCTAssertEqual(try Background.parse("transparent").get(), .transparent)
     XCTAssertThrowsError(try ColorLiteral.parse("#12345").get())
     XCTAssertThrowsError(try Background.parse("#ff000080").get())
-    XCTAssertEqual(ColorLiteral(hue: 0, saturation: 1, brightness: 1), ColorLiteral(red: 1, green: 0, blue: 0))
+    XCTAssertEqual(
+      ColorLiteral(hue: 0, saturation: 1, brightness: 1), ColorLiteral(red: 1, green: 0, blue: 0))
   }
 
   func testEditDistanceSuggestions() throws {
@@ -170,7 +192,8 @@ final class MaterialLoaderTests: XCTestCase {
     let spec = try MaterialLoader.apply(
       settings: [
         "surface.shininess=90", "lights[0].intensity=0.5", "lights[1].color=#ff0000",
-        "relief.profile=linear", "background=transparent", "lights[1]={kind: omni}", "lights[2]={kind: omni}",
+        "relief.profile=linear", "background=transparent", "lights[1]={kind: omni}",
+        "lights[2]={kind: omni}",
         "lights[3].position=[0, 0, 2]",
         "shading.size=128",
       ], to: base)
@@ -187,17 +210,29 @@ final class MaterialLoaderTests: XCTestCase {
 
   func testBadSettingsAreLocatedInTheSetting() throws {
     let base = try Fixtures.material()
-    XCTAssertThrowsError(try MaterialLoader.apply(settings: ["surface.shininess=0"], to: base)) { error in
-      XCTAssertEqual("\(error)", "--set:1:19: error: \"surface.shininess\": must be in 1...2048, got 0")
+    XCTAssertThrowsError(try MaterialLoader.apply(settings: ["surface.shininess=0"], to: base)) {
+      error in
+      XCTAssertEqual(
+        "\(error)", "--set:1:19: error: \"surface.shininess\": must be in 1...2048, got 0")
     }
-    XCTAssertThrowsError(try MaterialLoader.apply(settings: ["lights[7].intensity=1"], to: base)) { error in
-      XCTAssertEqual("\(error)", "--set:1:1: error: \"lights[7].intensity\": no light [7]; the material has 1 (index 1 adds one)")
+    XCTAssertThrowsError(try MaterialLoader.apply(settings: ["lights[7].intensity=1"], to: base)) {
+      error in
+      XCTAssertEqual(
+        "\(error)",
+        "--set:1:1: error: \"lights[7].intensity\": no light [7]; the material has 1 (index 1 adds one)"
+      )
     }
-    XCTAssertThrowsError(try MaterialLoader.apply(settings: ["surfce.shininess=3"], to: base)) { error in
-      XCTAssertEqual("\(error)", "--set:1:1: error: \"surfce.shininess\": not a key that can be set; did you mean \"surface\"?")
+    XCTAssertThrowsError(try MaterialLoader.apply(settings: ["surfce.shininess=3"], to: base)) {
+      error in
+      XCTAssertEqual(
+        "\(error)",
+        "--set:1:1: error: \"surfce.shininess\": not a key that can be set; did you mean \"surface\"?"
+      )
     }
     XCTAssertThrowsError(try MaterialLoader.apply(settings: ["shininess"], to: base)) { error in
-      XCTAssertEqual("\(error)", "--set:1:1: error: \"shininess\": expected key=value, such as surface.shininess=40")
+      XCTAssertEqual(
+        "\(error)",
+        "--set:1:1: error: \"shininess\": expected key=value, such as surface.shininess=40")
     }
   }
 
@@ -239,16 +274,22 @@ final class MaterialLoaderTests: XCTestCase {
   func testNewKeysReportLocatedErrors() throws {
     XCTAssertEqual(
       errors("surface:\n  model: phong\n"),
-      ["test.yaml:2:10: error: \"surface.model\": unknown value \"phong\" (one of: blinn-phong, ggx)"])
+      [
+        "test.yaml:2:10: error: \"surface.model\": unknown value \"phong\" (one of: blinn-phong, ggx)"
+      ])
     XCTAssertEqual(
       errors("environment:\n  horizon-angle: 95\n"),
       ["test.yaml:2:18: error: \"environment.horizon-angle\": must be in -89...89, got 95"])
     XCTAssertEqual(
       errors("environment:\n  softboxes:\n    - widht: 3\n"),
-      ["test.yaml:3:7: error: \"environment.softboxes[0].widht\": unknown key; did you mean \"width\"?"])
+      [
+        "test.yaml:3:7: error: \"environment.softboxes[0].widht\": unknown key; did you mean \"width\"?"
+      ])
     XCTAssertEqual(
       errors("lights:\n  - position: [1, 1, 1]\n    angle: 30\n"),
-      ["test.yaml:2:5: error: \"lights[0].position\": give either a position or an angle and altitude, not both"])
+      [
+        "test.yaml:2:5: error: \"lights[0].position\": give either a position or an angle and altitude, not both"
+      ])
     XCTAssertEqual(
       errors("relief:\n  depth: 1\n  scale: 10\n"),
       [
@@ -258,7 +299,8 @@ final class MaterialLoaderTests: XCTestCase {
 
   func testSettingsReachTheEnvironment() throws {
     let spec = try MaterialLoader.apply(
-      settings: ["environment.intensity=0.5", "environment.sky=#ff0000"], to: try Fixtures.material())
+      settings: ["environment.intensity=0.5", "environment.sky=#ff0000"],
+      to: try Fixtures.material())
     XCTAssertEqual(spec.environment.intensity, 0.5)
     XCTAssertEqual(spec.environment.sky, SIMD3(1, 0, 0))
   }
@@ -267,9 +309,11 @@ final class MaterialLoaderTests: XCTestCase {
   func testEmptyKeyPathsAreLocatedErrors() throws {
     let base = try Fixtures.material()
     for setting in [".=1", "surface.=1", ".shininess=1", "surface..shininess=1"] {
-      XCTAssertThrowsError(try MaterialLoader.apply(settings: [setting], to: base), setting) { error in
+      XCTAssertThrowsError(try MaterialLoader.apply(settings: [setting], to: base), setting) {
+        error in
         XCTAssertTrue("\(error)".hasPrefix("--set:1:1: error: "), "\(error)")
-        XCTAssertTrue("\(error)".contains("a key path has a name on each side of every dot"), "\(error)")
+        XCTAssertTrue(
+          "\(error)".contains("a key path has a name on each side of every dot"), "\(error)")
       }
     }
   }
@@ -286,7 +330,8 @@ final class MaterialLoaderTests: XCTestCase {
         "test.yaml:6:14: error: \"surface.shininess\": must be in 1...2048, got -3",
       ])
     XCTAssertEqual(
-      errors("lights:\n  - kind: omni\n    kind: spot\n  - kind: omni\ndescription: a\ndescription: b\n"),
+      errors(
+        "lights:\n  - kind: omni\n    kind: spot\n  - kind: omni\ndescription: a\ndescription: b\n"),
       [
         "test.yaml:3:5: error: \"lights[0].kind\": duplicate key",
         "test.yaml:6:1: error: \"description\": duplicate key",
@@ -305,23 +350,30 @@ final class MaterialLoaderTests: XCTestCase {
   func testTabIndentationIsNamed() throws {
     XCTAssertEqual(
       errors("relief:\n\tradius: 4\n"),
-      ["test.yaml:2:1: error: not valid YAML: a tab is used for indentation; YAML indents with spaces only"])
+      [
+        "test.yaml:2:1: error: not valid YAML: a tab is used for indentation; YAML indents with spaces only"
+      ])
     XCTAssertEqual(
       errors("relief:\n  radius: 4\n  \tprofile: linear\n"),
-      ["test.yaml:3:3: error: not valid YAML: a tab is used for indentation; YAML indents with spaces only"])
+      [
+        "test.yaml:3:3: error: not valid YAML: a tab is used for indentation; YAML indents with spaces only"
+      ])
   }
 
   func testMisspelledColorNameGetsASuggestion() throws {
     XCTAssertEqual(
       errors("surface:\n  base: silvr\n"),
-      ["test.yaml:2:9: error: \"surface.base\": unknown color name \"silvr\"; did you mean \"silver\"?"])
+      [
+        "test.yaml:2:9: error: \"surface.base\": unknown color name \"silvr\"; did you mean \"silver\"?"
+      ])
   }
 
   /// Bytes that are not UTF-8 are located at their line and column.
   func testNonUTF8IsLocated() throws {
     let directory = try Fixtures.temporaryDirectory()
     let file = directory.appendingPathComponent("latin1.yaml")
-    try Data("description: caf".utf8 + [0xE9] + Array("\nrelief:\n  radius: 4\n".utf8)).write(to: file)
+    try Data("description: caf".utf8 + [0xE9] + Array("\nrelief:\n  radius: 4\n".utf8)).write(
+      to: file)
     XCTAssertEqual(
       MaterialLoader.check(file.path, library: library),
       ["\(file.path):1:17: error: not UTF-8 text: byte 0xE9 (save the file as UTF-8)"])
@@ -337,14 +389,16 @@ final class MaterialLoaderTests: XCTestCase {
     let directory = try Fixtures.temporaryDirectory()
     let sub = directory.appendingPathComponent("sub")
     try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
-    try "surface:\n  shininess: 33\n".write(to: sub.appendingPathComponent("base.yaml"), atomically: true, encoding: .utf8)
+    try "surface:\n  shininess: 33\n".write(
+      to: sub.appendingPathComponent("base.yaml"), atomically: true, encoding: .utf8)
     try "extends: base.yaml\nrelief:\n  radius: 4\n".write(
       to: sub.appendingPathComponent("child.yaml"), atomically: true, encoding: .utf8)
     // A decoy in the working directory must not be picked.
     let previous = FileManager.default.currentDirectoryPath
     FileManager.default.changeCurrentDirectoryPath(directory.path)
     defer { FileManager.default.changeCurrentDirectoryPath(previous) }
-    try "surface:\n  shininess: 99\n".write(to: directory.appendingPathComponent("base.yaml"), atomically: true, encoding: .utf8)
+    try "surface:\n  shininess: 99\n".write(
+      to: directory.appendingPathComponent("base.yaml"), atomically: true, encoding: .utf8)
     let child = try MaterialLoader.load("sub/child.yaml", library: library)
     XCTAssertEqual(child.surface.shininess, 33)
   }

@@ -1,8 +1,8 @@
 import XCTest
 
-@testable import EmbossKit
 @testable import EmbossCompositing
 @testable import EmbossEngrave
+@testable import EmbossKit
 @testable import EmbossMaterials
 @testable import EmbossModel
 @testable import EmbossRaster
@@ -70,7 +70,9 @@ final class PNGCodecTests: XCTestCase {
     data.replaceSubrange(16..<20, with: big)
     data.replaceSubrange(20..<24, with: big)
     let crc = crc32(Array(data[12..<29]))
-    data.replaceSubrange(29..<33, with: [UInt8(crc >> 24), UInt8(crc >> 16 & 0xff), UInt8(crc >> 8 & 0xff), UInt8(crc & 0xff)])
+    data.replaceSubrange(
+      29..<33,
+      with: [UInt8(crc >> 24), UInt8(crc >> 16 & 0xff), UInt8(crc >> 8 & 0xff), UInt8(crc & 0xff)])
     XCTAssertThrowsError(try PNGCodec.decode(data)) { error in
       XCTAssertEqual(
         (error as? EmbossError)?.message,
@@ -98,7 +100,9 @@ final class PNGCodecTests: XCTestCase {
       for i in stride(from: 0, to: width * height, by: 97) {
         let p = image.pixels[i]
         let scale: Float = depth == .eight ? 255 : 65535
-        let expected = [SRGB.encode(p.x), SRGB.encode(p.y), SRGB.encode(p.z), p.w].map { ($0 * scale).rounded() }
+        let expected = [SRGB.encode(p.x), SRGB.encode(p.y), SRGB.encode(p.z), p.w].map {
+          ($0 * scale).rounded()
+        }
         for c in 0..<4 {
           let got = Float(samples.rgba[4 * i + c]) / (depth == .eight ? 257 : 1)
           XCTAssertEqual(got, expected[c], accuracy: 1, "pixel \(i) channel \(c) depth \(depth)")
@@ -109,7 +113,8 @@ final class PNGCodecTests: XCTestCase {
 
   func testOutputIsReproducible() throws {
     let image = RGBAImage(width: 40, height: 30, fill: SIMD4(0.2, 0.4, 0.6, 0.8))
-    XCTAssertEqual(try PNGCodec.encode(image), try PNGCodec.encode(image, parallelism: Parallelism(threads: 5)))
+    XCTAssertEqual(
+      try PNGCodec.encode(image), try PNGCodec.encode(image, parallelism: Parallelism(threads: 5)))
   }
 
   private func crc32(_ bytes: [UInt8]) -> UInt32 {
@@ -124,20 +129,24 @@ final class PNGCodecTests: XCTestCase {
 
 final class ImageDiffTests: XCTestCase {
   func samples(_ values: [UInt8]) -> PNGCodec.Samples {
-    PNGCodec.Samples(width: values.count / 4, height: 1, rgba: values.map { UInt16($0) * 257 }, pixelsPerMeter: 0)
+    PNGCodec.Samples(
+      width: values.count / 4, height: 1, rgba: values.map { UInt16($0) * 257 }, pixelsPerMeter: 0)
   }
 
   func testOneLevelWithinToleranceAndTwoLevelsPast() throws {
     let expected = samples([10, 20, 30, 255, 100, 100, 100, 255])
     let oneOff = samples([11, 20, 30, 255, 100, 100, 100, 255])
     let twoOff = samples([10, 20, 30, 255, 100, 102, 100, 255])
-    XCTAssertEqual(ImageDiff.compare(expected: expected, actual: oneOff, tolerance: 1)?.badPixels, 0)
+    XCTAssertEqual(
+      ImageDiff.compare(expected: expected, actual: oneOff, tolerance: 1)?.badPixels, 0)
     let report = ImageDiff.compare(expected: expected, actual: twoOff, tolerance: 1)
     XCTAssertEqual(report?.badPixels, 1)
     XCTAssertEqual(report?.worstDifference, 2)
     XCTAssertEqual(report?.worstX, 1)
-    XCTAssertNil(ImageDiff.compare(expected: expected, actual: samples([1, 2, 3, 4]), tolerance: 1))
-    XCTAssertEqual(ImageDiff.compare(expected: expected, actual: expected, tolerance: 0)?.psnr, .infinity)
+    XCTAssertNil(
+      ImageDiff.compare(expected: expected, actual: samples([1, 2, 3, 4]), tolerance: 1))
+    XCTAssertEqual(
+      ImageDiff.compare(expected: expected, actual: expected, tolerance: 0)?.psnr, .infinity)
   }
 
   func testSnapshotComparisonUsesTheTolerance() throws {

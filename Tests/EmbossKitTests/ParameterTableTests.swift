@@ -8,8 +8,12 @@ import XCTest
 /// types' checks all follow it.
 final class ParameterTableTests: XCTestCase {
   func testDocsTableIsTheGeneratedTable() throws {
-    let docs = try String(contentsOfFile: Fixtures.resources.root + "/docs/materials.md", encoding: .utf8)
-    let start = try XCTUnwrap(docs.range(of: "-->\n", range: try XCTUnwrap(docs.range(of: "<!-- parameters:")).lowerBound..<docs.endIndex))
+    let docs = try String(
+      contentsOfFile: Fixtures.resources.root + "/docs/materials.md", encoding: .utf8)
+    let start = try XCTUnwrap(
+      docs.range(
+        of: "-->\n",
+        range: try XCTUnwrap(docs.range(of: "<!-- parameters:")).lowerBound..<docs.endIndex))
     let end = try XCTUnwrap(docs.range(of: "<!-- /parameters -->"))
     XCTAssertEqual(
       String(docs[start.upperBound..<end.lowerBound]), Parameters.markdownTable,
@@ -19,13 +23,21 @@ final class ParameterTableTests: XCTestCase {
   func testKeysAreUniqueAndSectionsComeFromTheTable() {
     let keys = Parameters.all.map(\.row.key)
     XCTAssertEqual(Set(keys).count, keys.count)
-    XCTAssertEqual(Parameters.keys(in: "relief"), ["radius", "profile", "depth", "scale", "soften", "direction"])
-    XCTAssertEqual(Parameters.keys(in: "lights[]"), ["kind", "position", "angle", "altitude", "color", "intensity", "target", "cone"])
+    XCTAssertEqual(
+      Parameters.keys(in: "relief"), ["radius", "profile", "depth", "scale", "soften", "direction"])
+    XCTAssertEqual(
+      Parameters.keys(in: "lights[]"),
+      ["kind", "position", "angle", "altitude", "color", "intensity", "target", "cone"])
     XCTAssertEqual(
       Parameters.topLevelKeys,
-      ["description", "extends", "surface", "lights", "environment", "relief", "shading", "background"])
+      [
+        "description", "extends", "surface", "lights", "environment", "relief", "shading",
+        "background",
+      ])
     // Every key a light kind reads is a light key.
-    for (_, used) in NodeReader.lightKeys { XCTAssertTrue(Set(used).isSubset(of: Parameters.keys(in: "lights[]"))) }
+    for (_, used) in NodeReader.lightKeys {
+      XCTAssertTrue(Set(used).isSubset(of: Parameters.keys(in: "lights[]")))
+    }
   }
 
   /// The built-in material is the table's defaults.
@@ -34,7 +46,8 @@ final class ParameterTableTests: XCTestCase {
     XCTAssertEqual(builtIn.relief.radius, Parameters.radius.defaultValue)
     XCTAssertEqual(builtIn.surface.shininess, Parameters.shininess.defaultValue)
     XCTAssertEqual(builtIn.shadingSize, Parameters.shadingSize.defaultValue)
-    XCTAssertEqual(builtIn.lights, [.omni(try OmniLight(position: Parameters.lightPosition.defaultValue))])
+    XCTAssertEqual(
+      builtIn.lights, [.omni(try OmniLight(position: Parameters.lightPosition.defaultValue))])
   }
 
   /// Spec types cannot hold a value outside the table: `ReliefSpec(radius: .nan)` once trapped
@@ -50,7 +63,8 @@ final class ParameterTableTests: XCTestCase {
     XCTAssertThrowsError(try Surface(base: SIMD3(.infinity, 0, 0)))
     XCTAssertThrowsError(try SpotLight(cone: 91))
     XCTAssertThrowsError(try DistantLight(direction: .zero)) { error in
-      XCTAssertEqual("\(error)", "\"lights[].position\": a distant light needs a direction other than [0, 0, 0]")
+      XCTAssertEqual(
+        "\(error)", "\"lights[].position\": a distant light needs a direction other than [0, 0, 0]")
     }
     XCTAssertThrowsError(try Environment(horizonAngle: 90))
     XCTAssertThrowsError(try Softbox(width: 0))
@@ -98,12 +112,16 @@ final class ParameterTableTests: XCTestCase {
 
   /// A relief depth in a file may be a multiple (`1.5`, `1.5x`) or pixels (`12px`).
   func testDepthAsMultipleOrPixels() throws {
-    for (text, depth) in [("1.5", ReliefDepth.radiusMultiple(1.5)), ("2x", .radiusMultiple(2)), ("12px", .pixels(12))] {
+    for (text, depth) in [
+      ("1.5", ReliefDepth.radiusMultiple(1.5)), ("2x", .radiusMultiple(2)), ("12px", .pixels(12)),
+    ] {
       let spec = try MaterialLoader.apply(settings: ["relief.depth=\(text)"], to: .builtIn)
       XCTAssertEqual(spec.relief.depth, depth, text)
     }
-    XCTAssertThrowsError(try MaterialLoader.apply(settings: ["relief.depth=2000px"], to: .builtIn)) { error in
-      XCTAssertEqual("\(error)", "--set:1:14: error: \"relief.depth\": must be in 0...1000, got 2000")
+    XCTAssertThrowsError(try MaterialLoader.apply(settings: ["relief.depth=2000px"], to: .builtIn))
+    { error in
+      XCTAssertEqual(
+        "\(error)", "--set:1:14: error: \"relief.depth\": must be in 0...1000, got 2000")
     }
   }
 

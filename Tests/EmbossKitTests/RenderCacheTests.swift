@@ -1,8 +1,8 @@
 import XCTest
 
-@testable import EmbossKit
 @testable import EmbossCompositing
 @testable import EmbossEngrave
+@testable import EmbossKit
 @testable import EmbossMaterials
 @testable import EmbossModel
 @testable import EmbossRaster
@@ -16,12 +16,14 @@ import XCTest
 final class RenderCacheTests: XCTestCase {
   /// "Kw4" at 40 px: an acute corner, a crease and an edge, small enough to be quick.
   func mask() throws -> CoverageMask {
-    try TextLayout(text: "Kw4", font: try Fixtures.font(), style: TextStyle(pixelSize: 40)).rasterize()
+    try TextLayout(text: "Kw4", font: try Fixtures.font(), style: TextStyle(pixelSize: 40))
+      .rasterize()
   }
 
   func material() throws -> MaterialSpec {
     try MaterialLoader.apply(
-      settings: ["shading.size=96"], to: try MaterialLoader.load("default", library: Fixtures.resources.materialLibrary))
+      settings: ["shading.size=96"],
+      to: try MaterialLoader.load("default", library: Fixtures.resources.materialLibrary))
   }
 
   /// Each edit (a `--set` value), applied in turn to the material of the step before, and the
@@ -42,19 +44,26 @@ final class RenderCacheTests: XCTestCase {
     ]
   }
 
-  func render(_ mask: CoverageMask, _ spec: MaterialSpec, outputs: RenderOutputs = [], cache: StageCache = StageCache())
+  func render(
+    _ mask: CoverageMask, _ spec: MaterialSpec, outputs: RenderOutputs = [],
+    cache: StageCache = StageCache()
+  )
     -> RenderResult
   {
-    Pipeline.render(RenderInput(mask: mask, material: spec, outputs: outputs, parallelism: .serial), cache: cache)
+    Pipeline.render(
+      RenderInput(mask: mask, material: spec, outputs: outputs, parallelism: .serial), cache: cache)
   }
 
   /// "none", or how many pixels differ and where the first is.
   static func difference(_ a: CanvasImage?, _ b: CanvasImage?) -> String {
-    guard let x = a?.flattened(), let y = b?.flattened() else { return a == nil && b == nil ? "none" : "one is missing" }
+    guard let x = a?.flattened(), let y = b?.flattened() else {
+      return a == nil && b == nil ? "none" : "one is missing"
+    }
     guard x.width == y.width, x.height == y.height else { return "sizes differ" }
     let differing = x.pixels.indices.filter { x.pixels[$0] != y.pixels[$0] }
     guard let first = differing.first else { return "none" }
-    return "\(differing.count) pixels, first at (\(first % x.width), \(first / x.width)): \(x.pixels[first]) vs \(y.pixels[first])"
+    return
+      "\(differing.count) pixels, first at (\(first % x.width), \(first / x.width)): \(x.pixels[first]) vs \(y.pixels[first])"
   }
 
   func testCachedRendersEqualFreshRendersAndRerunOnlyWhatChanged() throws {
@@ -83,9 +92,10 @@ final class RenderCacheTests: XCTestCase {
     let cache = StageCache()
     _ = render(mask, spec, cache: cache)
     for step in 0..<3 {
-      spec = try MaterialLoader.apply(settings: ["lights[0].position=[\(Float(step) * 0.4 - 0.6), 0.7, 0.6]"], to: spec)
+      spec = try MaterialLoader.apply(
+        settings: ["lights[0].position=[\(Float(step) * 0.4 - 0.6), 0.7, 0.6]"], to: spec)
       let cached = render(mask, spec, cache: cache)
-      XCTAssertFalse(cached.ballIsWhole, "step \(step): partial re-shading")
+      XCTAssertFalse(cached.shadingImageIsWhole, "step \(step): partial re-shading")
       let fresh = render(mask, spec)
       XCTAssertEqual(Self.difference(cached.image, fresh.image), "none", "step \(step)")
     }
@@ -99,13 +109,14 @@ final class RenderCacheTests: XCTestCase {
     let cache = StageCache()
     _ = render(mask, spec, cache: cache)
     for step in 0..<2 {
-      spec = try MaterialLoader.apply(settings: ["lights[0].intensity=\(0.5 + Float(step) * 0.2)"], to: spec)
+      spec = try MaterialLoader.apply(
+        settings: ["lights[0].intensity=\(0.5 + Float(step) * 0.2)"], to: spec)
       _ = render(mask, spec, cache: cache)
     }
-    let cached = render(mask, spec, outputs: [.shape, .wholeBall], cache: cache)
-    let fresh = render(mask, spec, outputs: [.shape, .wholeBall])
-    XCTAssertTrue(cached.ballIsWhole)
-    XCTAssertEqual(cached.ball, fresh.ball)
+    let cached = render(mask, spec, outputs: [.shape, .wholeShadingImage], cache: cache)
+    let fresh = render(mask, spec, outputs: [.shape, .wholeShadingImage])
+    XCTAssertTrue(cached.shadingImageIsWhole)
+    XCTAssertEqual(cached.shadingImage, fresh.shadingImage)
     XCTAssertEqual(Self.difference(cached.shape, fresh.shape), "none")
     XCTAssertEqual(cached.shape?.fill, .zero, "the shape is over a transparent background")
     XCTAssertEqual(Self.difference(cached.image, fresh.image), "none")

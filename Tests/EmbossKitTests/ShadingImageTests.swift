@@ -1,8 +1,8 @@
 import XCTest
 
-@testable import EmbossKit
 @testable import EmbossCompositing
 @testable import EmbossEngrave
+@testable import EmbossKit
 @testable import EmbossMaterials
 @testable import EmbossModel
 @testable import EmbossRaster
@@ -14,14 +14,20 @@ import XCTest
 final class ShadingImageTests: XCTestCase {
   var surface: Surface {
     get throws {
-      try Surface(base: SIMD3(0.6, 0.4, 0.2), specular: SIMD3(1, 1, 1), shininess: 20, ambient: 0.1, metallic: 0)
+      try Surface(
+        base: SIMD3(0.6, 0.4, 0.2), specular: SIMD3(1, 1, 1), shininess: 20, ambient: 0.1,
+        metallic: 0)
     }
   }
   let omni: [(position: SIMD3<Float>, color: SIMD3<Float>, intensity: Float)] = [
     (SIMD3(-2, 2, 3), SIMD3(1, 0.9, 0.8), 1), (SIMD3(3, -1, 1), SIMD3(0.2, 0.3, 1), 0.5),
   ]
   var lights: [Light] {
-    get throws { try omni.map { .omni(try OmniLight(position: $0.position, color: $0.color, intensity: $0.intensity)) } }
+    get throws {
+      try omni.map {
+        .omni(try OmniLight(position: $0.position, color: $0.color, intensity: $0.intensity))
+      }
+    }
   }
 
   /// Blinn-Phong written out independently of `Surface.shade`.
@@ -36,14 +42,17 @@ final class ShadingImageTests: XCTestCase {
       guard diffuse > 0 else { continue }
       let h = normalize(l + SIMD3(0, 0, 1))
       let specular = pow(max((n * h).sum(), 0), 20)
-      color += SIMD3<Double>(light.color) * Double(light.intensity) * (base * diffuse + SIMD3(repeating: specular))
+      color +=
+        SIMD3<Double>(light.color) * Double(light.intensity)
+        * (base * diffuse + SIMD3(repeating: specular))
     }
     return color
   }
 
   func testCenterAndSamplePointsMatchAnalyticBlinnPhong() throws {
     let size = 65  // odd: pixel 32's center is the sphere's center
-    let image = ShadingImage.render(surface: try surface, lights: try lights, size: size, parallelism: .serial)
+    let image = ShadingImage.render(
+      surface: try surface, lights: try lights, size: size, parallelism: .serial)
     for (i, j) in [(32, 32), (20, 12), (50, 40), (10, 30), (40, 55)] {
       let x = (Double(i) + 0.5) / Double(size) * 2 - 1
       let y = 1 - (Double(j) + 0.5) / Double(size) * 2
@@ -51,7 +60,8 @@ final class ShadingImageTests: XCTestCase {
       let expected = analytic(n)
       let got = image[i, j]
       for c in 0..<3 {
-        XCTAssertEqual(Double(got[c]), expected[c], accuracy: 2e-4, "pixel (\(i), \(j)) channel \(c)")
+        XCTAssertEqual(
+          Double(got[c]), expected[c], accuracy: 2e-4, "pixel (\(i), \(j)) channel \(c)")
       }
       XCTAssertEqual(got.w, 1)
     }
@@ -59,7 +69,8 @@ final class ShadingImageTests: XCTestCase {
 
   func testRimIsAntiAliasedAndOutsideIsTransparent() throws {
     let size = 64
-    let image = ShadingImage.render(surface: try surface, lights: try lights, size: size, parallelism: .serial)
+    let image = ShadingImage.render(
+      surface: try surface, lights: try lights, size: size, parallelism: .serial)
     XCTAssertEqual(image[0, 0].w, 0, "corner is outside the disk")
     // The disk touches the image's edges (normal.x = -1 maps to column 0): the middle row's
     // first pixel is mostly covered. Along the diagonal, alpha rises from 0 to 1 across the
@@ -80,7 +91,8 @@ final class ShadingImageTests: XCTestCase {
   func testLightAtTopLeftLightsTheTopLeftOfTheBall() throws {
     let light = Light.omni(try OmniLight(position: SIMD3(-3, 3, 2), intensity: 1))
     let image = ShadingImage.render(
-      surface: try Surface(base: SIMD3(repeating: 0.5)), lights: [light], size: 64, parallelism: .serial)
+      surface: try Surface(base: SIMD3(repeating: 0.5)), lights: [light], size: 64,
+      parallelism: .serial)
     XCTAssertGreaterThan(image[16, 16].x, image[48, 48].x + 0.2)
   }
 
@@ -113,10 +125,14 @@ final class ShadingImageTests: XCTestCase {
   /// `fresnel`.
   func testFresnelRisesAtGrazingAngles() throws {
     let environment = try Environment(
-      intensity: 1, sky: SIMD3(repeating: 1), horizon: SIMD3(repeating: 1), ground: SIMD3(repeating: 1))
+      intensity: 1, sky: SIMD3(repeating: 1), horizon: SIMD3(repeating: 1),
+      ground: SIMD3(repeating: 1))
     func reflection(_ n: SIMD3<Float>, fresnel: Float) throws -> Float {
-      try Surface(base: .zero, specular: SIMD3(repeating: 0.04), shininess: 2048, ambient: 0, model: .ggx, fresnel: fresnel)
-        .shade(normal: n, point: n, lights: [], environment: environment).x
+      try Surface(
+        base: .zero, specular: SIMD3(repeating: 0.04), shininess: 2048, ambient: 0, model: .ggx,
+        fresnel: fresnel
+      )
+      .shade(normal: n, point: n, lights: [], environment: environment).x
     }
     let facing = SIMD3<Float>(0, 0, 1)
     let grazing = normalized(SIMD3<Float>(1, 0, 0.05))
@@ -131,8 +147,10 @@ final class ShadingImageTests: XCTestCase {
     let environment = try Environment(
       intensity: 1, sky: SIMD3(0, 0, 1), horizon: SIMD3(0, 1, 0), ground: SIMD3(1, 0, 0),
       horizonAngle: -20)
-    let mirror = try Surface(base: .zero, specular: SIMD3(repeating: 1), shininess: 2048, ambient: 0, model: .ggx)
-    let top = mirror.shade(normal: SIMD3(0, 0, 1), point: SIMD3(0, 0, 1), lights: [], environment: environment)
+    let mirror = try Surface(
+      base: .zero, specular: SIMD3(repeating: 1), shininess: 2048, ambient: 0, model: .ggx)
+    let top = mirror.shade(
+      normal: SIMD3(0, 0, 1), point: SIMD3(0, 0, 1), lights: [], environment: environment)
     XCTAssertGreaterThan(top.y, top.x, "sky near the horizon")
     let down = normalized(SIMD3<Float>(0, -1, 1))
     let bottom = mirror.shade(normal: down, point: down, lights: [], environment: environment)

@@ -1,9 +1,9 @@
 import SnapshotTesting
 import XCTest
 
-@testable import EmbossKit
 @testable import EmbossCompositing
 @testable import EmbossEngrave
+@testable import EmbossKit
 @testable import EmbossMaterials
 @testable import EmbossModel
 @testable import EmbossRaster
@@ -12,7 +12,9 @@ import XCTest
 @testable import EmbossSupport
 @testable import EmbossText
 
-/// Reference renders, one concern each, named after what they vary. Tolerance: at most 2
+/// Reference renders, one concern each, named after what they vary.
+///
+/// Tolerance: at most 2
 /// 8-bit levels in any channel, zero pixels beyond it.
 final class SnapshotTests: XCTestCase {
   /// The material of every snapshot but the presets', defined here so that a change to a
@@ -67,7 +69,8 @@ final class SnapshotTests: XCTestCase {
   func material() throws -> MaterialSpec {
     var sink = DiagnosticSink()
     let spec = MaterialLoader.parse(
-      yaml: Self.testMaterial, file: "snapshot.yaml", library: Fixtures.resources.materialLibrary, sink: &sink)
+      yaml: Self.testMaterial, file: "snapshot.yaml", library: Fixtures.resources.materialLibrary,
+      sink: &sink)
     XCTAssertEqual(sink.diagnostics, [])
     return try XCTUnwrap(spec)
   }
@@ -78,8 +81,10 @@ final class SnapshotTests: XCTestCase {
   ) throws -> RGBAImage {
     let material = try MaterialLoader.apply(
       settings: ["shading.size=256"] + settings, to: try base ?? self.material())
-    let mask = try TextLayout(text: text, font: Fixtures.font(), style: TextStyle(pixelSize: size)).rasterize()
-    return Pipeline.render(RenderInput(mask: mask, material: material, parallelism: .serial)).image.flattened()
+    let mask = try TextLayout(text: text, font: Fixtures.font(), style: TextStyle(pixelSize: size))
+      .rasterize()
+    return Pipeline.render(RenderInput(mask: mask, material: material, parallelism: .serial)).image
+      .flattened()
   }
 
   func testMaterial() throws {
@@ -92,17 +97,21 @@ final class SnapshotTests: XCTestCase {
 
   func testProfiles() throws {
     for profile in [ReliefProfile.linear, .smooth] {
-      assertSnapshot(of: try render(set: "relief.profile=\(profile.rawValue)"), as: .png(), named: "profile=\(profile)")
+      assertSnapshot(
+        of: try render(set: "relief.profile=\(profile.rawValue)"), as: .png(),
+        named: "profile=\(profile)")
     }
   }
 
   func testLowered() throws {
-    assertSnapshot(of: try render(set: "relief.direction=lowered"), as: .png(), named: "direction=lowered")
+    assertSnapshot(
+      of: try render(set: "relief.direction=lowered"), as: .png(), named: "direction=lowered")
   }
 
   func testThreeColoredLights() throws {
     let lights: [Light] = [
-      .omni(try OmniLight(position: SIMD3(-1.5, 1.5, 1), color: SIMD3(1, 0.2, 0.2), intensity: 0.9)),
+      .omni(
+        try OmniLight(position: SIMD3(-1.5, 1.5, 1), color: SIMD3(1, 0.2, 0.2), intensity: 0.9)),
       .omni(try OmniLight(position: SIMD3(1.5, 1.5, 1), color: SIMD3(0.2, 1, 0.2), intensity: 0.9)),
       .omni(try OmniLight(position: SIMD3(0, -1.5, 1), color: SIMD3(0.2, 0.2, 1), intensity: 0.9)),
     ]
@@ -111,7 +120,8 @@ final class SnapshotTests: XCTestCase {
   }
 
   func testTransparentBackground() throws {
-    assertSnapshot(of: try render(set: "background=transparent"), as: .png(), named: "background=transparent")
+    assertSnapshot(
+      of: try render(set: "background=transparent"), as: .png(), named: "background=transparent")
   }
 
   func testShadingImage() throws {
@@ -124,10 +134,12 @@ final class SnapshotTests: XCTestCase {
 
   /// Every acute inside corner the issue named, and thin strokes: no slits, dents or sparkles.
   func testAcuteCornersAndThinStrokes() throws {
-    assertSnapshot(of: try render("AVWMNK vwxyk47", size: 48), as: .png(), named: "text=AVWMNK vwxyk47")
+    assertSnapshot(
+      of: try render("AVWMNK vwxyk47", size: 48), as: .png(), named: "text=AVWMNK vwxyk47")
     let chrome = try Fixtures.material("chrome")
     assertSnapshot(
-      of: try render("oSe8&@", size: 40, base: chrome), as: .png(), named: "text=oSe8&@ material=chrome")
+      of: try render("oSe8&@", size: 40, base: chrome), as: .png(),
+      named: "text=oSe8&@ material=chrome")
   }
 
   /// Each preset, as it ships.
@@ -141,7 +153,8 @@ final class SnapshotTests: XCTestCase {
   func testChiselProfilesAndSoften() throws {
     for profile in [ReliefProfile.chiselHard, .chiselSoft] {
       assertSnapshot(
-        of: try render(set: "relief.profile=\(profile.rawValue)"), as: .png(), named: "profile=\(profile.rawValue)")
+        of: try render(set: "relief.profile=\(profile.rawValue)"), as: .png(),
+        named: "profile=\(profile.rawValue)")
     }
     assertSnapshot(of: try render(set: "relief.soften=2"), as: .png(), named: "soften=2")
   }
@@ -155,7 +168,9 @@ final class DeterminismTests: XCTestCase {
     var outputs: [Data] = []
     for threads in [1, 2, 7] {
       let job = RenderJob(
-        mask: .text(TextMask(text: "Same\nbytes\nacross\nbands", style: TextStyle(pixelSize: 40, lineHeight: 5.5))),
+        mask: .text(
+          TextMask(
+            text: "Same\nbytes\nacross\nbands", style: TextStyle(pixelSize: 40, lineHeight: 5.5))),
         output: OutputPlan(image: "-"), parallelism: Parallelism(threads: threads))
       let output = try job.run(resources: resources)
       XCTAssertGreaterThan(output.result.image.height, 3 * 256)

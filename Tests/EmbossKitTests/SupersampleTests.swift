@@ -1,9 +1,9 @@
 import Foundation
 import XCTest
 
-@testable import EmbossKit
 @testable import EmbossCompositing
 @testable import EmbossEngrave
+@testable import EmbossKit
 @testable import EmbossMaterials
 @testable import EmbossModel
 @testable import EmbossRaster
@@ -24,13 +24,18 @@ final class SupersampleTests: XCTestCase {
 
   /// Renders `mask` with the default material at radius `radius` (depth follows the radius),
   /// over an opaque background, as linear RGB.
-  static func render(_ mask: CoverageMask, radius: Float, profile: ReliefProfile = .round) throws -> RGBAImage {
+  static func render(_ mask: CoverageMask, radius: Float, profile: ReliefProfile = .round) throws
+    -> RGBAImage
+  {
     let base = try Fixtures.material()
     let material = try base.replacing(
-      relief: try ReliefSpec(radius: radius, profile: profile, depth: .radiusMultiple(1), direction: base.relief.direction,
+      relief: try ReliefSpec(
+        radius: radius, profile: profile, depth: .radiusMultiple(1),
+        direction: base.relief.direction,
         soften: base.relief.soften),
       background: .color(SIMD3(0.02, 0.025, 0.03)))
-    return Pipeline.render(RenderInput(mask: mask, material: material, parallelism: .serial)).image.flattened()
+    return Pipeline.render(RenderInput(mask: mask, material: material, parallelism: .serial)).image
+      .flattened()
   }
 
   /// The image box-filtered by `factor` (linear light).
@@ -113,7 +118,9 @@ final class SupersampleTests: XCTestCase {
 
   /// A design whose lengths are all in millimeters (ink height, radius, padding, letter
   /// spacing; depth follows the radius) looks the same at 150 and at 300 dpi: the 300 dpi
-  /// render box-filtered by 2 matches the 150 dpi one. The material is matte: what is
+  /// render box-filtered by 2 matches the 150 dpi one.
+  ///
+  /// The material is matte: what is
   /// measured is how the geometry scales (a per-pixel depth, as `--scale` has, drops this to
   /// about 26 dB), not how a mirror's sharp reflections sample at two resolutions.
   func testSameDesignInMillimetersAt150And300DPI() throws {
@@ -125,9 +132,11 @@ final class SupersampleTests: XCTestCase {
       let job = RenderJob(
         mask: .text(
           TextMask(
-            text: "Kw4 &g", style: TextStyle(letterSpacing: Float(0.3 * mm), padding: Float(2 * mm)),
+            text: "Kw4 &g",
+            style: TextStyle(letterSpacing: Float(0.3 * mm), padding: Float(2 * mm)),
             inkHeight: 10 * mm)),
-        material: "matte-plastic", settings: try flags.settings(dpi: dpi), output: OutputPlan(image: "-"),
+        material: "matte-plastic", settings: try flags.settings(dpi: dpi),
+        output: OutputPlan(image: "-"),
         parallelism: .serial)
       let output = try job.run(resources: Fixtures.resources)
       return (output.result.image.flattened(), output.result.mask)

@@ -1,8 +1,8 @@
 import XCTest
 
-@testable import EmbossKit
 @testable import EmbossCompositing
 @testable import EmbossEngrave
+@testable import EmbossKit
 @testable import EmbossMaterials
 @testable import EmbossModel
 @testable import EmbossRaster
@@ -13,7 +13,8 @@ import XCTest
 
 final class TextLayoutTests: XCTestCase {
   func testRasterizesAntiAliasedCoverageWithPadding() throws {
-    let layout = try TextLayout(text: "Hi", font: Fixtures.font(), style: TextStyle(pixelSize: 40, padding: 5))
+    let layout = try TextLayout(
+      text: "Hi", font: Fixtures.font(), style: TextStyle(pixelSize: 40, padding: 5))
     let mask = layout.rasterize()
     XCTAssertEqual(mask.inkBounds.x, 5)
     XCTAssertEqual(mask.inkBounds.y, 5)
@@ -24,7 +25,9 @@ final class TextLayoutTests: XCTestCase {
   }
 
   func testMissingGlyphNamesCharacterAndFont() throws {
-    XCTAssertThrowsError(try TextLayout(text: "a\u{0F00}", font: Fixtures.font(), style: TextStyle())) { error in
+    XCTAssertThrowsError(
+      try TextLayout(text: "a\u{0F00}", font: Fixtures.font(), style: TextStyle())
+    ) { error in
       XCTAssertEqual(
         (error as? EmbossError)?.message,
         "font 'DejaVu Sans Bold' (\(Fixtures.fontPath)) has no glyph for '\u{0F00}' (U+0F00)")
@@ -33,8 +36,10 @@ final class TextLayoutTests: XCTestCase {
 
   func testEmptyOrBlankTextIsAnError() throws {
     for text in ["", "   ", "\n\n"] {
-      XCTAssertThrowsError(try TextLayout(text: text, font: Fixtures.font(), style: TextStyle())) { error in
-        XCTAssertEqual((error as? EmbossError)?.message, "the text renders no ink (it is empty or only spaces)")
+      XCTAssertThrowsError(try TextLayout(text: text, font: Fixtures.font(), style: TextStyle())) {
+        error in
+        XCTAssertEqual(
+          (error as? EmbossError)?.message, "the text renders no ink (it is empty or only spaces)")
       }
     }
   }
@@ -43,7 +48,8 @@ final class TextLayoutTests: XCTestCase {
     let font = try Fixtures.font()
     func firstInkColumnOfLastLine(_ alignment: TextAlignment) throws -> Int {
       let mask = try TextLayout(
-        text: "WWWWW\nI", font: font, style: TextStyle(pixelSize: 30, alignment: alignment, padding: 4)
+        text: "WWWWW\nI", font: font,
+        style: TextStyle(pixelSize: 30, alignment: alignment, padding: 4)
       ).rasterize()
       let lastRow = mask.inkBounds.maxY - 3
       return (0..<mask.width).first { mask.plane[$0, lastRow] > 0.5 } ?? -1
@@ -58,7 +64,8 @@ final class TextLayoutTests: XCTestCase {
   func testLineHeightAndLetterSpacingGrowTheBlock() throws {
     let font = try Fixtures.font()
     let base = try TextLayout(text: "AB\nCD", font: font, style: TextStyle(pixelSize: 30))
-    let spaced = try TextLayout(text: "AB\nCD", font: font, style: TextStyle(pixelSize: 30, letterSpacing: 10, lineHeight: 2))
+    let spaced = try TextLayout(
+      text: "AB\nCD", font: font, style: TextStyle(pixelSize: 30, letterSpacing: 10, lineHeight: 2))
     XCTAssertEqual(spaced.inkBounds.width, base.inkBounds.width + 10, accuracy: 1)
     XCTAssertGreaterThan(spaced.inkBounds.height, base.inkBounds.height + 25)
   }
@@ -67,9 +74,12 @@ final class TextLayoutTests: XCTestCase {
     let font = try Fixtures.font()
     XCTAssertTrue(font.hasKerning, "DejaVu ships a kern table")
     // "AV" is kerned in DejaVu Sans Bold: its ink is narrower than A and V set apart by advances.
-    let kerned = try TextLayout(text: "AV", font: font, style: TextStyle(pixelSize: 100)).inkBounds.width
-    let spaced = try TextLayout(text: "A V", font: font, style: TextStyle(pixelSize: 100)).inkBounds.width
-    let space = try TextLayout(text: "A\u{00A0}V", font: font, style: TextStyle(pixelSize: 100)).inkBounds.width
+    let kerned = try TextLayout(text: "AV", font: font, style: TextStyle(pixelSize: 100)).inkBounds
+      .width
+    let spaced = try TextLayout(text: "A V", font: font, style: TextStyle(pixelSize: 100)).inkBounds
+      .width
+    let space = try TextLayout(text: "A\u{00A0}V", font: font, style: TextStyle(pixelSize: 100))
+      .inkBounds.width
     XCTAssertEqual(spaced, space)
     let a = try TextLayout(text: "A", font: font, style: TextStyle(pixelSize: 100)).inkBounds.width
     XCTAssertLessThan(kerned, a * 2)
@@ -84,19 +94,23 @@ final class TextLayoutTests: XCTestCase {
 
   func testFixedCanvasCentersTheInk() throws {
     let layout = try TextLayout(
-      text: "O", font: Fixtures.font(), style: TextStyle(pixelSize: 40), canvas: CanvasSize(width: 200, height: 100))
+      text: "O", font: Fixtures.font(), style: TextStyle(pixelSize: 40),
+      canvas: CanvasSize(width: 200, height: 100))
     XCTAssertEqual(layout.canvasWidth, 200)
     XCTAssertEqual(layout.canvasHeight, 100)
     let ink = layout.inkBounds
     XCTAssertEqual(Double(ink.x) + Double(ink.width) / 2, 100, accuracy: 1)
     XCTAssertEqual(Double(ink.y) + Double(ink.height) / 2, 50, accuracy: 1)
     XCTAssertThrowsError(
-      try TextLayout(text: "WIDE TEXT", font: Fixtures.font(), style: TextStyle(pixelSize: 40), canvas: CanvasSize(width: 50, height: 50)))
+      try TextLayout(
+        text: "WIDE TEXT", font: Fixtures.font(), style: TextStyle(pixelSize: 40),
+        canvas: CanvasSize(width: 50, height: 50)))
   }
 
   func testFontErrors() throws {
     XCTAssertThrowsError(try Font(path: "/nonexistent/font.ttf")) { error in
-      XCTAssertEqual((error as? EmbossError)?.message, "font file '/nonexistent/font.ttf' does not exist")
+      XCTAssertEqual(
+        (error as? EmbossError)?.message, "font file '/nonexistent/font.ttf' does not exist")
     }
     let notAFont = Fixtures.root.appendingPathComponent("Package.swift").path
     XCTAssertThrowsError(try Font(path: notAFont)) { error in
@@ -109,10 +123,13 @@ final class TextLayoutTests: XCTestCase {
   func testAbsurdSizesAreRefused() throws {
     let font = try Fixtures.font()
     for size: Float in [0, -1, .nan, .infinity, 1e9] {
-      XCTAssertThrowsError(try TextLayout(text: "A", font: font, style: TextStyle(pixelSize: size)), "\(size)")
+      XCTAssertThrowsError(
+        try TextLayout(text: "A", font: font, style: TextStyle(pixelSize: size)), "\(size)")
     }
     XCTAssertThrowsError(
-      try TextLayout(text: "A", font: font, style: TextStyle(pixelSize: 2000), limits: RenderLimits(maxPixels: 1000))
+      try TextLayout(
+        text: "A", font: font, style: TextStyle(pixelSize: 2000),
+        limits: RenderLimits(maxPixels: 1000))
     ) { error in
       XCTAssertTrue((error as? EmbossError)?.message.contains("--max-pixels") ?? false)
     }
@@ -122,7 +139,8 @@ final class TextLayoutTests: XCTestCase {
   func testFittingIsExact() throws {
     let font = try Fixtures.font()
     for height in [37.3, 80.0, 151.6] {
-      let layout = try TextLayout.fitting(inkHeight: height, text: "Hxg", font: font, style: TextStyle())
+      let layout = try TextLayout.fitting(
+        inkHeight: height, text: "Hxg", font: font, style: TextStyle())
       XCTAssertEqual(layout.exactInk.maxY - layout.exactInk.minY, height, accuracy: 0.01)
     }
   }
@@ -131,8 +149,10 @@ final class TextLayoutTests: XCTestCase {
   /// with no snapping to whole pixels.
   func testTwiceTheSizeIsTwiceTheLayout() throws {
     let font = try Fixtures.font()
-    let one = try TextLayout(text: "Wave", font: font, style: TextStyle(pixelSize: 41.3, padding: 7.7))
-    let two = try TextLayout(text: "Wave", font: font, style: TextStyle(pixelSize: 82.6, padding: 15.4))
+    let one = try TextLayout(
+      text: "Wave", font: font, style: TextStyle(pixelSize: 41.3, padding: 7.7))
+    let two = try TextLayout(
+      text: "Wave", font: font, style: TextStyle(pixelSize: 82.6, padding: 15.4))
     XCTAssertEqual(two.exactInk.minX, 2 * one.exactInk.minX, accuracy: 0.02)
     XCTAssertEqual(two.exactInk.minY, 2 * one.exactInk.minY, accuracy: 0.02)
     XCTAssertEqual(two.exactInk.maxX, 2 * one.exactInk.maxX, accuracy: 0.04)

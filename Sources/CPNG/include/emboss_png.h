@@ -15,7 +15,7 @@ typedef struct {
 /// this one C frame, so a libpng error never longjmps across Swift.
 ///
 /// - pixels: rows top to bottom, no padding. Channels 1 (gray), 2 (gray+alpha) or 4 (RGBA).
-///   bit_depth 8: one byte a sample; 16: native-endian uint16 a sample;
+///   bit_depth 8: one byte a sample; 16: little-endian uint16 a sample (libpng swaps);
 ///   1: gray only, rows packed MSB first, (width + 7) / 8 bytes a row.
 /// - compression_level: zlib level 0...9.
 /// - pixels_per_meter: written as a pHYs chunk when non-zero.
@@ -52,7 +52,7 @@ int emboss_png_write_zlib(uint32_t width, uint32_t height, int channels, int bit
                           size_t zlib_size, emboss_png_buffer *out, char *err, size_t err_len);
 
 /// Decodes any PNG libpng reads (gray, gray+alpha, RGB, RGBA, palette, 1...16 bits, tRNS)
-/// into RGBA with 16-bit native-endian samples, straight alpha, in the file's own encoding.
+/// into RGBA with 16-bit little-endian samples (libpng swaps), straight alpha, in the file's own encoding.
 /// Dimensions are checked against max_pixels from the header, before any pixel memory is
 /// allocated. On success *pixels_out must be released with emboss_png_free.
 /// pixels_per_meter_out receives the pHYs x density in pixels a meter, or 0.

@@ -3,7 +3,9 @@ import Foundation
 import SnapshotTesting
 
 extension Snapshotting where Value == RGBAImage, Format == Data {
-  /// Snapshots an image as an 8-bit PNG. Two PNGs match when no channel of any pixel differs
+  /// Snapshots an image as an 8-bit PNG.
+  ///
+  /// Two PNGs match when no channel of any pixel differs
   /// by more than `tolerance` 8-bit levels (`ImageDiff`). On a mismatch the picture
   /// expected | differences | actual is written to $SNAPSHOT_ARTIFACTS (or the temporary
   /// directory) and named in the failure message. Record with SNAPSHOT_TESTING_RECORD=all.
@@ -22,18 +24,22 @@ extension Snapshotting where Value == RGBAImage, Format == Data {
 
 extension Diffing where Value == Data {
   static func png(tolerance: Double) -> Diffing<Data> {
-    .diff(toData: { $0 }, fromData: { $0 }) { expectedData, actualData in
-      guard let message = PNGComparison.mismatch(expectedData, actualData, tolerance: tolerance) else {
-        return nil
-      }
-      return (message, [])
-    }
+    .diff(
+      toData: { $0 }, fromData: { $0 },
+      diffV2: { expectedData, actualData in
+        guard let message = PNGComparison.mismatch(expectedData, actualData, tolerance: tolerance)
+        else {
+          return nil
+        }
+        return (message, [])
+      })
   }
 }
 
 enum PNGComparison {
   /// nil when the two PNGs match within the tolerance, else a message (and a diff picture
   /// written to disk).
+  ///
   /// How an image that could not be encoded shows in place of its PNG.
   static let encodeFailure = "emboss snapshot: the image could not be encoded as PNG: "
 
@@ -45,17 +51,22 @@ enum PNGComparison {
     else {
       return "snapshot is not a readable PNG"
     }
-    guard let report = ImageDiff.compare(expected: expected, actual: actual, tolerance: tolerance) else {
-      return "size differs: expected \(expected.width)x\(expected.height), got \(actual.width)x\(actual.height)"
+    guard let report = ImageDiff.compare(expected: expected, actual: actual, tolerance: tolerance)
+    else {
+      return
+        "size differs: expected \(expected.width)x\(expected.height), got \(actual.width)x\(actual.height)"
     }
     guard report.badPixels > 0 else { return nil }
-    let directory = ProcessInfo.processInfo.environment["SNAPSHOT_ARTIFACTS"]
+    let directory =
+      ProcessInfo.processInfo.environment["SNAPSHOT_ARTIFACTS"]
       ?? FileManager.default.temporaryDirectory.appendingPathComponent("emboss-snapshot-diffs").path
     try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     let path = directory + "/diff-\(UUID().uuidString.prefix(8)).png"
-    if let png = try? ImageDiff.picturePNG(expected: expected, actual: actual, tolerance: tolerance) {
+    if let png = try? ImageDiff.picturePNG(expected: expected, actual: actual, tolerance: tolerance)
+    {
       try? png.write(to: URL(fileURLWithPath: path))
     }
-    return "images differ (tolerance \(tolerance) levels): \(report.summary); expected | diff | actual written to \(path)"
+    return
+      "images differ (tolerance \(tolerance) levels): \(report.summary); expected | diff | actual written to \(path)"
   }
 }
