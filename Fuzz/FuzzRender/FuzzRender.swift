@@ -44,12 +44,13 @@ public func fuzzRender(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     lineHeight: pick(o[3], [1, 0.01, 0.5, 2, 7]),
     padding: pick(o[4], [nil, 0, 0.5, 1, 3, 17]))
   var flags = MaterialFlags()
-  flags.radius = pick(o[5], [nil, "0.5", "1", "2.5", "6", "30", "1mm"])
+  flags.radius = pick(o[5], [nil, "0.5", "1", "2.5", "6", "30", "1mm"]).flatMap(Length.parse)
   flags.profile =
     o[6] % 2 == 0 ? nil : ReliefProfile.allCases[Int(o[6] / 2) % ReliefProfile.allCases.count]
   flags.scale = pick(o[7], [nil, 0, 0.01, 3, 1000])
-  flags.reliefDepth = pick(o[8], [nil, "0x", "2.5x", "0", "7px", "1000"])
-  flags.soften = pick(o[9], [nil, "0", "0.5", "4", "40"])
+  flags.reliefDepth = pick(o[8], [nil, "0x", "2.5x", "0", "7px", "1000"]).flatMap(
+    MaterialFlags.Depth.parse)
+  flags.soften = pick(o[9], [nil, "0", "0.5", "4", "40"]).flatMap(Length.parse)
   flags.direction = o[10] % 3 == 0 ? nil : (o[10] % 3 == 1 ? .raised : .lowered)
   // The material's own ball (512 px in most presets) is slow to light: one input in eight.
   flags.shadingSize = pick(o[11], [nil, 16, 17, 64, 16, 33, 24, 40])

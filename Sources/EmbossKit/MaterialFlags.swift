@@ -4,15 +4,30 @@ import Foundation
 /// settings on the material's keys so they are read, checked and reported exactly as the
 /// same keys in a file or `--set` (see `Parameters` for each flag's key).
 public struct MaterialFlags: Sendable, Equatable {
-  /// A length (`10`, `10px`, `0.5mm` with a resolution).
-  public var radius: String?
+  /// The relief's depth as the command line gives it.
+  public enum Depth: Sendable, Equatable {
+    /// `1.5x`: a multiple of the radius.
+    case multiple(Float)
+    /// A height in pixels, or a physical length at the resolution.
+    case length(Length)
+
+    /// `1.5x`, or a length; nil for anything else.
+    public static func parse(_ text: String) -> Depth? {
+      let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+      if trimmed.hasSuffix("x"), !trimmed.hasSuffix("px") {
+        guard let value = Float(trimmed.dropLast()), value.isFinite else { return nil }
+        return .multiple(value)
+      }
+      return Length.parse(text).map(Depth.length)
+    }
+  }
+
+  public var radius: Length?
   public var profile: ReliefProfile?
-  /// A length, or a multiple of the radius (`1.5x`).
-  public var reliefDepth: String?
+  public var reliefDepth: Depth?
   /// Core Image's per-pixel slope factor.
   public var scale: Float?
-  /// A length.
-  public var soften: String?
+  public var soften: Length?
   public var direction: ReliefDirection?
   /// A color or `transparent`.
   public var background: String?
@@ -35,28 +50,23 @@ public struct MaterialFlags: Sendable, Equatable {
     }
     if let radius {
       add(
-        "--radius", radius, Parameters.radius.key,
+        "--radius", "\(radius)", Parameters.radius.key,
         try Self.pixels(radius, flag: "--radius", dpi: dpi))
     }
     if let profile { add("--profile", profile.rawValue, Parameters.profile.key, profile.rawValue) }
-    if let reliefDepth {
-      let trimmed = reliefDepth.trimmingCharacters(in: .whitespaces).lowercased()
-      if trimmed.hasSuffix("x"), Float(trimmed.dropLast()) != nil {
-        add("--relief-depth", reliefDepth, Parameters.depth.key, trimmed)
-      } else {
-        guard Length.parse(reliefDepth) != nil else {
-          throw EmbossError(
-            "--relief-depth must be a length such as 10, 10px or 0.5mm, or a multiple of the radius such as 1.5x, got '\(reliefDepth)'"
-          )
-        }
-        let pixels = try Self.pixels(reliefDepth, flag: "--relief-depth", dpi: dpi)
-        add("--relief-depth", reliefDepth, Parameters.depth.key, pixels + "px")
-      }
+    switch reliefDepth {
+    case .multiple(let value)?:
+      add("--relief-depth", "\(formatNumber(value))x", Parameters.depth.key, "\(Self.yaml(value))x")
+    case .length(let length)?:
+      let pixels = try Self.pixels(length, flag: "--relief-depth", dpi: dpi)
+      add("--relief-depth", "\(length)", Parameters.depth.key, pixels + "px")
+    case nil:
+      break
     }
     if let scale { add("--scale", "", Parameters.scale.key, Self.yaml(scale)) }
     if let soften {
       add(
-        "--soften", soften, Parameters.soften.key,
+        "--soften", "\(soften)", Parameters.soften.key,
         try Self.pixels(soften, flag: "--soften", dpi: dpi))
     }
     if let direction {
@@ -89,16 +99,9 @@ public struct MaterialFlags: Sendable, Equatable {
     return "\(value)"
   }
 
-  static func pixels(_ text: String, flag: String, dpi: Double?) throws -> String {
-    guard let length = Length.parse(text) else {
-      throw EmbossError(
-        "\(flag) must be a length such as 12, 12px, 2mm, 0.5cm, 0.1in or 9pt, got '\(text)'")
-    }
-    guard let pixels = length.pixels(dpi: dpi) else {
-      throw EmbossError("\(flag) \(text) is a physical length: give --dpi too")
-    }
+  static func pixels(_ length: Length, flag: String, dpi: Double?) throws -> String {
+    let pixels = try length.pixels(dpi: dpi, option: flag)
     // As a Float, the pipeline's precision (no "0.0" or 17 digits in messages).
-    guard pixels.isFinite, abs(pixels) < 1e30 else { return "\(pixels)" }
     return formatNumber(Float(pixels))
   }
 }

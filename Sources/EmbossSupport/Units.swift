@@ -43,8 +43,29 @@ public struct Length: Sendable, Equatable, CustomStringConvertible {
     }
   }
 
+  /// The longest length any option takes, in pixels: no image is wider than 2^20 pixels, so
+  /// no length needs to be longer (and each one converts to an integer safely).
+  public static let longest = Double(1 << 20)
+
+  /// In pixels at `dpi`, for the option named `option`: throws `EmbossError` for a physical
+  /// length without a resolution, a negative one (unless allowed) or one over `longest`.
+  public func pixels(dpi: Double?, option: String, allowNegative: Bool = false) throws -> Double {
+    guard allowNegative || value >= 0 else {
+      throw EmbossError("\(option) must be a length of 0 or more, got \(self)")
+    }
+    guard let pixels = pixels(dpi: dpi) else {
+      throw EmbossError("\(option) \(self) is a physical length: give --dpi too")
+    }
+    guard pixels.isFinite, abs(pixels) <= Self.longest else {
+      throw EmbossError(
+        "\(option) \(self) is \(pixels) pixels; a length can be at most \(Int(Self.longest)) pixels"
+      )
+    }
+    return pixels
+  }
+
   public var description: String {
-    let number = value == value.rounded() ? String(Int(value)) : String(value)
+    let number = value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     return number + unit.rawValue
   }
 }

@@ -19,32 +19,20 @@ struct ResolutionOption: ParsableArguments {
 
   var resolution: Resolution? { dpi.map(Resolution.init(dpi:)) }
 
-  /// The longest length any option takes, in pixels.
-  static let longest = Double(1 << 20)
-
   /// A length option in pixels; physical units need --dpi.
-  func pixels(_ text: String, option: String, allowNegative: Bool = false) throws -> Double {
-    try Self.pixels(text, option: option, dpi: dpi, allowNegative: allowNegative)
+  func pixels(_ length: Length, option: String, allowNegative: Bool = false) throws -> Double {
+    try Self.pixels(length, option: option, dpi: dpi, allowNegative: allowNegative)
   }
 
   /// The same for a command without --dpi (nil) or with one.
-  static func pixels(_ text: String, option: String, dpi: Double?, allowNegative: Bool = false)
+  static func pixels(_ length: Length, option: String, dpi: Double?, allowNegative: Bool = false)
     throws -> Double
   {
-    guard let length = Length.parse(text), allowNegative || length.value >= 0 else {
-      throw ValidationError(
-        "\(option) must be a length such as 12, 12px, 2mm, 0.5cm, 0.1in or 9pt, got '\(text)'")
+    do {
+      return try length.pixels(dpi: dpi, option: option, allowNegative: allowNegative)
+    } catch let error as EmbossError {
+      throw ValidationError(error.message)
     }
-    guard let pixels = length.pixels(dpi: dpi) else {
-      throw ValidationError("\(option) \(text) is a physical length: give --dpi too")
-    }
-    // No image is wider than 2^20 pixels, so no length needs to be longer (and each one
-    // converts to an integer safely).
-    guard pixels.isFinite, abs(pixels) <= longest else {
-      throw ValidationError(
-        "\(option) \(text) is \(pixels) pixels; a length can be at most \(Int(longest)) pixels")
-    }
-    return pixels
   }
 }
 
@@ -53,8 +41,9 @@ struct EngraveArguments: ParsableArguments {
   @Option(
     help: ArgumentHelp(
       "threshold, floyd-steinberg, atkinson, jarvis-judice-ninke, stucki, burkes, sierra, sierra-2row, sierra-lite, bayer2, bayer4, bayer8 or blue-noise.",
-      valueName: "method"))
-  var dither: String = "threshold"
+      valueName: "method"),
+    transform: DitherMethod.argument)
+  var dither: DitherMethod = .threshold
 
   @Option(help: "0...255: gray at or above threshold/255 stays white (unburned).")
   var threshold: Int = 128
@@ -75,13 +64,11 @@ struct EngraveArguments: ParsableArguments {
     name: .customLong("dot-width"),
     help: ArgumentHelp(
       "Beam width (px, or mm with --dpi): burned runs are shortened by half of it at each end.",
-      valueName: "length"))
-  var dotWidth: String = "0"
+      valueName: "length"),
+    transform: Length.argument)
+  var dotWidth: Length = .zero
 
   func validate() throws {
-    if case .failure(let error) = DitherMethod.parse(dither) {
-      throw ValidationError("--dither: \(error.message)")
-    }
     guard (0...255).contains(threshold) else {
       throw ValidationError("--threshold must be in 0...255, got \(threshold)")
     }
@@ -92,7 +79,7 @@ struct EngraveArguments: ParsableArguments {
 
   func options(resolution: ResolutionOption) throws -> EngraveOptions {
     EngraveOptions(
-      method: (try? DitherMethod.parse(dither).get()) ?? .threshold, threshold: threshold,
+      method: dither, threshold: threshold,
       serpentine: serpentine, gamma: gamma, negative: negative, mirror: mirror,
       dotWidth: Float(try resolution.pixels(dotWidth, option: "--dot-width")))
   }

@@ -121,7 +121,7 @@ struct SheetCommand: ParsableCommand {
     let face = try Font(path: font ?? resources.defaultFontPath)
     let limits = RenderLimits(maxPixels: maxPixels)
     let sample = try TextLayout(
-      text: text.replacingOccurrences(of: "\\n", with: "\n"), font: face,
+      text: TextMask.unescaped(text), font: face,
       style: TextStyle(pixelSize: size), limits: limits)
     let sheet = try ContactSheet.render(
       entries: entries, sample: sample, font: face, textSize: size, columns: columns, limits: limits

@@ -66,8 +66,8 @@ struct LightOptions: ParsableArguments {
 
 /// The relief and how it is composited: flags of `render`.
 struct ReliefOptions: ParsableArguments {
-  @Option(help: flagHelp(Parameters.radius, lengths: true))
-  var radius: String?
+  @Option(help: flagHelp(Parameters.radius, lengths: true), transform: Length.argument)
+  var radius: Length?
 
   @Option(help: flagHelp(Parameters.profile))
   var profile: ReliefProfile?
@@ -76,14 +76,14 @@ struct ReliefOptions: ParsableArguments {
     name: .customLong("relief-depth"),
     help: ArgumentHelp(
       "Sets \(Parameters.depth.key): the plateau's height, a multiple of the radius such as 1.5x (following the radius, so a design looks the same at any resolution), or a length (px, or mm/cm/in/pt with --dpi) (default: the material's).",
-      valueName: "Nx|length"))
-  var reliefDepth: String?
+      valueName: "Nx|length"), transform: MaterialFlags.Depth.argument)
+  var reliefDepth: MaterialFlags.Depth?
 
   @Option(help: flagHelp(Parameters.scale))
   var scale: Float?
 
-  @Option(help: flagHelp(Parameters.soften, lengths: true))
-  var soften: String?
+  @Option(help: flagHelp(Parameters.soften, lengths: true), transform: Length.argument)
+  var soften: Length?
 
   @Option(help: flagHelp(Parameters.direction))
   var direction: ReliefDirection?

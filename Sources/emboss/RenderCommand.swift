@@ -24,8 +24,8 @@ struct RenderCommand: ParsableCommand {
   @Option(
     help: ArgumentHelp(
       "Height of the text's ink, top of the highest glyph to the bottom of the lowest: pixels, or mm/cm/in with --dpi (overrides --size).",
-      valueName: "length"))
-  var height: String?
+      valueName: "length"), transform: Length.argument)
+  var height: Length?
 
   @OptionGroup var resolution: ResolutionOption
 
@@ -54,8 +54,8 @@ struct RenderCommand: ParsableCommand {
     name: .customLong("letter-spacing"),
     help: ArgumentHelp(
       "Extra space between letters: px, or mm/cm/in/pt with --dpi (negative tightens).",
-      valueName: "length"))
-  var letterSpacing: String = "0"
+      valueName: "length"), transform: Length.argument)
+  var letterSpacing: Length = .zero
 
   @Option(
     name: .customLong("line-height"),
@@ -65,14 +65,14 @@ struct RenderCommand: ParsableCommand {
   @Option(
     help: ArgumentHelp(
       "Margin around the ink: px, or mm/cm/in/pt with --dpi (default: 15% of the size plus 2 px).",
-      valueName: "length"))
-  var padding: String?
+      valueName: "length"), transform: Length.argument)
+  var padding: Length?
 
   @Option(
     help: ArgumentHelp(
       "A fixed canvas WIDTHxHEIGHT with the text centered at its exact position, in px or a unit with --dpi: 1000x200, 100mmx30mm (default: fit the text).",
-      valueName: "WxH"))
-  var canvas: String?
+      valueName: "WxH"), transform: CanvasArgument.argument)
+  var canvas: CanvasArgument?
 
   @OptionGroup(title: "Material") var material: MaterialOptions
 
@@ -119,14 +119,15 @@ struct RenderCommand: ParsableCommand {
     name: .customLong("cut-offset"),
     help: ArgumentHelp(
       "Cut this far outside the ink (px, or mm with --dpi), like a sticker outline.",
-      valueName: "length"))
-  var cutOffset: String = "0"
+      valueName: "length"), transform: Length.argument)
+  var cutOffset: Length = .zero
 
   @Option(
     name: .customLong("cut-region"),
-    help: ArgumentHelp("Cut only around the shape under this pixel (flood fill).", valueName: "x,y")
-  )
-  var cutRegion: String?
+    help: ArgumentHelp(
+      "Cut only around the shape under this pixel (flood fill).", valueName: "x,y"),
+    transform: PixelPoint.argument)
+  var cutRegion: PixelPoint?
 
   @Option(
     name: .customLong("save-stages"),
@@ -153,8 +154,8 @@ struct RenderCommand: ParsableCommand {
     name: .customLong("max-memory"),
     help: ArgumentHelp(
       "Refuse renders estimated to need more memory than this: 8G, 512M (default: half the machine's memory).",
-      valueName: "size"))
-  var maxMemory: String?
+      valueName: "size"), transform: ByteCount.argument)
+  var maxMemory: ByteCount?
 
   func validate() throws {
     guard size.isFinite, size >= 1, size <= 10_000 else {
@@ -185,9 +186,6 @@ struct RenderCommand: ParsableCommand {
       }
     }
     _ = try resolution.pixels(cutOffset, option: "--cut-offset")
-    if let cutRegion, parsePoint(cutRegion) == nil {
-      throw ValidationError("--cut-region must be x,y in pixels, got '\(cutRegion)'")
-    }
     if svg != nil && resolution.dpi == nil {
       throw ValidationError("--svg needs --dpi: the SVG's size is in millimeters")
     }
@@ -197,10 +195,6 @@ struct RenderCommand: ParsableCommand {
     }
     guard maxPixels > 0 else {
       throw ValidationError("--max-pixels must be positive, got \(maxPixels)")
-    }
-    if let maxMemory, RenderLimits.parseBytes(maxMemory) == nil {
-      throw ValidationError(
-        "--max-memory must be a size such as 8G, 512M or 100000000 (bytes), got '\(maxMemory)'")
     }
     _ = try materialSettings(material, relief: relief, light: light, dpi: resolution.dpi)
     if let conflict = OutputConflicts.check(outputs: try plan().paths, inputs: inputPaths) {
@@ -233,7 +227,7 @@ struct RenderCommand: ParsableCommand {
       shadingImagePath: shadingImage, output: try plan(), parallelism: threads.parallelism,
       limits: RenderLimits(
         maxPixels: maxPixels,
-        maxMemory: maxMemory.flatMap(RenderLimits.parseBytes) ?? RenderLimits.defaultMemory))
+        maxMemory: maxMemory?.bytes ?? RenderLimits.defaultMemory))
   }
 
   /// Every file this command writes.
@@ -242,10 +236,10 @@ struct RenderCommand: ParsableCommand {
     if let engrave { laser.engrave = (engrave, try engraving.options(resolution: resolution)) }
     if let depthMap { laser.depthMap = (depthMap, depthMapBits, depthMapInvert) }
     if let svg {
-      let point = cutRegion.flatMap(parsePoint)
+      let point = cutRegion
       laser.svg = (
         svg, try resolution.pixels(cutOffset, option: "--cut-offset"),
-        point.map { (x: $0.0, y: $0.1) }
+        point.map { (x: $0.x, y: $0.y) }
       )
     }
     return OutputPlan(
@@ -279,31 +273,15 @@ struct RenderCommand: ParsableCommand {
     try write(try job.run(resources: resources), job: job)
   }
 
-  /// `WIDTHxHEIGHT`, each a length (`1000x200`, `100mmx30mm`), in whole pixels (rounded).
-  private func canvasSize(_ text: String) throws -> CanvasSize {
-    let message =
-      "--canvas must be WIDTHxHEIGHT with positive lengths such as 1000x200 or 100mmx30mm, got '\(text)'"
-    let lowered = text.lowercased()
-    // Any "x" may be the separator ("px" holds one too): take the split where both sides are
-    // lengths.
-    for index in lowered.indices where lowered[index] == "x" {
-      let left = String(lowered[..<index])
-      let right = String(lowered[lowered.index(after: index)...])
-      guard Length.parse(left) != nil, Length.parse(right) != nil else { continue }
-      let w = try resolution.pixels(left, option: "--canvas")
-      let h = try resolution.pixels(right, option: "--canvas")
-      guard w >= 1, h >= 1, w <= Double(1 << 20), h <= Double(1 << 20) else {
-        throw ValidationError(message)
-      }
-      return CanvasSize(width: Int(w.rounded()), height: Int(h.rounded()))
+  /// The canvas in whole pixels (rounded).
+  private func canvasSize(_ canvas: CanvasArgument) throws -> CanvasSize {
+    let w = try resolution.pixels(canvas.width, option: "--canvas")
+    let h = try resolution.pixels(canvas.height, option: "--canvas")
+    guard w >= 1, h >= 1 else {
+      throw ValidationError(
+        "--canvas \(canvas.width)x\(canvas.height) is under a pixel wide or high")
     }
-    throw ValidationError(message)
-  }
-
-  private func parsePoint(_ text: String) -> (Int, Int)? {
-    let parts = text.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
-    guard parts.count == 2, let x = parts[0], let y = parts[1] else { return nil }
-    return (x, y)
+    return CanvasSize(width: Int(w.rounded()), height: Int(h.rounded()))
   }
 
   private var inputPaths: [(option: String, path: String)] {

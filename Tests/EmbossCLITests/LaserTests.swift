@@ -137,7 +137,7 @@ final class LaserTests: XCTestCase {
       ),
       (
         ["render", "A", "--engrave", "e.png", "--dither", "floyd", "-o", "x.png"], 64,
-        "--dither: unknown dither 'floyd'; did you mean 'floyd-steinberg'? (one of: threshold, floyd-steinberg"
+        "'--dither <method>': unknown dither 'floyd'; did you mean 'floyd-steinberg'? (one of: threshold, floyd-steinberg"
       ),
       (["render", "A", "--svg", "t.svg", "-o", "x.png"], 64, "--svg needs --dpi"),
       (

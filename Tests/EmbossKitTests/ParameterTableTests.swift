@@ -128,14 +128,14 @@ final class ParameterTableTests: XCTestCase {
   /// Flags become settings on the table's keys, reported as `--set` is, at the flag.
   func testFlagsAreLocatedSettings() throws {
     var flags = MaterialFlags()
-    flags.radius = "0"
+    flags.radius = Length(value: 0, unit: .px)
     flags.lightAngle = 45
     let settings = try flags.settings(dpi: nil)
     XCTAssertEqual(settings.map(\.key), ["relief.radius", "lights[0]"])
     XCTAssertEqual(
       MaterialLoader.problems(in: settings).map(\.description),
       ["--radius 0: error: \"relief.radius\": must be in 0.5...1000, got 0"])
-    flags.radius = "2mm"
+    flags.radius = Length(value: 2, unit: .mm)
     XCTAssertThrowsError(try flags.settings(dpi: nil)) { error in
       XCTAssertEqual("\(error)", "--radius 2mm is a physical length: give --dpi too")
     }

@@ -128,7 +128,7 @@ final class SupersampleTests: XCTestCase {
       let mm = dpi / 25.4
       // The radius as the command line gives it: a flag with a length in millimeters.
       var flags = MaterialFlags()
-      flags.radius = "1mm"
+      flags.radius = Length(value: 1, unit: .mm)
       let job = RenderJob(
         mask: .text(
           TextMask(
