@@ -1,15 +1,7 @@
 import XCTest
 
+import EmbossKit
 @testable import EmbossCompositing
-@testable import EmbossEngrave
-@testable import EmbossKit
-@testable import EmbossMaterials
-@testable import EmbossModel
-@testable import EmbossRaster
-@testable import EmbossRelief
-@testable import EmbossShading
-@testable import EmbossSupport
-@testable import EmbossText
 
 final class CompositorTests: XCTestCase {
   let square = Fixtures.mask(width: 60, height: 60) { x, y in

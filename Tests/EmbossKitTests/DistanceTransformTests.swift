@@ -1,15 +1,6 @@
 import XCTest
 
-@testable import EmbossCompositing
-@testable import EmbossEngrave
-@testable import EmbossKit
-@testable import EmbossMaterials
-@testable import EmbossModel
-@testable import EmbossRaster
-@testable import EmbossRelief
-@testable import EmbossShading
-@testable import EmbossSupport
-@testable import EmbossText
+import EmbossKit
 
 final class DistanceTransformTests: XCTestCase {
   /// The transform is exact: every squared distance equals brute force's, and the reported

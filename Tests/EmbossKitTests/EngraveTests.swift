@@ -1,15 +1,7 @@
 import XCTest
 
-@testable import EmbossCompositing
+import EmbossKit
 @testable import EmbossEngrave
-@testable import EmbossKit
-@testable import EmbossMaterials
-@testable import EmbossModel
-@testable import EmbossRaster
-@testable import EmbossRelief
-@testable import EmbossShading
-@testable import EmbossSupport
-@testable import EmbossText
 
 final class EngraveTests: XCTestCase {
   func flat(_ gray: Float, size: Int = 64) -> Plane {

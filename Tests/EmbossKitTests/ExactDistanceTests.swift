@@ -1,16 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import EmbossCompositing
-@testable import EmbossEngrave
-@testable import EmbossKit
-@testable import EmbossMaterials
-@testable import EmbossModel
-@testable import EmbossRaster
-@testable import EmbossRelief
-@testable import EmbossShading
-@testable import EmbossSupport
-@testable import EmbossText
+import EmbossKit
 
 /// Distances against shapes written out here, with exact (area) coverage: the height field is
 /// only as good as these.

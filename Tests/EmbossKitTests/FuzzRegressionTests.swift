@@ -1,16 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import EmbossCompositing
-@testable import EmbossEngrave
-@testable import EmbossKit
-@testable import EmbossMaterials
-@testable import EmbossModel
-@testable import EmbossRaster
-@testable import EmbossRelief
-@testable import EmbossShading
-@testable import EmbossSupport
-@testable import EmbossText
+import EmbossKit
 
 /// Replays every input kept in FuzzRegressions/ (fuzzer seeds and any input that once
 /// crashed) through the code paths the fuzz targets in Fuzz/ exercise.

@@ -1,15 +1,7 @@
 import XCTest
 
-@testable import EmbossCompositing
-@testable import EmbossEngrave
-@testable import EmbossKit
-@testable import EmbossMaterials
-@testable import EmbossModel
+import EmbossKit
 @testable import EmbossRaster
-@testable import EmbossRelief
-@testable import EmbossShading
-@testable import EmbossSupport
-@testable import EmbossText
 
 final class PNGCodecTests: XCTestCase {
   func testEightBitRoundTripIsExactOnCodeValues() throws {

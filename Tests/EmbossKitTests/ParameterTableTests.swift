@@ -1,8 +1,7 @@
 import XCTest
 
-@testable import EmbossKit
+import EmbossKit
 @testable import EmbossMaterials
-@testable import EmbossModel
 
 /// The parameter table is the one definition: the docs, the reader's keys and the spec
 /// types' checks all follow it.

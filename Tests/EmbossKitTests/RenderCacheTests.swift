@@ -1,15 +1,6 @@
 import XCTest
 
-@testable import EmbossCompositing
-@testable import EmbossEngrave
-@testable import EmbossKit
-@testable import EmbossMaterials
-@testable import EmbossModel
-@testable import EmbossRaster
-@testable import EmbossRelief
-@testable import EmbossShading
-@testable import EmbossSupport
-@testable import EmbossText
+import EmbossKit
 
 /// The stage cache only memoizes: a render through a cache that saw other materials before
 /// equals a fresh render byte for byte, and each stage re-runs exactly when its inputs change.

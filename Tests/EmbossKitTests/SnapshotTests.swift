@@ -1,16 +1,7 @@
 import SnapshotTesting
 import XCTest
 
-@testable import EmbossCompositing
-@testable import EmbossEngrave
-@testable import EmbossKit
-@testable import EmbossMaterials
-@testable import EmbossModel
-@testable import EmbossRaster
-@testable import EmbossRelief
-@testable import EmbossShading
-@testable import EmbossSupport
-@testable import EmbossText
+import EmbossKit
 
 /// Reference renders, one concern each, named after what they vary.
 ///

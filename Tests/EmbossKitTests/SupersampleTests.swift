@@ -1,16 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import EmbossCompositing
-@testable import EmbossEngrave
-@testable import EmbossKit
-@testable import EmbossMaterials
-@testable import EmbossModel
-@testable import EmbossRaster
-@testable import EmbossRelief
-@testable import EmbossShading
-@testable import EmbossSupport
-@testable import EmbossText
+import EmbossKit
 
 /// A render must look like the same design rendered at 4x the size (size, radius and depth
 /// all x4) and box-filtered down: creases, corners and rims included.

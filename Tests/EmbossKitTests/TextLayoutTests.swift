@@ -1,14 +1,6 @@
 import XCTest
 
-@testable import EmbossCompositing
-@testable import EmbossEngrave
-@testable import EmbossKit
-@testable import EmbossMaterials
-@testable import EmbossModel
-@testable import EmbossRaster
-@testable import EmbossRelief
-@testable import EmbossShading
-@testable import EmbossSupport
+import EmbossKit
 @testable import EmbossText
 
 final class TextLayoutTests: XCTestCase {
