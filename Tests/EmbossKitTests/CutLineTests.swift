@@ -1,6 +1,6 @@
+import EmbossKit
 import XCTest
 
-import EmbossKit
 @testable import EmbossEngrave
 
 final class CutLineTests: XCTestCase {

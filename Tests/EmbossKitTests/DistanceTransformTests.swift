@@ -1,6 +1,5 @@
-import XCTest
-
 import EmbossKit
+import XCTest
 
 final class DistanceTransformTests: XCTestCase {
   /// The transform is exact: every squared distance equals brute force's, and the reported

@@ -1,7 +1,6 @@
+import EmbossKit
 import Foundation
 import XCTest
-
-import EmbossKit
 
 /// Distances against shapes written out here, with exact (area) coverage: the height field is
 /// only as good as these.

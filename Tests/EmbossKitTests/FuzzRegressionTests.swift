@@ -1,7 +1,6 @@
+import EmbossKit
 import Foundation
 import XCTest
-
-import EmbossKit
 
 /// Replays every input kept in FuzzRegressions/ (fuzzer seeds and any input that once
 /// crashed) through the code paths the fuzz targets in Fuzz/ exercise.

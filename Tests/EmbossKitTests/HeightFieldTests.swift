@@ -1,6 +1,5 @@
-import XCTest
-
 import EmbossKit
+import XCTest
 
 final class HeightFieldTests: XCTestCase {
   /// A straight edge at a fractional position: distances are exact to a small fraction of a

@@ -1,6 +1,5 @@
-import XCTest
-
 import EmbossKit
+import XCTest
 
 final class MaterialLoaderTests: XCTestCase {
   let library = Fixtures.resources.materialLibrary

@@ -1,6 +1,6 @@
+import EmbossKit
 import XCTest
 
-import EmbossKit
 @testable import EmbossRaster
 
 final class PNGCodecTests: XCTestCase {

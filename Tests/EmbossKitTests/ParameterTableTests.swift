@@ -1,6 +1,6 @@
+import EmbossKit
 import XCTest
 
-import EmbossKit
 @testable import EmbossMaterials
 
 /// The parameter table is the one definition: the docs, the reader's keys and the spec

@@ -1,6 +1,5 @@
-import XCTest
-
 import EmbossKit
+import XCTest
 
 /// The stage cache only memoizes: a render through a cache that saw other materials before
 /// equals a fresh render byte for byte, and each stage re-runs exactly when its inputs change.

@@ -1,6 +1,5 @@
-import XCTest
-
 import EmbossKit
+import XCTest
 
 final class ShadingImageTests: XCTestCase {
   var surface: Surface {

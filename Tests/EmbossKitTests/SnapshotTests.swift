@@ -1,7 +1,6 @@
+import EmbossKit
 import SnapshotTesting
 import XCTest
-
-import EmbossKit
 
 /// Reference renders, one concern each, named after what they vary.
 ///

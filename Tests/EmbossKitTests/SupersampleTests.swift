@@ -1,7 +1,6 @@
+import EmbossKit
 import Foundation
 import XCTest
-
-import EmbossKit
 
 /// A render must look like the same design rendered at 4x the size (size, radius and depth
 /// all x4) and box-filtered down: creases, corners and rims included.

@@ -1,6 +1,6 @@
+import EmbossKit
 import XCTest
 
-import EmbossKit
 @testable import EmbossText
 
 final class TextLayoutTests: XCTestCase {
