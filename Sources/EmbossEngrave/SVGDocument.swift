@@ -9,9 +9,13 @@ import Foundation
 /// `height` are in millimeters at the given DPI, with a matching `viewBox`, so 1 user unit is
 /// one pixel and the image and the path line up exactly.
 public enum SVGDocument {
+  /// The cut line's color: red, what laser software reads as "cut" by default.
+  static let stroke = "#ff0000"
+  /// The cut line's width in millimeters: a hairline.
+  static let strokeWidthMM = 0.1
+
   public static func make(
-    canvasWidth: Int, canvasHeight: Int, image: Data?, cut: [ClosedCurve], dpi: Double,
-    stroke: String = "#ff0000", strokeWidthMM: Double = 0.1
+    canvasWidth: Int, canvasHeight: Int, image: Data?, cut: [ClosedCurve], dpi: Double
   ) -> String {
     // The view covers the canvas and every curve (an offset cut may leave the canvas).
     var minX = 0.0

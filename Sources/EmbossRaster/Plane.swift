@@ -64,10 +64,10 @@ public struct Plane: Sendable, Equatable {
     set { pixels[y * width + x] = newValue }
   }
 
-  /// The sample at (x, y), or `outside` when (x, y) is not in the plane.
+  /// The sample at (x, y), or 0 when (x, y) is not in the plane.
   @inline(__always)
-  public func value(x: Int, y: Int, outside: Float = 0) -> Float {
-    guard x >= 0, y >= 0, x < width, y < height else { return outside }
+  public func value(x: Int, y: Int) -> Float {
+    guard x >= 0, y >= 0, x < width, y < height else { return 0 }
     return pixels[y * width + x]
   }
 
