@@ -66,7 +66,8 @@ public struct Length: Sendable, Equatable, CustomStringConvertible {
 
   public var description: String {
     let number = value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
-    return number + unit.rawValue
+    // Pixels are written as plain numbers, as people give them.
+    return unit == .px ? number : number + unit.rawValue
   }
 }
 

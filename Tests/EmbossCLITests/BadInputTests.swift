@@ -237,14 +237,14 @@ final class BadInputTests: XCTestCase {
         name: "dot width 1e300",
         arguments: ["render", "A", "--engrave", "e.png", "--dot-width", "1e300"], status: 64,
         message:
-          "Error: --dot-width 1e+300px is 1e+300 pixels; a length can be at most 1048576 pixels\n..."
+          "Error: --dot-width 1e+300 is 1e+300 pixels; a length can be at most 1048576 pixels\n..."
       ),
       Case(
         name: "cut offset 1e300",
         arguments: ["render", "A", "--svg", "s.svg", "--dpi", "254", "--cut-offset", "1e300"],
         status: 64,
         message:
-          "Error: --cut-offset 1e+300px is 1e+300 pixels; a length can be at most 1048576 pixels\n..."
+          "Error: --cut-offset 1e+300 is 1e+300 pixels; a length can be at most 1048576 pixels\n..."
       ),
       Case(
         name: "cut offset 2000mm",
