@@ -28,9 +28,53 @@ public struct TextMask: Sendable, Equatable {
     self.canvas = canvas
   }
 
-  /// Command-line text: a literal `\n` starts a new line.
+  /// Command-line text: `\n` starts a new line and `\\` is one backslash, so `C:\\new`
+  /// is the text `C:\new`; any other backslash is itself.
   public static func unescaped(_ text: String) -> String {
-    text.replacingOccurrences(of: "\\n", with: "\n")
+    var result = ""
+    var pending = false
+    for character in text {
+      if pending {
+        pending = false
+        switch character {
+        case "n": result.append("\n")
+        case "\\": result.append("\\")
+        default:
+          result.append("\\")
+          result.append(character)
+        }
+      } else if character == "\\" {
+        pending = true
+      } else {
+        result.append(character)
+      }
+    }
+    if pending { result.append("\\") }
+    return result
+  }
+
+  /// The largest text file read: 16 MiB.
+  public static let fileLimit = 16 << 20
+
+  /// Text from a file, or from standard input for `-`.
+  ///
+  /// UTF-8 (invalid bytes are an error naming the first one's offset), a leading byte-order
+  /// mark dropped, CRLF read as a newline, and one final newline (the last line's end, not an
+  /// empty line) dropped. No escapes: a file's newlines are real.
+  public static func read(file path: String) throws -> String {
+    let name = path == "-" ? "standard input" : "'\(path)'"
+    let data = try InputFile.read(path == "-" ? "/dev/stdin" : path, what: "text", limit: fileLimit)
+    var bytes = Array(data)
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+    if let bad = RawArguments.firstInvalidUTF8(bytes) {
+      let offset = bad.offset + (data.count - bytes.count)
+      throw EmbossError(
+        "text in \(name) is not valid UTF-8: byte 0x\(String(bad.byte, radix: 16, uppercase: true)) at byte offset \(offset)"
+      )
+    }
+    var text = String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+    if text.hasSuffix("\n") { text.removeLast() }
+    return text
   }
 }
 

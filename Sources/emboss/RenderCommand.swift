@@ -6,10 +6,19 @@ struct RenderCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "render",
     abstract: "Render text embossed in a material.",
-    discussion: "A literal \\n in the text starts a new line.")
+    discussion:
+      "In the text, \\n starts a new line and \\\\ is one backslash (C:\\\\new is C:\\new). A text file's newlines are real."
+  )
 
   @Argument(help: "The text to emboss (ignored with --mask).")
   var text: String = ""
+
+  @Option(
+    name: .customLong("text-file"),
+    help: ArgumentHelp(
+      "Read the text from this file (- for standard input): UTF-8, real newlines, a leading BOM dropped.",
+      valueName: "file"))
+  var textFile: String?
 
   @OptionGroup var output: OutputOptions
 
@@ -158,6 +167,12 @@ struct RenderCommand: ParsableCommand {
   var maxMemory: ByteCount?
 
   func validate() throws {
+    if textFile != nil, !text.isEmpty {
+      throw ValidationError("give the text or --text-file, not both")
+    }
+    if textFile != nil, mask != nil {
+      throw ValidationError("give --text-file or --mask, not both")
+    }
     guard size.isFinite, size >= 1, size <= 10_000 else {
       throw ValidationError("--size must be in 1...10000 pixels, got \(size)")
     }
@@ -211,7 +226,7 @@ struct RenderCommand: ParsableCommand {
     } else {
       source = .text(
         TextMask(
-          text: TextMask.unescaped(text), fontPath: font,
+          text: try textFile.map(TextMask.read(file:)) ?? TextMask.unescaped(text), fontPath: font,
           style: TextStyle(
             pixelSize: size, alignment: align,
             letterSpacing: Float(
@@ -287,6 +302,7 @@ struct RenderCommand: ParsableCommand {
   private var inputPaths: [(option: String, path: String)] {
     var paths: [(String, String)] = []
     if let mask { paths.append(("--mask", mask)) }
+    if let textFile, textFile != "-" { paths.append(("--text-file", textFile)) }
     if let font { paths.append(("--font", font)) }
     if let shadingImage { paths.append(("--shading-image", shadingImage)) }
     if FileManager.default.fileExists(atPath: material.material) {

@@ -133,6 +133,51 @@ final class StreamTests: XCTestCase {
       FileManager.default.fileExists(atPath: directory.appendingPathComponent("x.png").path))
   }
 
+  // MARK: Text input (issue 11)
+
+  /// A text file (or standard input) renders what the command line renders: a leading BOM
+  /// dropped, CRLF and LF both newlines, the final newline not an empty line; `\\` on the
+  /// command line is one backslash, so `C:\\new` is the file's `C:\new`.
+  func testTextFromAFileOrStandardInputRendersLikeTheCommandLine() throws {
+    let run = { (script: String) throws -> Void in
+      let result = try self.shell(script)
+      XCTAssertEqual(result.status, 0, "\(script): \(result.stderr)")
+    }
+    try run(#""$EMBOSS" render 'One\nTwo' --size 24 -o line.png"#)
+    try run(
+      #"printf '\357\273\277One\r\nTwo\n' > crlf.txt && "$EMBOSS" render --text-file crlf.txt --size 24 -o file.png"#
+    )
+    try run(#"printf 'One\nTwo' | "$EMBOSS" render --text-file - --size 24 -o stdin.png"#)
+    XCTAssertEqual(try read("line.png"), try read("file.png"))
+    XCTAssertEqual(try read("line.png"), try read("stdin.png"))
+    try run(#""$EMBOSS" render 'C:\\new' --size 24 -o escaped.png"#)
+    try run(
+      #"printf 'C:\\new' > path.txt && "$EMBOSS" render --text-file path.txt --size 24 -o literal.png"#
+    )
+    XCTAssertEqual(try read("escaped.png"), try read("literal.png"))
+    XCTAssertNotEqual(try read("escaped.png"), try read("line.png"))
+  }
+
+  func testBadTextFilesAreErrors() throws {
+    var result = try shell(#"printf 'ok\nA\351B' | "$EMBOSS" render --text-file - -o x.png"#)
+    XCTAssertEqual(result.status, 1)
+    XCTAssertEqual(
+      result.stderr,
+      "error: text in standard input is not valid UTF-8: byte 0xE9 at byte offset 4\n")
+    result = try shell(#""$EMBOSS" render --text-file missing.txt -o x.png"#)
+    XCTAssertEqual(result.status, 1)
+    XCTAssertEqual(result.stderr, "error: text file 'missing.txt' does not exist\n")
+    result = try shell(#"echo A > a.txt && "$EMBOSS" render B --text-file a.txt -o x.png"#)
+    XCTAssertEqual(result.status, 64)
+    XCTAssertTrue(result.stderr.contains("give the text or --text-file, not both"), result.stderr)
+    // The text file is an input: an output over it is refused, and it stays as it was.
+    result = try shell(
+      #"echo Name > names.txt && "$EMBOSS" render --text-file names.txt -o names.txt"#)
+    XCTAssertEqual(result.status, 64)
+    XCTAssertTrue(result.stderr.contains("is also the --text-file input"), result.stderr)
+    XCTAssertEqual(try read("names.txt"), Data("Name\n".utf8))
+  }
+
   /// Standard output redirected to a file collides with another output on that file.
   func testStandardOutputRedirectedOverAnotherOutputIsRefused() throws {
     let result = try shell(#""$EMBOSS" render x --size 20 -o - --engrave e.png > e.png"#)

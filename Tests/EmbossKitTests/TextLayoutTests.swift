@@ -150,4 +150,12 @@ final class TextLayoutTests: XCTestCase {
     XCTAssertEqual(two.exactInk.maxX, 2 * one.exactInk.maxX, accuracy: 0.04)
     XCTAssertEqual(two.exactInk.maxY, 2 * one.exactInk.maxY, accuracy: 0.04)
   }
+
+  /// Command-line escapes: `\n` is a newline, `\\` one backslash, any other backslash itself.
+  func testCommandLineEscapes() {
+    XCTAssertEqual(TextMask.unescaped(#"One\nTwo"#), "One\nTwo")
+    XCTAssertEqual(TextMask.unescaped(#"C:\\new"#), #"C:\new"#)
+    XCTAssertEqual(TextMask.unescaped(#"a\b\"#), #"a\b\"#)
+    XCTAssertEqual(TextMask.unescaped(#"\\\n"#), "\\\n")
+  }
 }
