@@ -20,6 +20,11 @@ let package = Package(
       providers: [.apt(["libfreetype-dev", "pkg-config"])]
     ),
     .systemLibrary(
+      name: "CFontconfig",
+      pkgConfig: "fontconfig",
+      providers: [.apt(["libfontconfig-dev", "pkg-config"])]
+    ),
+    .systemLibrary(
       name: "CLibPNG",
       pkgConfig: "libpng",
       providers: [.apt(["libpng-dev", "pkg-config"])]
@@ -32,7 +37,9 @@ let package = Package(
     .target(name: "EmbossSupport", dependencies: ["CSupport"]),
     .target(name: "EmbossRaster", dependencies: ["EmbossSupport", "CPNG"]),
     .target(name: "EmbossModel", dependencies: ["EmbossSupport", "EmbossRaster"]),
-    .target(name: "EmbossText", dependencies: ["EmbossSupport", "EmbossRaster", "CFreeType"]),
+    .target(
+      name: "EmbossText",
+      dependencies: ["EmbossSupport", "EmbossRaster", "CFreeType", "CFontconfig"]),
     .target(name: "EmbossRelief", dependencies: ["EmbossSupport", "EmbossRaster", "EmbossModel"]),
     .target(name: "EmbossShading", dependencies: ["EmbossSupport", "EmbossRaster", "EmbossModel"]),
     .target(name: "EmbossEngrave", dependencies: ["EmbossSupport", "EmbossRaster"]),

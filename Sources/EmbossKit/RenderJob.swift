@@ -12,20 +12,31 @@ public struct TextMask: Sendable, Equatable {
   public var text: String
   /// nil: the bundled default font.
   public var fontPath: String?
+  /// The face in the font file (collections hold several).
+  public var fontIndex: Int
   public var style: TextStyle
   /// Makes the text's ink this many pixels tall (overrides `style.pixelSize`).
   public var inkHeight: Double?
   public var canvas: CanvasSize?
 
   public init(
-    text: String, fontPath: String? = nil, style: TextStyle = TextStyle(), inkHeight: Double? = nil,
-    canvas: CanvasSize? = nil
+    text: String, fontPath: String? = nil, fontIndex: Int = 0, style: TextStyle = TextStyle(),
+    inkHeight: Double? = nil, canvas: CanvasSize? = nil
   ) {
     self.text = text
     self.fontPath = fontPath
+    self.fontIndex = fontIndex
     self.style = style
     self.inkHeight = inkHeight
     self.canvas = canvas
+  }
+
+  /// A `--font` value: a font file, or a fontconfig pattern (`"DejaVu Serif:bold"`) resolved
+  /// to the installed file and face that match it.
+  public static func font(_ value: String) throws -> (path: String, index: Int) {
+    if FontCatalog.isPath(value) { return (value, 0) }
+    let entry = try FontCatalog.match(value)
+    return (entry.path, entry.index)
   }
 
   /// Command-line text: `\n` starts a new line and `\\` is one backslash, so `C:\\new`
@@ -117,7 +128,7 @@ extension Pipeline {
       let key = MaskSource.text(text)
       if let cached = cache.mask, cached.key == key, cached.limits == limits { return cached.value }
       let fontPath = text.fontPath ?? resources.defaultFontPath
-      let font = try timings.measure("font") { try Font(path: fontPath) }
+      let font = try timings.measure("font") { try Font(path: fontPath, index: text.fontIndex) }
       let layout = try timings.measure("layout") {
         if let inkHeight = text.inkHeight {
           return try TextLayout.fitting(

@@ -8,9 +8,9 @@ import Foundation
 /// FreeType faces are not thread-safe; a `Font` is used by one stage at a time.
 public final class Font: @unchecked Sendable {
   public let path: String
-  /// "Family Style", e.g.
-  ///
-  /// "DejaVu Sans Bold".
+  /// The face in the file (collections such as `.ttc` hold several).
+  public let index: Int
+  /// "Family Style", such as "DejaVu Sans Bold".
   public let name: String
   let library: FT_Library
   let face: FT_Face
@@ -21,11 +21,11 @@ public final class Font: @unchecked Sendable {
   /// The largest font file read: 256 MiB (the largest CJK collections are about 120 MiB).
   public static let fileLimit = 256 << 20
 
-  /// Loads face 0 of the file at `path` (read as any other input: a FIFO or a pipe works,
-  /// up to `fileLimit`).
+  /// Loads face `index` of the file at `path` (read as any other input: a FIFO or a pipe
+  /// works, up to `fileLimit`).
   ///
   /// Errors name the path and FreeType's reason.
-  public init(path: String) throws {
+  public init(path: String, index: Int = 0) throws {
     let data = try InputFile.read(path, what: "font", limit: Self.fileLimit)
     guard !data.isEmpty else { throw EmbossError("font file '\(path)' is empty") }
     let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 16)
@@ -39,7 +39,7 @@ public final class Font: @unchecked Sendable {
     }
     var face: FT_Face?
     status = FT_New_Memory_Face(
-      library, start, FT_Long(data.count), 0, &face)
+      library, start, FT_Long(data.count), FT_Long(max(index, 0)), &face)
     guard status == 0, let face else {
       FT_Done_FreeType(library)
       bytes.deallocate()
@@ -57,6 +57,7 @@ public final class Font: @unchecked Sendable {
         "cannot use font '\(path)': it is a bitmap font; a scalable (outline) font is needed")
     }
     self.path = path
+    self.index = index
     self.bytes = bytes
     self.library = library
     self.face = face

@@ -17,7 +17,8 @@ struct Emboss: ParsableCommand {
     version: "0.1.0",
     subcommands: [
       RenderCommand.self, ShadingCommand.self, SheetCommand.self, MaterialsCommand.self,
-      CheckCommand.self, ParametersCommand.self, DiffCommand.self, EngraveCommand.self,
+      CheckCommand.self, ParametersCommand.self, FontsCommand.self, DiffCommand.self,
+      EngraveCommand.self,
       BenchCommand.self,
     ]
   )

@@ -77,7 +77,10 @@ struct SheetCommand: ParsableCommand {
     help: ArgumentHelp("Materials to show (default: every preset).", valueName: "name|file"))
   var materials: [String] = []
 
-  @Option(help: ArgumentHelp("A TTF/OTF font file (default: the bundled font).", valueName: "file"))
+  @Option(
+    help: ArgumentHelp(
+      "A font file, or an installed font by fontconfig pattern such as 'DejaVu Serif:bold' (default: the bundled font).",
+      valueName: "file|pattern"))
   var font: String?
 
   @Option(name: .customLong("max-pixels"), help: "Refuse sheets larger than this many pixels.")
@@ -89,7 +92,8 @@ struct SheetCommand: ParsableCommand {
     }
     if let conflict = OutputConflicts.check(
       outputs: [("-o", output)],
-      inputs: (font.map { [("--font", $0)] } ?? []) + materials.map { ("--materials", $0) })
+      inputs: (font.flatMap { FontCatalog.isPath($0) ? [("--font", $0)] : nil } ?? [])
+        + materials.map { ("--materials", $0) })
     {
       throw ValidationError(conflict)
     }
@@ -118,7 +122,8 @@ struct SheetCommand: ParsableCommand {
       }
     }
     if !problems.isEmpty { throw MaterialError(diagnostics: problems) }
-    let face = try Font(path: font ?? resources.defaultFontPath)
+    let file = try font.map(TextMask.font) ?? (path: resources.defaultFontPath, index: 0)
+    let face = try Font(path: file.path, index: file.index)
     let limits = RenderLimits(maxPixels: maxPixels)
     let sample = try TextLayout(
       text: TextMask.unescaped(text), font: face,
@@ -157,5 +162,31 @@ struct ParametersCommand: ParsableCommand {
       try printLine(line)
       try printLine("    \(row.help.replacingOccurrences(of: "`", with: ""))")
     }
+  }
+}
+
+struct FontsCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "fonts",
+    abstract: "List the installed fonts --font can name (family, style, file), through fontconfig.",
+    discussion:
+      "PATTERN is a fontconfig pattern: 'DejaVu Serif', 'Noto Sans:style=Light', ':lang=ar'. The bundled default font is Fonts/DejaVuSans-Bold.ttf."
+  )
+
+  @Argument(help: ArgumentHelp("Only the fonts matching this pattern.", valueName: "pattern"))
+  var pattern: String?
+
+  func run() throws {
+    let entries = try FontCatalog.list(pattern)
+    let family = entries.map(\.family.count).max() ?? 0
+    let style = entries.map(\.style.count).max() ?? 0
+    for entry in entries {
+      let face = entry.index == 0 ? "" : " (face \(entry.index))"
+      try printLine(
+        entry.family.padding(toLength: family, withPad: " ", startingAt: 0) + "  "
+          + entry.style.padding(toLength: style, withPad: " ", startingAt: 0) + "  " + entry.path
+          + face)
+    }
+    if entries.isEmpty, let pattern { throw EmbossError("no installed font matches '\(pattern)'") }
   }
 }

@@ -24,7 +24,8 @@ struct RenderCommand: ParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "A TTF/OTF font file (default: Fonts/DejaVuSans-Bold.ttf).", valueName: "file"))
+      "A font file (TTF, OTF, TTC), or an installed font by fontconfig pattern: 'DejaVu Serif:bold', 'Noto Sans:style=Light' (emboss fonts lists them; default: the bundled Fonts/DejaVuSans-Bold.ttf).",
+      valueName: "file|pattern"))
   var font: String?
 
   @Option(help: "Text size in pixels (the em size), 1...10000.")
@@ -224,9 +225,11 @@ struct RenderCommand: ParsableCommand {
       source = .picture(
         PictureMask(path: mask, mode: maskMode, invert: invertMask, threshold: maskThreshold))
     } else {
+      let face = try font.map(TextMask.font)
       source = .text(
         TextMask(
-          text: try textFile.map(TextMask.read(file:)) ?? TextMask.unescaped(text), fontPath: font,
+          text: try textFile.map(TextMask.read(file:)) ?? TextMask.unescaped(text),
+          fontPath: face?.path, fontIndex: face?.index ?? 0,
           style: TextStyle(
             pixelSize: size, alignment: align,
             letterSpacing: Float(
@@ -303,7 +306,7 @@ struct RenderCommand: ParsableCommand {
     var paths: [(String, String)] = []
     if let mask { paths.append(("--mask", mask)) }
     if let textFile, textFile != "-" { paths.append(("--text-file", textFile)) }
-    if let font { paths.append(("--font", font)) }
+    if let font, FontCatalog.isPath(font) { paths.append(("--font", font)) }
     if let shadingImage { paths.append(("--shading-image", shadingImage)) }
     if FileManager.default.fileExists(atPath: material.material) {
       paths.append(("--material", material.material))

@@ -1,0 +1,125 @@
+import CFontconfig
+import EmbossSupport
+import Foundation
+
+/// Installed fonts by name, through fontconfig: `--font "DejaVu Serif:bold"` and
+/// `emboss fonts`. The bundled font stays the default, so a plain render never asks.
+public enum FontCatalog {
+  /// One face of an installed font file.
+  public struct Entry: Sendable, Hashable, Comparable {
+    public var family: String
+    public var style: String
+    public var path: String
+    /// The face in the file (collections hold several).
+    public var index: Int
+
+    public static func < (a: Entry, b: Entry) -> Bool {
+      (a.family.lowercased(), a.style.lowercased(), a.path, a.index)
+        < (b.family.lowercased(), b.style.lowercased(), b.path, b.index)
+    }
+  }
+
+  /// Whether a `--font` value names a file rather than a pattern: it exists, holds a `/`, or
+  /// ends in a font file's extension.
+  public static func isPath(_ text: String) -> Bool {
+    let lowered = text.lowercased()
+    return text.contains("/") || FileManager.default.fileExists(atPath: text)
+      || [".ttf", ".otf", ".ttc", ".otc", ".pfb", ".pfa", ".woff", ".woff2"].contains {
+        lowered.hasSuffix($0)
+      }
+  }
+
+  /// The installed face that best matches a fontconfig pattern (`"DejaVu Serif:bold"`,
+  /// `"Noto Sans:style=Light"`).
+  ///
+  /// Fontconfig always answers with something; a match whose families do not include the
+  /// pattern's family is refused, so a misspelled name is an error rather than a surprise
+  /// font.
+  public static func match(_ pattern: String) throws -> Entry {
+    try withConfig { config in
+      guard let parsed = FcNameParse(pattern), !pattern.isEmpty else {
+        throw EmbossError(
+          "--font '\(pattern)' is not a font file or a fontconfig pattern such as 'DejaVu Serif:bold'"
+        )
+      }
+      defer { FcPatternDestroy(parsed) }
+      let wanted = strings(parsed, FC_FAMILY)
+      FcConfigSubstitute(config, parsed, FcMatchPattern)
+      FcDefaultSubstitute(parsed)
+      var result = FcResultNoMatch
+      guard let found = FcFontMatch(config, parsed, &result), result == FcResultMatch else {
+        throw EmbossError("no installed font matches '\(pattern)' (see emboss fonts)")
+      }
+      defer { FcPatternDestroy(found) }
+      let families = strings(found, FC_FAMILY).map { $0.lowercased() }
+      if let family = wanted.first, !families.contains(family.lowercased()) {
+        var message = "no installed font family '\(family)'"
+        let known = try list(nil).map(\.family)
+        if let close = suggestion(for: family, among: Array(Set(known)).sorted()) {
+          message += "; did you mean '\(close)'?"
+        }
+        throw EmbossError(message + " (emboss fonts lists them)")
+      }
+      guard let entry = entry(found) else {
+        throw EmbossError("the font fontconfig found for '\(pattern)' has no file")
+      }
+      return entry
+    }
+  }
+
+  /// Every installed face matching a pattern (nil: every face), sorted by family and style.
+  public static func list(_ pattern: String?) throws -> [Entry] {
+    try withConfig { config in
+      guard let parsed = FcNameParse(pattern ?? "") else {
+        throw EmbossError(
+          "'\(pattern ?? "")' is not a fontconfig pattern such as 'DejaVu Serif:bold'")
+      }
+      defer { FcPatternDestroy(parsed) }
+      guard let objects = FcObjectSetCreate() else { return [] }
+      defer { FcObjectSetDestroy(objects) }
+      for name in [FC_FAMILY, FC_STYLE, FC_FILE, FC_INDEX] { _ = FcObjectSetAdd(objects, name) }
+      guard let set = FcFontList(config, parsed, objects) else { return [] }
+      defer { FcFontSetDestroy(set) }
+      var entries: [Entry] = []
+      for i in 0..<Int(set.pointee.nfont) {
+        if let font = set.pointee.fonts[i], let entry = entry(font) { entries.append(entry) }
+      }
+      return Array(Set(entries)).sorted()
+    }
+  }
+
+  /// Runs `body` with a fontconfig configuration of its own (the environment's
+  /// `FONTCONFIG_FILE` applies), destroyed afterwards.
+  private static func withConfig<T>(_ body: (OpaquePointer) throws -> T) throws -> T {
+    guard let config = FcInitLoadConfigAndFonts() else {
+      throw EmbossError("cannot read the fontconfig configuration; give --font a font file")
+    }
+    defer { FcConfigDestroy(config) }
+    return try body(config)
+  }
+
+  private static func entry(_ pattern: OpaquePointer) -> Entry? {
+    guard let path = strings(pattern, FC_FILE).first else { return nil }
+    var index: Int32 = 0
+    _ = FcPatternGetInteger(pattern, FC_INDEX, 0, &index)
+    return Entry(
+      family: strings(pattern, FC_FAMILY).first ?? "",
+      style: strings(pattern, FC_STYLE).first ?? "",
+      path: path, index: Int(index))
+  }
+
+  /// Every value of a string property.
+  private static func strings(_ pattern: OpaquePointer, _ object: String) -> [String] {
+    var values: [String] = []
+    var n: Int32 = 0
+    while true {
+      var value: UnsafeMutablePointer<FcChar8>?
+      guard FcPatternGetString(pattern, object, n, &value) == FcResultMatch, let value else {
+        break
+      }
+      values.append(String(cString: value))
+      n += 1
+    }
+    return values
+  }
+}
