@@ -2,8 +2,10 @@ import CFontconfig
 import EmbossSupport
 import Foundation
 
-/// Installed fonts by name, through fontconfig: `--font "DejaVu Serif:bold"` and
-/// `emboss fonts`. The bundled font stays the default, so a plain render never asks.
+/// Installed fonts by name, through fontconfig.
+///
+/// `--font "DejaVu Serif:bold"` and `emboss fonts` use it. The bundled font stays the
+/// default, so a plain render never asks.
 public enum FontCatalog {
   /// One face of an installed font file.
   public struct Entry: Sendable, Hashable, Comparable {
