@@ -27,21 +27,32 @@ final class FuzzRegressionTests: XCTestCase {
   }
 
   func testMaterialInputs() throws {
-    for (name, data) in try inputs("material") {
+    let all = try inputs("material")
+    XCTAssertFalse(all.isEmpty)
+    for (name, data) in all {
       let text = String(decoding: data, as: UTF8.self)
       var sink = DiagnosticSink()
-      if let spec = MaterialLoader.parse(
+      let spec = MaterialLoader.parse(
         yaml: text, file: name, library: MaterialLibrary(directories: []), sink: &sink)
-      {
-        let settings = text.split(separator: "\n").prefix(8).map(String.init)
-        if name.hasPrefix("set-") {
-          // Kept because its lines once crashed `--set`: they must reach it and be refused.
-          XCTAssertThrowsError(try MaterialLoader.apply(settings: settings, to: spec), name)
-        } else {
-          _ = try? MaterialLoader.apply(settings: settings, to: spec)
-        }
-      } else {
+      // Either a material or located problems: never nothing at all.
+      XCTAssertTrue(spec != nil || sink.hasErrors, "\(name): no material and no diagnostic")
+      for diagnostic in sink.diagnostics {
+        XCTAssertEqual(diagnostic.location.file, name)
+        XCTAssertGreaterThanOrEqual(diagnostic.location.line, 1, "\(name): \(diagnostic)")
+      }
+      guard let spec else {
         XCTAssertFalse(name.hasPrefix("set-"), "\(name) must parse, so that its lines reach --set")
+        continue
+      }
+      let settings = text.split(separator: "\n").prefix(8).map(String.init)
+      do {
+        _ = try MaterialLoader.apply(settings: settings, to: spec)
+        XCTAssertFalse(
+          name.hasPrefix("set-"), "\(name): its lines once crashed --set; they must be refused")
+      } catch let error as MaterialError {
+        // Refused settings are located in the setting, as a file's problems are.
+        XCTAssertTrue(
+          error.diagnostics.allSatisfy { $0.location.file == "--set" }, "\(name): \(error)")
       }
     }
   }
