@@ -90,17 +90,18 @@ public struct TextLayout: Sendable {
   /// - Throws: `EmbossError` for a character the font lacks or a canvas over the limits.
   public init(
     text: String, font: Font, style: TextStyle, canvas: CanvasSize? = nil,
-    limits: RenderLimits = .default
+    limits: RenderLimits = .default, shaper: any Shaper = KernTableShaper()
   ) throws {
     try self.init(
-      text: text, font: font, style: style, canvas: canvas, limits: limits, measureOnly: false)
+      text: text, font: font, style: style, canvas: canvas, limits: limits, shaper: shaper,
+      measureOnly: false)
   }
 
   /// With `measureOnly`, no glyph is rasterized and no canvas limit applies: only the exact
   /// ink box is wanted.
   init(
     text: String, font: Font, style: TextStyle, canvas: CanvasSize?, limits: RenderLimits,
-    measureOnly: Bool
+    shaper: any Shaper = KernTableShaper(), measureOnly: Bool
   ) throws {
     guard style.pixelSize.isFinite, style.pixelSize >= 1, style.pixelSize <= 10_000 else {
       throw EmbossError("text size must be in 1...10000 pixels, got \(style.pixelSize)")
@@ -125,10 +126,13 @@ public struct TextLayout: Sendable {
     let ascender = Double(face.pointee.ascender) * scale
     let lineAdvance = Double(face.pointee.height) * scale * Double(style.lineHeight)
 
-    // Pass 1: glyph indices, advances and kerning, per line, in layout pixels.
+    // Pass 1: each line shaped into positioned glyphs (`Shaper`), and each glyph's exact
+    // outline box, in layout pixels.
     struct Pending {
       var index: UInt32
       var penX: Double
+      /// Up from the baseline (a mark's offset).
+      var penY: Double
       /// The outline's exact box relative to the pen, in pixels, FreeType's y up; nil when
       /// the glyph has no outline points (a space).
       var box: (xMin: Double, yMin: Double, xMax: Double, yMax: Double)?
@@ -138,32 +142,13 @@ public struct TextLayout: Sendable {
     for line in String(String.UnicodeScalarView(scalars)).split(
       separator: "\n", omittingEmptySubsequences: false)
     {
+      let shaped = try shaper.shape(line, font: font, style: style)
       var pending: [Pending] = []
-      var penX = 0.0
-      var previous: UInt32? = nil
-      for scalar in line.unicodeScalars {
-        if scalar == "\t" || scalar.properties.generalCategory == .control {
-          throw EmbossError(
-            "text contains the control character U+\(Self.hex(scalar)); only line breaks are allowed"
-          )
-        }
-        guard let index = font.glyphIndex(for: scalar) else {
-          throw EmbossError(
-            "font '\(font.name)' (\(font.path)) has no glyph for '\(Character(scalar))' (U+\(Self.hex(scalar)))"
-          )
-        }
-        if let previous, font.hasKerning {
-          var kern = FT_Vector()
-          if FT_Get_Kerning(face, previous, index, FT_UInt(FT_KERNING_UNFITTED.rawValue), &kern)
-            == 0
-          {
-            penX += Double(kern.x) / 64
-          }
-        }
-        status = FT_Load_Glyph(face, index, FT_Int32(FT_LOAD_NO_HINTING | FT_LOAD_NO_BITMAP))
+      for glyph in shaped.glyphs {
+        status = FT_Load_Glyph(face, glyph.glyph, FT_Int32(FT_LOAD_NO_HINTING | FT_LOAD_NO_BITMAP))
         guard status == 0, let slot = face.pointee.glyph else {
           throw EmbossError(
-            "cannot load glyph for '\(Character(scalar))' from '\(font.path)': \(FreeTypeError.message(status))"
+            "cannot load glyph \(glyph.glyph) from '\(font.path)': \(FreeTypeError.message(status))"
           )
         }
         var box: (Double, Double, Double, Double)? = nil
@@ -176,13 +161,10 @@ public struct TextLayout: Sendable {
             )
           }
         }
-        pending.append(Pending(index: index, penX: penX, box: box))
-        penX += Double(slot.pointee.linearHoriAdvance) / 65536 + Double(style.letterSpacing)
-        previous = index
+        pending.append(Pending(index: glyph.glyph, penX: glyph.x, penY: glyph.y, box: box))
       }
-      if !pending.isEmpty { penX -= Double(style.letterSpacing) }
       lines.append(pending)
-      widths.append(penX)
+      widths.append(shaped.width)
     }
     let blockWidth = widths.max() ?? 0
 
@@ -204,8 +186,8 @@ public struct TextLayout: Sendable {
         let x = glyph.penX + lineOffset(lineNumber)
         ink.minX = min(ink.minX, x + box.xMin)
         ink.maxX = max(ink.maxX, x + box.xMax)
-        ink.minY = min(ink.minY, baseline - box.yMax)
-        ink.maxY = max(ink.maxY, baseline - box.yMin)
+        ink.minY = min(ink.minY, baseline - glyph.penY - box.yMax)
+        ink.maxY = max(ink.maxY, baseline - glyph.penY - box.yMin)
       }
     }
     guard ink.minX < ink.maxX, ink.minY < ink.maxY else {
@@ -279,7 +261,7 @@ public struct TextLayout: Sendable {
       let baseline = ascender + Double(lineNumber) * lineAdvance + shiftY
       for glyph in line where glyph.box != nil {
         let x64 = Int(((glyph.penX + lineOffset(lineNumber) + shiftX) * 64).rounded())
-        let y64 = Int((baseline * 64).rounded())
+        let y64 = Int(((baseline - glyph.penY) * 64).rounded())
         if let placed = try Self.render(font: font, index: glyph.index, x64: x64, y64: y64) {
           rendered.append(placed)
         }
@@ -312,7 +294,7 @@ public struct TextLayout: Sendable {
   /// outlines scale linearly with the size, so one measurement at 100 px gives the size.
   public static func fitting(
     inkHeight: Double, text: String, font: Font, style: TextStyle, canvas: CanvasSize? = nil,
-    limits: RenderLimits = .default
+    limits: RenderLimits = .default, shaper: any Shaper = KernTableShaper()
   ) throws -> TextLayout {
     guard inkHeight.isFinite, inkHeight >= 2, inkHeight <= 20_000 else {
       throw EmbossError("the text height must be 2...20000 pixels, got \(inkHeight)")
@@ -320,7 +302,8 @@ public struct TextLayout: Sendable {
     var sized = style
     sized.pixelSize = 100
     let measured = try TextLayout(
-      text: text, font: font, style: sized, canvas: nil, limits: limits, measureOnly: true)
+      text: text, font: font, style: sized, canvas: nil, limits: limits, shaper: shaper,
+      measureOnly: true)
     let height = measured.exactInk.maxY - measured.exactInk.minY
     sized.pixelSize = Float(100 * inkHeight / height)
     guard sized.pixelSize >= 1, sized.pixelSize <= 10_000 else {
@@ -328,7 +311,8 @@ public struct TextLayout: Sendable {
         "a text height of \(inkHeight) pixels needs a size of \(sized.pixelSize) pixels; sizes must be 1...10000"
       )
     }
-    return try TextLayout(text: text, font: font, style: sized, canvas: canvas, limits: limits)
+    return try TextLayout(
+      text: text, font: font, style: sized, canvas: canvas, limits: limits, shaper: shaper)
   }
 
   /// The coverage mask: 0 outside the ink, 1 inside, anti-aliased in between.
@@ -401,10 +385,5 @@ public struct TextLayout: Sendable {
     return PlacedGlyph(
       x: wholeX + Int(slot.pointee.bitmap_left), y: wholeY - Int(slot.pointee.bitmap_top),
       coverage: coverage)
-  }
-
-  private static func hex(_ scalar: Unicode.Scalar) -> String {
-    let s = String(scalar.value, radix: 16, uppercase: true)
-    return String(repeating: "0", count: max(0, 4 - s.count)) + s
   }
 }

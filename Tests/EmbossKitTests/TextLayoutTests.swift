@@ -158,4 +158,28 @@ final class TextLayoutTests: XCTestCase {
     XCTAssertEqual(TextMask.unescaped(#"a\b\"#), #"a\b\"#)
     XCTAssertEqual(TextMask.unescaped(#"\\\n"#), "\\\n")
   }
+
+  /// The layout draws what the shaper placed, where it placed it: the seam between shaping
+  /// and rasterizing. A shaper that raises the second glyph by 10 px moves its ink up 10 px.
+  func testLayoutDrawsTheShapersPositions() throws {
+    struct Raised: Shaper {
+      func shape(_ line: Substring, font: Font, style: TextStyle) throws -> ShapedLine {
+        var shaped = try KernTableShaper().shape(line, font: font, style: style)
+        if shaped.glyphs.count > 1 { shaped.glyphs[1].y += 10 }
+        return shaped
+      }
+    }
+    let font = try Fixtures.font()
+    let style = TextStyle(pixelSize: 40, padding: 4)
+    let plain = try TextLayout(text: "II", font: font, style: style)
+    let raised = try TextLayout(text: "II", font: font, style: style, shaper: Raised())
+    let plainInk = plain.exactInk
+    let raisedInk = raised.exactInk
+    XCTAssertEqual(
+      (raisedInk.maxY - raisedInk.minY) - (plainInk.maxY - plainInk.minY), 10, accuracy: 1e-9)
+    XCTAssertEqual(raisedInk.maxX - raisedInk.minX, plainInk.maxX - plainInk.minX, accuracy: 1e-9)
+    // Both letters are drawn, one 10 px above the other.
+    let mask = raised.rasterize()
+    XCTAssertEqual(mask.height, plain.rasterize().height + 10)
+  }
 }
