@@ -87,6 +87,7 @@ public struct TextLayout: Sendable {
   ///   - canvas: a fixed canvas the ink is centered in; nil fits the canvas to the ink plus
   ///     the style's padding.
   ///   - limits: the largest canvas and text allowed.
+  ///   - shaper: turns each line into positioned glyphs.
   /// - Throws: `EmbossError` for a character the font lacks or a canvas over the limits.
   public init(
     text: String, font: Font, style: TextStyle, canvas: CanvasSize? = nil,

@@ -159,8 +159,10 @@ final class TextLayoutTests: XCTestCase {
     XCTAssertEqual(TextMask.unescaped(#"\\\n"#), "\\\n")
   }
 
-  /// The layout draws what the shaper placed, where it placed it: the seam between shaping
-  /// and rasterizing. A shaper that raises the second glyph by 10 px moves its ink up 10 px.
+  /// The layout draws what the shaper placed, where it placed it.
+  ///
+  /// This is the seam between shaping and rasterizing: a shaper that raises the second glyph
+  /// by 10 px moves its ink up 10 px.
   func testLayoutDrawsTheShapersPositions() throws {
     struct Raised: Shaper {
       func shape(_ line: Substring, font: Font, style: TextStyle) throws -> ShapedLine {
