@@ -470,11 +470,14 @@ enum CLIRunner {
   }
 
   /// Runs `executable` (the binary, or a program that runs it) in `directory`.
-  static func launch(_ executable: URL, _ arguments: [String], in directory: URL) throws -> Result {
+  static func launch(
+    _ executable: URL, _ arguments: [String], in directory: URL,
+    adding extra: [String: String] = [:]
+  ) throws -> Result {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
-    process.environment = environment
+    process.environment = environment.merging(extra) { $1 }
     process.currentDirectoryURL = directory
     let out = Pipe()
     let err = Pipe()

@@ -30,25 +30,10 @@ final class FontTests: XCTestCase {
     .deletingLastPathComponent()
 
   func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-    let process = Process()
-    process.executableURL = CLITests.binary
-    process.arguments = arguments
-    var environment = CLIRunner.environment
-    environment["FONTCONFIG_FILE"] = directory.appendingPathComponent("fonts.conf").path
-    process.environment = environment
-    process.currentDirectoryURL = directory
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (
-      process.terminationStatus, String(decoding: stdout, as: UTF8.self),
-      String(decoding: stderr, as: UTF8.self)
-    )
+    let result = try CLIRunner.launch(
+      CLITests.binary, arguments, in: directory,
+      adding: ["FONTCONFIG_FILE": directory.appendingPathComponent("fonts.conf").path])
+    return (result.status, String(decoding: result.stdout, as: UTF8.self), result.stderr)
   }
 
   func testFontsListsWhatFontconfigFinds() throws {
