@@ -224,23 +224,18 @@ public struct OutputPlan: Sendable {
   func stageFiles(_ result: RenderResult) throws -> [(name: String, data: Data)] {
     let range: ClosedRange<Float> = result.material.relief.direction == .raised ? 0...1 : -1...0
     let normals = result.normals
-    let normalData: Data
-    switch depth {
-    case .eight:
-      normalData = try PNGCodec.encodeRaw(
+    // (n + 1) / 2 as stored, not sRGB-encoded: 8 or 16 bits a channel.
+    func encodeNormals<T: FixedWidthInteger>(_: T.Type) throws -> Data {
+      let levels = Float(T.max)
+      return try PNGCodec.encodeRaw(
         normals.pixels.flatMap { p in
-          [p.x, p.y, p.z, p.w].map { UInt8((min(max($0, 0), 1) * 255).rounded()) }
+          [p.x, p.y, p.z, p.w].map { T((min(max($0, 0), 1) * levels).rounded()) }
         },
-        width: normals.width, height: normals.height, channels: 4, bitDepth: 8,
-        compression: compression, pixelsPerMeter: 0, srgb: false)
-    case .sixteen:
-      normalData = try PNGCodec.encodeRaw(
-        normals.pixels.flatMap { p in
-          [p.x, p.y, p.z, p.w].map { UInt16((min(max($0, 0), 1) * 65535).rounded()) }
-        },
-        width: normals.width, height: normals.height, channels: 4, bitDepth: 16,
+        width: normals.width, height: normals.height, channels: 4, bitDepth: T.bitWidth,
         compression: compression, pixelsPerMeter: 0, srgb: false)
     }
+    let normalData =
+      depth == .eight ? try encodeNormals(UInt8.self) : try encodeNormals(UInt16.self)
     let names = Self.stageNames
     return [
       (
