@@ -25,6 +25,16 @@ let package = Package(
       providers: [.apt(["libfontconfig-dev", "pkg-config"])]
     ),
     .systemLibrary(
+      name: "CHarfBuzz",
+      pkgConfig: "harfbuzz",
+      providers: [.apt(["libharfbuzz-dev", "pkg-config"])]
+    ),
+    .systemLibrary(
+      name: "CFriBidi",
+      pkgConfig: "fribidi",
+      providers: [.apt(["libfribidi-dev", "pkg-config"])]
+    ),
+    .systemLibrary(
       name: "CLibPNG",
       pkgConfig: "libpng",
       providers: [.apt(["libpng-dev", "pkg-config"])]
@@ -39,7 +49,9 @@ let package = Package(
     .target(name: "EmbossModel", dependencies: ["EmbossSupport", "EmbossRaster"]),
     .target(
       name: "EmbossText",
-      dependencies: ["EmbossSupport", "EmbossRaster", "CFreeType", "CFontconfig"]),
+      dependencies: [
+        "EmbossSupport", "EmbossRaster", "CFreeType", "CFontconfig", "CHarfBuzz", "CFriBidi",
+      ]),
     .target(name: "EmbossRelief", dependencies: ["EmbossSupport", "EmbossRaster", "EmbossModel"]),
     .target(name: "EmbossShading", dependencies: ["EmbossSupport", "EmbossRaster", "EmbossModel"]),
     .target(name: "EmbossEngrave", dependencies: ["EmbossSupport", "EmbossRaster"]),

@@ -2,3 +2,4 @@
 #include FT_FREETYPE_H
 #include FT_OUTLINE_H
 #include FT_BBOX_H
+#include FT_MULTIPLE_MASTERS_H

@@ -223,7 +223,7 @@ public final class StageCache {
     var shadingHeight: Int
   }
 
-  var mask: (key: MaskSource, value: CoverageMask, limits: RenderLimits)?
+  var mask: (key: MaskSource, value: MaskResult, limits: RenderLimits)?
   var height: (key: HeightKey, value: HeightField)?
   var geometry: (key: Int, value: BallGeometry)?
   /// The ball, the lookup map it was shaded for and whether every texel was shaded.

@@ -18,10 +18,13 @@ public struct TextMask: Sendable, Equatable {
   /// Makes the text's ink this many pixels tall (overrides `style.pixelSize`).
   public var inkHeight: Double?
   public var canvas: CanvasSize?
+  /// Characters the font lacks are taken from other fonts (installed or bundled); false
+  /// makes them an error.
+  public var fallback: Bool
 
   public init(
     text: String, fontPath: String? = nil, fontIndex: Int = 0, style: TextStyle = TextStyle(),
-    inkHeight: Double? = nil, canvas: CanvasSize? = nil
+    inkHeight: Double? = nil, canvas: CanvasSize? = nil, fallback: Bool = true
   ) {
     self.text = text
     self.fontPath = fontPath
@@ -29,14 +32,18 @@ public struct TextMask: Sendable, Equatable {
     self.style = style
     self.inkHeight = inkHeight
     self.canvas = canvas
+    self.fallback = fallback
   }
 
-  /// A `--font` value: a font file, or a fontconfig pattern (`"DejaVu Serif:bold"`) resolved
-  /// to the installed file and face that match it.
-  public static func font(_ value: String) throws -> (path: String, index: Int) {
-    if FontCatalog.isPath(value) { return (value, 0) }
-    let entry = try FontCatalog.match(value)
-    return (entry.path, entry.index)
+  /// A `--font` value: a font file (face `index`), or a fontconfig pattern
+  /// (`"DejaVu Serif:bold"`) resolved to the installed or bundled file and face that match
+  /// it (`index`, when given, overrides the face).
+  public static func font(_ value: String, index: Int? = nil, resources: Resources) throws -> (
+    path: String, index: Int
+  ) {
+    if FontCatalog.isPath(value) { return (value, index ?? 0) }
+    let entry = try FontCatalog.match(value, bundled: resources.fontsDirectory)
+    return (entry.path, index ?? entry.index)
   }
 
   /// Command-line text: `\n` starts a new line and `\\` is one backslash, so `C:\\new`
@@ -106,6 +113,18 @@ public struct PictureMask: Sendable, Equatable {
   }
 }
 
+/// The mask stage's result: the coverage, and for text the fallback fonts it used.
+public struct MaskResult: Sendable {
+  public var coverage: CoverageMask
+  /// Fonts other than the chosen one that set characters it lacks.
+  public var fallbackFonts: [FontUse]
+
+  public init(coverage: CoverageMask, fallbackFonts: [FontUse] = []) {
+    self.coverage = coverage
+    self.fallbackFonts = fallbackFonts
+  }
+}
+
 extension Pipeline {
   /// The mask stage: the one that reads files (a font, a picture) and so can fail.
   ///
@@ -114,14 +133,15 @@ extension Pipeline {
   public static func mask(
     _ source: MaskSource, resources: Resources, limits: RenderLimits = .default,
     cache: StageCache = StageCache(), timings: inout StageTimings
-  ) throws -> CoverageMask {
+  ) throws -> MaskResult {
     switch source {
     case .picture(let picture):
       return try timings.measure("mask") {
-        try ImageMask.read(
-          path: picture.path, mode: picture.mode, invert: picture.invert,
-          threshold: picture.threshold,
-          limits: limits)
+        MaskResult(
+          coverage: try ImageMask.read(
+            path: picture.path, mode: picture.mode, invert: picture.invert,
+            threshold: picture.threshold,
+            limits: limits))
       }
     case .text(var text):
       text.fontPath = text.fontPath ?? resources.defaultFontPath
@@ -129,17 +149,20 @@ extension Pipeline {
       if let cached = cache.mask, cached.key == key, cached.limits == limits { return cached.value }
       let fontPath = text.fontPath ?? resources.defaultFontPath
       let font = try timings.measure("font") { try Font(path: fontPath, index: text.fontIndex) }
+      let fallback = text.fallback ? FontCatalog.Fallback(bundled: resources.fontsDirectory) : nil
       let layout = try timings.measure("layout") {
         if let inkHeight = text.inkHeight {
           return try TextLayout.fitting(
             inkHeight: inkHeight, text: text.text, font: font, style: text.style,
-            canvas: text.canvas,
-            limits: limits)
+            canvas: text.canvas, limits: limits, fallback: fallback)
         }
         return try TextLayout(
-          text: text.text, font: font, style: text.style, canvas: text.canvas, limits: limits)
+          text: text.text, font: font, style: text.style, canvas: text.canvas, limits: limits,
+          fallback: fallback)
       }
-      let mask = timings.measure("mask") { layout.rasterize() }
+      let mask = MaskResult(
+        coverage: timings.measure("mask") { layout.rasterize() },
+        fallbackFonts: layout.fallbackFonts)
       cache.mask = (key, mask, limits)
       return mask
     }
@@ -288,6 +311,8 @@ public struct RenderJob: Sendable {
     public var files: [(path: String, data: Data)]
     /// Every stage, loading and encoding included.
     public var timings: StageTimings
+    /// Fonts other than the chosen one that set characters it lacks.
+    public var fallbackFonts: [FontUse]
 
     /// The embossed picture's PNG.
     public var png: Data { files.last?.data ?? Data() }
@@ -312,8 +337,9 @@ public struct RenderJob: Sendable {
     let spec = try timings.measure("material") {
       try loadMaterial(library: resources.materialLibrary, sources: &materialSources)
     }
-    let mask = try Pipeline.mask(
+    let maskResult = try Pipeline.mask(
       self.mask, resources: resources, limits: limits, cache: cache, timings: &timings)
+    let mask = maskResult.coverage
     // The render's memory, now that the mask tells how much of it is edge.
     try limits.checkRender(mask: mask, radius: spec.relief.radius)
     // The lit ball: RGBA floats, checked like any image before it is made.
@@ -336,7 +362,8 @@ public struct RenderJob: Sendable {
       cache: cache)
     timings.append(result.timings)
     let files = try output.files(for: result, timings: &timings, parallelism: parallelism)
-    return Output(result: result, files: files, timings: timings)
+    return Output(
+      result: result, files: files, timings: timings, fallbackFonts: maskResult.fallbackFonts)
   }
 
   public func run(resources: Resources, cache: StageCache = StageCache()) throws -> Output {

@@ -1,4 +1,5 @@
 import CFreeType
+import CHarfBuzz
 import EmbossRaster
 import EmbossSupport
 import Foundation
@@ -17,6 +18,12 @@ public final class Font: @unchecked Sendable {
 
   /// The file's bytes, which FreeType reads from for the face's life.
   let bytes: UnsafeMutableRawBufferPointer
+  /// HarfBuzz's font on the same FreeType face (`hb_ft_face_create_referenced`), with
+  /// HarfBuzz's own OpenType metrics at `shapingScale` units per em: exact unhinted
+  /// positions, whatever size FreeType is set to.
+  let shapingFont: OpaquePointer
+  /// HarfBuzz units per em: 16 per font unit, so rounding is far below a pixel's 1/64.
+  let shapingScale: Double
 
   /// The largest font file read: 256 MiB (the largest CJK collections are about 120 MiB).
   public static let fileLimit = 256 << 20
@@ -36,6 +43,21 @@ public final class Font: @unchecked Sendable {
     guard status == 0, let library else {
       bytes.deallocate()
       throw EmbossError("cannot start FreeType: \(FreeTypeError.message(status))")
+    }
+    // A face index past the collection's end is named as such, not as FreeType's error.
+    var probe: FT_Face?
+    if index > 0, FT_New_Memory_Face(library, start, FT_Long(data.count), -1, &probe) == 0,
+      let probe
+    {
+      let faces = Int(probe.pointee.num_faces)
+      FT_Done_Face(probe)
+      guard index & 0xFFFF < faces else {
+        FT_Done_FreeType(library)
+        bytes.deallocate()
+        throw EmbossError(
+          "font '\(path)' has \(faces) face\(faces == 1 ? "" : "s") (index 0...\(faces - 1)); there is no face \(index & 0xFFFF)"
+        )
+      }
     }
     var face: FT_Face?
     status = FT_New_Memory_Face(
@@ -61,12 +83,20 @@ public final class Font: @unchecked Sendable {
     self.bytes = bytes
     self.library = library
     self.face = face
+    let shapingFace = hb_ft_face_create_referenced(face)
+    shapingFont = hb_font_create(shapingFace)
+    let unitsPerEm = Int32(clamping: max(1, hb_face_get_upem(shapingFace)))
+    hb_face_destroy(shapingFace)
+    hb_ot_font_set_funcs(shapingFont)
+    hb_font_set_scale(shapingFont, unitsPerEm * 16, unitsPerEm * 16)
+    shapingScale = Double(unitsPerEm) * 16
     let family = face.pointee.family_name.map { String(cString: $0) } ?? "unknown"
     let style = face.pointee.style_name.map { String(cString: $0) } ?? ""
     self.name = style.isEmpty || style == "Regular" ? family : "\(family) \(style)"
   }
 
   deinit {
+    hb_font_destroy(shapingFont)
     FT_Done_Face(face)
     FT_Done_FreeType(library)
     bytes.deallocate()
@@ -79,6 +109,115 @@ public final class Font: @unchecked Sendable {
   }
 
   var hasKerning: Bool { face.pointee.face_flags & FT_Long(FT_FACE_FLAG_KERNING) != 0 }
+
+  /// Whether the font has a glyph for every one of these characters.
+  func covers(_ scalars: [Unicode.Scalar]) -> Bool {
+    scalars.allSatisfy { glyphIndex(for: $0) != nil }
+  }
+
+  /// A glyph's name in the font (`f_f_i`, `uniFEB3`), or nil when the font names none.
+  func glyphName(_ glyph: UInt32) -> String? {
+    guard face.pointee.face_flags & FT_Long(FT_FACE_FLAG_GLYPH_NAMES) != 0 else { return nil }
+    var buffer = [CChar](repeating: 0, count: 256)
+    guard FT_Get_Glyph_Name(face, glyph, &buffer, FT_UInt(buffer.count)) == 0 else { return nil }
+    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  var isBold: Bool { face.pointee.style_flags & FT_Long(FT_STYLE_FLAG_BOLD) != 0 }
+  var isItalic: Bool { face.pointee.style_flags & FT_Long(FT_STYLE_FLAG_ITALIC) != 0 }
+
+  /// Sets FreeType's size for outlines (shaping does not depend on it).
+  func setPixelSize(_ pixelSize: Float) throws {
+    let size = FT_F26Dot6((Double(pixelSize) * 64).rounded())
+    let status = FT_Set_Char_Size(face, 0, size, 72, 72)
+    guard status == 0 else {
+      throw EmbossError(
+        "cannot set font '\(path)' to \(pixelSize) px: \(FreeTypeError.message(status))")
+    }
+  }
+
+  /// The font's variation axes (empty for a font that is not variable).
+  public var axes: [FontAxis] {
+    let shapingFace = hb_font_get_face(shapingFont)
+    var count = hb_ot_var_get_axis_count(shapingFace)
+    guard count > 0 else { return [] }
+    var infos = [hb_ot_var_axis_info_t](repeating: hb_ot_var_axis_info_t(), count: Int(count))
+    _ = hb_ot_var_get_axis_infos(shapingFace, 0, &count, &infos)
+    return infos.prefix(Int(count)).map {
+      FontAxis(
+        tag: FontTag.string($0.tag), minimum: Double($0.min_value),
+        defaultValue: Double($0.default_value), maximum: Double($0.max_value))
+    }
+  }
+
+  /// The OpenType layout features the font has (GSUB and GPOS), as four-letter tags.
+  public var featureTags: Set<String> {
+    let shapingFace = hb_font_get_face(shapingFont)
+    var tags = Set<String>()
+    for table in ["GSUB", "GPOS"] {
+      let tableTag = FontTag.tag(table)
+      var count = hb_ot_layout_table_get_feature_tags(shapingFace, tableTag, 0, nil, nil)
+      guard count > 0 else { continue }
+      var found = [hb_tag_t](repeating: 0, count: Int(count))
+      _ = hb_ot_layout_table_get_feature_tags(shapingFace, tableTag, 0, &count, &found)
+      for tag in found.prefix(Int(count)) { tags.insert(FontTag.string(tag)) }
+    }
+    if hasKerning { tags.insert("kern") }
+    return tags
+  }
+
+  /// Applies variation axis values to shaping and outlines alike.
+  ///
+  /// They apply on top of the named
+  /// instance the face index chose (fontconfig's `Inter:style=Black` is face 0, instance 9:
+  /// index `9 << 16`). HarfBuzz's normalized coordinates (2.14) become FreeType's blend
+  /// coordinates (16.16), as hb-ft does. Axes the font lacks are ignored here
+  /// (`FontVariations.check` refuses them for the chosen font).
+  func apply(_ variations: FontVariations) {
+    let axes = self.axes
+    guard !axes.isEmpty else { return }
+    let instance = index >> 16
+    guard instance > 0 || !variations.values.isEmpty else { return }
+    var values: [hb_variation_t] = []
+    if instance > 0 {
+      var count = UInt32(axes.count)
+      var coords = [Float](repeating: 0, count: axes.count)
+      let shapingFace = hb_font_get_face(shapingFont)
+      if hb_ot_var_named_instance_get_design_coords(
+        shapingFace, UInt32(instance - 1), &count, &coords) > 0
+      {
+        for (axis, value) in zip(axes, coords.prefix(Int(count))) {
+          values.append(hb_variation_t(tag: FontTag.tag(axis.tag), value: value))
+        }
+      }
+    }
+    values += variations.values.map { hb_variation_t(tag: $0.tag, value: $0.value) }
+    hb_font_set_variations(shapingFont, values, UInt32(values.count))
+    var length: UInt32 = 0
+    guard let coords = hb_font_get_var_coords_normalized(shapingFont, &length), length > 0 else {
+      return
+    }
+    var blend = (0..<Int(length)).map { FT_Fixed(coords[$0]) * 4 }
+    _ = FT_Set_Var_Blend_Coordinates(face, FT_UInt(length), &blend)
+  }
+}
+
+/// A variation axis of a variable font (`wght` 100...900).
+public struct FontAxis: Sendable, Equatable {
+  public var tag: String
+  public var minimum: Double
+  public var defaultValue: Double
+  public var maximum: Double
+}
+
+/// OpenType tags as text.
+enum FontTag {
+  static func tag(_ text: String) -> hb_tag_t { text.withCString { hb_tag_from_string($0, -1) } }
+
+  static func string(_ tag: hb_tag_t) -> String {
+    String(
+      decoding: [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: tag >> $0) }, as: UTF8.self)
+  }
 }
 
 /// FreeType's error codes as text.

@@ -37,8 +37,8 @@ public enum FontCatalog {
   /// Fontconfig always answers with something; a match whose families do not include the
   /// pattern's family is refused, so a misspelled name is an error rather than a surprise
   /// font.
-  public static func match(_ pattern: String) throws -> Entry {
-    try withConfig { config in
+  public static func match(_ pattern: String, bundled: String? = nil) throws -> Entry {
+    try withConfig(bundled: bundled) { config in
       guard let parsed = FcNameParse(pattern), !pattern.isEmpty else {
         throw EmbossError(
           "--font '\(pattern)' is not a font file or a fontconfig pattern such as 'DejaVu Serif:bold'"
@@ -56,7 +56,7 @@ public enum FontCatalog {
       let families = strings(found, FC_FAMILY).map { $0.lowercased() }
       if let family = wanted.first, !families.contains(family.lowercased()) {
         var message = "no installed font family '\(family)'"
-        let known = try list(nil).map(\.family)
+        let known = try list(nil, bundled: bundled).map(\.family)
         if let close = suggestion(for: family, among: Array(Set(known)).sorted()) {
           message += "; did you mean '\(close)'?"
         }
@@ -70,8 +70,8 @@ public enum FontCatalog {
   }
 
   /// Every installed face matching a pattern (nil: every face), sorted by family and style.
-  public static func list(_ pattern: String?) throws -> [Entry] {
-    try withConfig { config in
+  public static func list(_ pattern: String?, bundled: String? = nil) throws -> [Entry] {
+    try withConfig(bundled: bundled) { config in
       guard let parsed = FcNameParse(pattern ?? "") else {
         throw EmbossError(
           "'\(pattern ?? "")' is not a fontconfig pattern such as 'DejaVu Serif:bold'")
@@ -92,12 +92,81 @@ public enum FontCatalog {
 
   /// Runs `body` with a fontconfig configuration of its own (the environment's
   /// `FONTCONFIG_FILE` applies), destroyed afterwards.
-  private static func withConfig<T>(_ body: (OpaquePointer) throws -> T) throws -> T {
+  private static func withConfig<T>(bundled: String?, _ body: (OpaquePointer) throws -> T)
+    throws -> T
+  {
+    let config = try loadConfig(bundled: bundled)
+    defer { FcConfigDestroy(config) }
+    return try body(config)
+  }
+
+  /// The machine's fontconfig configuration, plus the bundled fonts' folder (so they are
+  /// found by name and as fallback fonts on any machine).
+  fileprivate static func loadConfig(bundled: String?) throws -> OpaquePointer {
     guard let config = FcInitLoadConfigAndFonts() else {
       throw EmbossError("cannot read the fontconfig configuration; give --font a font file")
     }
-    defer { FcConfigDestroy(config) }
-    return try body(config)
+    if let bundled { _ = FcConfigAppFontAddDir(config, bundled) }
+    return config
+  }
+
+  /// Finds fonts for characters the chosen font lacks, through fontconfig, as browsers do:
+  /// the best installed match (the chosen font's weight and slant preferred) that has every
+  /// one of them.
+  ///
+  /// Fontconfig is read on the first question only, so text the chosen font
+  /// covers never depends on the machine's fonts.
+  public final class Fallback: @unchecked Sendable {
+    private let bundled: String?
+    private var config: OpaquePointer?
+    private var failed = false
+    private let lock = NSLock()
+
+    /// `bundled`: the bundled fonts' folder, searched too.
+    public init(bundled: String?) { self.bundled = bundled }
+
+    deinit { if let config { FcConfigDestroy(config) } }
+
+    /// The best face with a glyph for every character of `scalars`, or nil.
+    func face(covering scalars: [Unicode.Scalar], bold: Bool, italic: Bool) -> Entry? {
+      lock.lock()
+      defer { lock.unlock() }
+      if config == nil, !failed {
+        config = try? FontCatalog.loadConfig(bundled: bundled)
+        failed = config == nil
+      }
+      guard let config, let pattern = FcPatternCreate(), let wanted = FcCharSetCreate() else {
+        return nil
+      }
+      defer {
+        FcPatternDestroy(pattern)
+        FcCharSetDestroy(wanted)
+      }
+      for scalar in scalars { _ = FcCharSetAddChar(wanted, scalar.value) }
+      _ = FcPatternAddCharSet(pattern, FC_CHARSET, wanted)
+      _ = FcPatternAddBool(pattern, FC_SCALABLE, 1)
+      _ = FcPatternAddInteger(pattern, FC_WEIGHT, bold ? Int32(FC_WEIGHT_BOLD) : 80)
+      _ = FcPatternAddInteger(pattern, FC_SLANT, italic ? Int32(FC_SLANT_ITALIC) : 0)
+      FcConfigSubstitute(config, pattern, FcMatchPattern)
+      FcDefaultSubstitute(pattern)
+      var result = FcResultNoMatch
+      guard let sorted = FcFontSort(config, pattern, 0, nil, &result) else { return nil }
+      defer { FcFontSetSortDestroy(sorted) }
+      for i in 0..<Int(sorted.pointee.nfont) {
+        guard let font = sorted.pointee.fonts[i] else { continue }
+        var scalable: FcBool = 0
+        guard FcPatternGetBool(font, FC_SCALABLE, 0, &scalable) == FcResultMatch, scalable != 0
+        else { continue }
+        var charset: OpaquePointer?
+        guard FcPatternGetCharSet(font, FC_CHARSET, 0, &charset) == FcResultMatch, let charset,
+          scalars.allSatisfy({ FcCharSetHasChar(charset, $0.value) != 0 })
+        else { continue }
+        // Fontconfig sorts the bundled faces with the installed ones; the first that has them
+        // all wins.
+        if let entry = FontCatalog.entry(font) { return entry }
+      }
+      return nil
+    }
   }
 
   private static func entry(_ pattern: OpaquePointer) -> Entry? {

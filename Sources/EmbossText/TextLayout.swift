@@ -3,9 +3,10 @@ import EmbossRaster
 import EmbossSupport
 import Foundation
 
-/// How lines of different widths line up.
+/// How lines of different widths line up: `start` and `end` follow each line's paragraph
+/// direction (`start` is left in a left-to-right line, right in a right-to-left one).
 public enum TextAlignment: String, Sendable, CaseIterable {
-  case left, center, right
+  case left, center, right, start, end
 }
 
 /// A canvas size in pixels, as `--canvas 4096x4096` gives it.
@@ -40,24 +41,34 @@ public struct TextStyle: Sendable, Equatable {
   /// Margin around the ink in pixels (fractions are kept: the ink is placed at its exact
   /// sub-pixel position); nil picks 15% of the em plus 2 px.
   public var padding: Float?
+  /// Each line's paragraph direction.
+  public var direction: TextDirection
+  /// OpenType features turned on or off.
+  public var features: FontFeatures
+  /// A variable font's axis values.
+  public var variations: FontVariations
 
   public init(
     pixelSize: Float = 160, alignment: TextAlignment = .center, letterSpacing: Float = 0,
-    lineHeight: Float = 1, padding: Float? = nil
+    lineHeight: Float = 1, padding: Float? = nil, direction: TextDirection = .auto,
+    features: FontFeatures = .none, variations: FontVariations = .none
   ) {
     self.pixelSize = pixelSize
     self.alignment = alignment
     self.letterSpacing = letterSpacing
     self.lineHeight = lineHeight
     self.padding = padding
+    self.direction = direction
+    self.features = features
+    self.variations = variations
   }
 
   var resolvedPadding: Double { Double(padding ?? pixelSize * 0.15 + 2) }
 }
 
-/// Text set in a font and rendered glyph by glyph: every FreeType call (and so every way
-/// this can fail: a missing glyph, a broken outline) happens in `init`; `rasterize()` only
-/// places the glyph coverage on a canvas and cannot fail.
+/// Text shaped (`Shaper`) and rendered glyph by glyph: every FreeType and HarfBuzz call
+/// (and so every way this can fail: a missing glyph, a broken outline) happens in `init`;
+/// `rasterize()` only places the glyph coverage on a canvas and cannot fail.
 public struct TextLayout: Sendable {
   /// One glyph's anti-aliased coverage, placed at an integer offset on the canvas.
   struct PlacedGlyph: Sendable {
@@ -76,6 +87,8 @@ public struct TextLayout: Sendable {
   public let exactInk: (minX: Double, minY: Double, maxX: Double, maxY: Double)
   /// The canvas row of the first line's baseline (rounded), for aligning text with text.
   public let firstBaseline: Int
+  /// Fonts other than the chosen one that set characters it lacks.
+  public let fallbackFonts: [FontUse]
   let glyphs: [PlacedGlyph]
 
   /// Sets `text` (lines split at `\n`) in `font`.
@@ -87,22 +100,26 @@ public struct TextLayout: Sendable {
   ///   - canvas: a fixed canvas the ink is centered in; nil fits the canvas to the ink plus
   ///     the style's padding.
   ///   - limits: the largest canvas and text allowed.
+  ///   - fallback: where characters the font lacks are looked for; nil: nowhere (they are an
+  ///     error).
   ///   - shaper: turns each line into positioned glyphs.
-  /// - Throws: `EmbossError` for a character the font lacks or a canvas over the limits.
+  /// - Throws: `EmbossError` for characters no font has, features or variations the font
+  ///   refuses, or a canvas over the limits.
   public init(
     text: String, font: Font, style: TextStyle, canvas: CanvasSize? = nil,
-    limits: RenderLimits = .default, shaper: any Shaper = KernTableShaper()
+    limits: RenderLimits = .default, fallback: FontCatalog.Fallback? = nil,
+    shaper: any Shaper = HarfBuzzShaper()
   ) throws {
     try self.init(
-      text: text, font: font, style: style, canvas: canvas, limits: limits, shaper: shaper,
-      measureOnly: false)
+      text: text, font: font, style: style, canvas: canvas, limits: limits, fallback: fallback,
+      shaper: shaper, measureOnly: false)
   }
 
   /// With `measureOnly`, no glyph is rasterized and no canvas limit applies: only the exact
   /// ink box is wanted.
   init(
     text: String, font: Font, style: TextStyle, canvas: CanvasSize?, limits: RenderLimits,
-    shaper: any Shaper = KernTableShaper(), measureOnly: Bool
+    fallback: FontCatalog.Fallback?, shaper: any Shaper, measureOnly: Bool
   ) throws {
     guard style.pixelSize.isFinite, style.pixelSize >= 1, style.pixelSize <= 10_000 else {
       throw EmbossError("text size must be in 1...10000 pixels, got \(style.pixelSize)")
@@ -115,13 +132,8 @@ public struct TextLayout: Sendable {
       throw EmbossError(
         "text is \(scalars.count) characters long; the limit is \(limits.maxTextLength)")
     }
+    let fonts = try FontSet(primary: font, fallback: fallback, style: style)
     let face = font.face
-    let size = FT_F26Dot6((Double(style.pixelSize) * 64).rounded())
-    var status = FT_Set_Char_Size(face, 0, size, 72, 72)
-    guard status == 0 else {
-      throw EmbossError(
-        "cannot set font '\(font.path)' to \(style.pixelSize) px: \(FreeTypeError.message(status))")
-    }
     let unitsPerEm = Double(max(1, face.pointee.units_per_EM))
     let scale = Double(style.pixelSize) / unitsPerEm
     let ascender = Double(face.pointee.ascender) * scale
@@ -130,6 +142,7 @@ public struct TextLayout: Sendable {
     // Pass 1: each line shaped into positioned glyphs (`Shaper`), and each glyph's exact
     // outline box, in layout pixels.
     struct Pending {
+      var font: Font
       var index: UInt32
       var penX: Double
       /// Up from the baseline (a mark's offset).
@@ -140,16 +153,18 @@ public struct TextLayout: Sendable {
     }
     var lines: [[Pending]] = []
     var widths: [Double] = []
+    var rightToLeft: [Bool] = []
     for line in String(String.UnicodeScalarView(scalars)).split(
       separator: "\n", omittingEmptySubsequences: false)
     {
-      let shaped = try shaper.shape(line, font: font, style: style)
+      let shaped = try shaper.shape(line, fonts: fonts, style: style)
       var pending: [Pending] = []
       for glyph in shaped.glyphs {
-        status = FT_Load_Glyph(face, glyph.glyph, FT_Int32(FT_LOAD_NO_HINTING | FT_LOAD_NO_BITMAP))
-        guard status == 0, let slot = face.pointee.glyph else {
+        let status = FT_Load_Glyph(
+          glyph.font.face, glyph.glyph, FT_Int32(FT_LOAD_NO_HINTING | FT_LOAD_NO_BITMAP))
+        guard status == 0, let slot = glyph.font.face.pointee.glyph else {
           throw EmbossError(
-            "cannot load glyph \(glyph.glyph) from '\(font.path)': \(FreeTypeError.message(status))"
+            "cannot load glyph \(glyph.glyph) from '\(glyph.font.path)': \(FreeTypeError.message(status))"
           )
         }
         var box: (Double, Double, Double, Double)? = nil
@@ -162,19 +177,23 @@ public struct TextLayout: Sendable {
             )
           }
         }
-        pending.append(Pending(index: glyph.glyph, penX: glyph.x, penY: glyph.y, box: box))
+        pending.append(
+          Pending(font: glyph.font, index: glyph.glyph, penX: glyph.x, penY: glyph.y, box: box))
       }
       lines.append(pending)
       widths.append(shaped.width)
+      rightToLeft.append(shaped.rightToLeft)
     }
+    if let missing = fonts.missingError() { throw missing }
+    fallbackFonts = fonts.fallbackUses
     let blockWidth = widths.max() ?? 0
 
     // The exact ink box in layout coordinates (origin on the first line's pen, y down).
     func lineOffset(_ lineNumber: Int) -> Double {
-      switch style.alignment {
-      case .left: return 0
-      case .center: return (blockWidth - widths[lineNumber]) / 2
-      case .right: return blockWidth - widths[lineNumber]
+      switch (style.alignment, rightToLeft[lineNumber]) {
+      case (.left, _), (.start, false), (.end, true): return 0
+      case (.center, _): return (blockWidth - widths[lineNumber]) / 2
+      case (.right, _), (.start, true), (.end, false): return blockWidth - widths[lineNumber]
       }
     }
     var ink = (
@@ -263,7 +282,9 @@ public struct TextLayout: Sendable {
       for glyph in line where glyph.box != nil {
         let x64 = Int(((glyph.penX + lineOffset(lineNumber) + shiftX) * 64).rounded())
         let y64 = Int(((baseline - glyph.penY) * 64).rounded())
-        if let placed = try Self.render(font: font, index: glyph.index, x64: x64, y64: y64) {
+        if let placed = try Self.render(
+          font: glyph.font, index: glyph.index, x64: x64, y64: y64)
+        {
           rendered.append(placed)
         }
       }
@@ -295,7 +316,8 @@ public struct TextLayout: Sendable {
   /// outlines scale linearly with the size, so one measurement at 100 px gives the size.
   public static func fitting(
     inkHeight: Double, text: String, font: Font, style: TextStyle, canvas: CanvasSize? = nil,
-    limits: RenderLimits = .default, shaper: any Shaper = KernTableShaper()
+    limits: RenderLimits = .default, fallback: FontCatalog.Fallback? = nil,
+    shaper: any Shaper = HarfBuzzShaper()
   ) throws -> TextLayout {
     guard inkHeight.isFinite, inkHeight >= 2, inkHeight <= 20_000 else {
       throw EmbossError("the text height must be 2...20000 pixels, got \(inkHeight)")
@@ -303,8 +325,8 @@ public struct TextLayout: Sendable {
     var sized = style
     sized.pixelSize = 100
     let measured = try TextLayout(
-      text: text, font: font, style: sized, canvas: nil, limits: limits, shaper: shaper,
-      measureOnly: true)
+      text: text, font: font, style: sized, canvas: nil, limits: limits, fallback: fallback,
+      shaper: shaper, measureOnly: true)
     let height = measured.exactInk.maxY - measured.exactInk.minY
     sized.pixelSize = Float(100 * inkHeight / height)
     guard sized.pixelSize >= 1, sized.pixelSize <= 10_000 else {
@@ -313,7 +335,8 @@ public struct TextLayout: Sendable {
       )
     }
     return try TextLayout(
-      text: text, font: font, style: sized, canvas: canvas, limits: limits, shaper: shaper)
+      text: text, font: font, style: sized, canvas: canvas, limits: limits, fallback: fallback,
+      shaper: shaper)
   }
 
   /// The coverage mask: 0 outside the ink, 1 inside, anti-aliased in between.

@@ -88,3 +88,21 @@ extension MaterialFlags.Depth {
     return depth
   }
 }
+
+extension FontFeatures {
+  /// `liga=0,smcp,ss01` (HarfBuzz's syntax).
+  static func argument(_ text: String) throws -> FontFeatures {
+    do { return try FontFeatures(parsing: text) } catch let error as EmbossError {
+      throw ArgumentValueError(description: error.message)
+    }
+  }
+}
+
+extension FontVariations {
+  /// `wght=650,wdth=80`.
+  static func argument(_ text: String) throws -> FontVariations {
+    do { return try FontVariations(parsing: text) } catch let error as EmbossError {
+      throw ArgumentValueError(description: error.message)
+    }
+  }
+}

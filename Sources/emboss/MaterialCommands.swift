@@ -122,7 +122,9 @@ struct SheetCommand: ParsableCommand {
       }
     }
     if !problems.isEmpty { throw MaterialError(diagnostics: problems) }
-    let file = try font.map(TextMask.font) ?? (path: resources.defaultFontPath, index: 0)
+    let file =
+      try font.map { try TextMask.font($0, resources: resources) }
+      ?? (path: resources.defaultFontPath, index: 0)
     let face = try Font(path: file.path, index: file.index)
     let limits = RenderLimits(maxPixels: maxPixels)
     let sample = try TextLayout(
@@ -168,20 +170,24 @@ struct ParametersCommand: ParsableCommand {
 struct FontsCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "fonts",
-    abstract: "List the installed fonts --font can name (family, style, file), through fontconfig.",
+    abstract:
+      "List the fonts --font can name (family, style, file): installed ones through fontconfig, and the bundled ones.",
     discussion:
-      "PATTERN is a fontconfig pattern: 'DejaVu Serif', 'Noto Sans:style=Light', ':lang=ar'. The bundled default font is Fonts/DejaVuSans-Bold.ttf."
+      "PATTERN is a fontconfig pattern: 'DejaVu Serif', 'Noto Sans:style=Light', ':lang=ar'. The bundled default font is Fonts/DejaVuSans-Bold.ttf; the other bundled fonts (Fonts/README.md) are also fallback fonts."
   )
 
   @Argument(help: ArgumentHelp("Only the fonts matching this pattern.", valueName: "pattern"))
   var pattern: String?
 
   func run() throws {
-    let entries = try FontCatalog.list(pattern)
+    let resources = try Resources.locate()
+    let entries = try FontCatalog.list(pattern, bundled: resources.fontsDirectory)
     let family = entries.map(\.family.count).max() ?? 0
     let style = entries.map(\.style.count).max() ?? 0
     for entry in entries {
-      let face = entry.index == 0 ? "" : " (face \(entry.index))"
+      // Fontconfig numbers a variable font's named instances as index + (instance << 16);
+      // the style names the instance.
+      let face = entry.index & 0xFFFF == 0 ? "" : " (face \(entry.index & 0xFFFF))"
       try printLine(
         entry.family.padding(toLength: family, withPad: " ", startingAt: 0) + "  "
           + entry.style.padding(toLength: style, withPad: " ", startingAt: 0) + "  " + entry.path

@@ -3,6 +3,7 @@ import EmbossKit
 import Foundation
 
 extension TextAlignment: ExpressibleByArgument {}
+extension TextDirection: ExpressibleByArgument {}
 extension ReliefProfile: ExpressibleByArgument {}
 extension ReliefDirection: ExpressibleByArgument {}
 

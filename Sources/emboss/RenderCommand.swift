@@ -28,6 +28,39 @@ struct RenderCommand: ParsableCommand {
       valueName: "file|pattern"))
   var font: String?
 
+  @Option(
+    name: .customLong("face-index"),
+    help: ArgumentHelp(
+      "The face in a font collection (.ttc): 0 is the first (default: the first, or the face the pattern matched).",
+      valueName: "n"))
+  var faceIndex: Int?
+
+  @Option(
+    help: ArgumentHelp(
+      "OpenType features in HarfBuzz's syntax: 'liga=0,smcp,ss01' (=0 or a leading - turns one off).",
+      valueName: "list"), transform: FontFeatures.argument)
+  var features: FontFeatures = .none
+
+  @Option(
+    help: ArgumentHelp(
+      "A variable font's axis values: 'wght=650,wdth=80'.", valueName: "list"),
+    transform: FontVariations.argument)
+  var variations: FontVariations = .none
+
+  @Option(
+    name: .customLong("text-direction"),
+    help:
+      "Each line's direction: auto (from its first strong letter: Arabic or Hebrew starts a right-to-left line), ltr or rtl."
+  )
+  var textDirection: TextDirection = .auto
+
+  @Flag(
+    name: .customLong("no-fallback"),
+    help:
+      "Characters the font lacks are an error, not taken from other installed fonts (for output that never depends on the machine's fonts)."
+  )
+  var noFallback = false
+
   @Option(help: "Text size in pixels (the em size), 1...10000.")
   var size: Float = 160
 
@@ -57,7 +90,10 @@ struct RenderCommand: ParsableCommand {
   @Flag(name: .customLong("invert-mask"), help: "Light is inside instead of dark.")
   var invertMask = false
 
-  @Option(help: "Line alignment: left, center or right.")
+  @Option(
+    help:
+      "Line alignment: left, center, right, or start/end (left/right as each line's direction has it)."
+  )
   var align: TextAlignment = .center
 
   @Option(
@@ -209,6 +245,12 @@ struct RenderCommand: ParsableCommand {
     if watch, output.output == "-" {
       throw ValidationError("--watch writes a file; give -o a path, not -")
     }
+    if let faceIndex, !(0...65_535).contains(faceIndex) {
+      throw ValidationError("--face-index must be in 0...65535, got \(faceIndex)")
+    }
+    if faceIndex != nil, mask != nil {
+      throw ValidationError("--face-index needs text, not --mask")
+    }
     guard maxPixels > 0 else {
       throw ValidationError("--max-pixels must be positive, got \(maxPixels)")
     }
@@ -219,25 +261,26 @@ struct RenderCommand: ParsableCommand {
   }
 
   /// The job, every argument turned into library values (all checked in `validate`).
-  private func job() throws -> RenderJob {
+  private func job(resources: Resources) throws -> RenderJob {
     let source: MaskSource
     if let mask {
       source = .picture(
         PictureMask(path: mask, mode: maskMode, invert: invertMask, threshold: maskThreshold))
     } else {
-      let face = try font.map(TextMask.font)
+      let face = try font.map { try TextMask.font($0, index: faceIndex, resources: resources) }
       source = .text(
         TextMask(
           text: try textFile.map(TextMask.read(file:)) ?? TextMask.unescaped(text),
-          fontPath: face?.path, fontIndex: face?.index ?? 0,
+          fontPath: face?.path, fontIndex: face?.index ?? faceIndex ?? 0,
           style: TextStyle(
             pixelSize: size, alignment: align,
             letterSpacing: Float(
               try resolution.pixels(letterSpacing, option: "--letter-spacing", allowNegative: true)),
             lineHeight: lineHeight,
-            padding: try padding.map { Float(try resolution.pixels($0, option: "--padding")) }),
+            padding: try padding.map { Float(try resolution.pixels($0, option: "--padding")) },
+            direction: textDirection, features: features, variations: variations),
           inkHeight: try height.map { try resolution.pixels($0, option: "--height") },
-          canvas: try canvas.map(canvasSize)))
+          canvas: try canvas.map(canvasSize), fallback: !noFallback))
     }
     return RenderJob(
       mask: source, material: material.material,
@@ -268,7 +311,7 @@ struct RenderCommand: ParsableCommand {
   func run() throws {
     let resources = try Resources.locate()
     if let warning = resolution.resolution?.roundTripWarning { printError("warning: \(warning)") }
-    let job = try job()
+    let job = try job(resources: resources)
     if watch {
       let output = self.output.output
       MaterialWatcher(job: job, resources: resources).run(limit: watchLimit) { result in
@@ -315,6 +358,10 @@ struct RenderCommand: ParsableCommand {
   }
 
   private func write(_ result: RenderJob.Output, job: RenderJob) throws {
+    // Fallback fonts make the picture depend on the machine's fonts: say which were used.
+    for use in result.fallbackFonts {
+      printError("note: '\(use.characters)' set in fallback font \(use.name) (\(use.path))")
+    }
     var all = result.timings
     try all.measure("write") { try job.write(result) }
     if timings {

@@ -130,7 +130,7 @@ final class BadInputTests: XCTestCase {
         name: "missing font", arguments: ["render", "A", "--font", "none.otf"], status: 1,
         message: "error: font file 'none.otf' does not exist\n"),
       Case(
-        name: "missing glyph", arguments: ["render", "a\u{0F00}"], status: 1,
+        name: "missing glyph", arguments: ["render", "a\u{0F00}", "--no-fallback"], status: 1,
         message: "error: font 'DejaVu Sans Bold' ..."),
       Case(
         name: "empty text", arguments: ["render", ""], status: 1,

@@ -110,7 +110,7 @@ final class CLITests: XCTestCase {
 
   func testFailureLeavesAnExistingOutputUntouched() throws {
     try Data("precious".utf8).write(to: URL(fileURLWithPath: path("out.png")))
-    let result = try run(["render", "\u{0F00}", "-o", "out.png"])
+    let result = try run(["render", "\u{0F00}", "--no-fallback", "-o", "out.png"])
     XCTAssertEqual(result.status, 1)
     XCTAssertTrue(result.stderr.hasPrefix("error: font 'DejaVu Sans Bold'"), result.stderr)
     XCTAssertEqual(try String(contentsOfFile: path("out.png"), encoding: .utf8), "precious")

@@ -1,8 +1,9 @@
 import Foundation
 import XCTest
 
-/// Fonts by name through fontconfig, against a configuration that lists only `Fonts/`
-/// (`FONTCONFIG_FILE`), so the tests never depend on the machine's fonts.
+/// Fonts by name and fallback fonts through fontconfig, against a configuration that lists
+/// no fonts of the machine (`FONTCONFIG_FILE`): only the bundled `Fonts/`, which emboss adds
+/// itself, so the tests never depend on the machine's fonts.
 final class FontTests: XCTestCase {
   var directory: URL!
 
@@ -14,7 +15,6 @@ final class FontTests: XCTestCase {
       <?xml version="1.0"?>
       <!DOCTYPE fontconfig SYSTEM "fonts.dtd">
       <fontconfig>
-        <dir>\(Self.root.path)/Fonts</dir>
         <cachedir>\(directory.path)/cache</cachedir>
       </fontconfig>
       """
@@ -37,10 +37,26 @@ final class FontTests: XCTestCase {
   }
 
   func testFontsListsWhatFontconfigFinds() throws {
-    let result = try run(["fonts"])
+    let result = try run(["fonts", "DejaVu Sans"])
     XCTAssertEqual(result.status, 0, result.stderr)
     XCTAssertEqual(
       result.stdout, "DejaVu Sans  Bold  \(Self.root.path)/Fonts/DejaVuSans-Bold.ttf\n")
+    // Every bundled face, a collection's second face with its index.
+    let all = try run(["fonts"])
+    XCTAssertEqual(all.status, 0, all.stderr)
+    for file in [
+      "DejaVuSans-Bold.ttf", "NotoSerif-Bold.ttf", "NotoSansArabic-Bold.ttf",
+      "NotoSansHebrew-Bold.ttf", "NotoSansDevanagari-Bold.ttf", "Inter-Variable.ttf",
+      "Collection.ttc", "Collection.ttc (face 1)",
+    ] {
+      XCTAssertTrue(all.stdout.contains("\(Self.root.path)/Fonts/\(file)\n"), file)
+    }
+    // A variable font's named instances are listed by style, and a style pattern picks one.
+    XCTAssertTrue(all.stdout.contains("Inter                 Black "), all.stdout)
+    let arabic = try run(["fonts", ":lang=ar"])
+    XCTAssertEqual(
+      arabic.stdout.split(separator: "\n").map { String($0.prefix(16)) },
+      ["DejaVu Sans     ", "Noto Sans Arabic"], arabic.stdout)
     let none = try run(["fonts", "Nothing Like It"])
     XCTAssertEqual(none.status, 1)
     XCTAssertEqual(none.stderr, "error: no installed font matches 'Nothing Like It'\n")
@@ -71,11 +87,112 @@ final class FontTests: XCTestCase {
       typo.stderr,
       "error: no installed font family 'DejaVu Sas'; did you mean 'DejaVu Sans'? (emboss fonts lists them)\n"
     )
-    let missing = try run(["render", "A", "--font", "Noto Serif", "-o", "x.png"])
+    let missing = try run(["render", "A", "--font", "Liberation Serif", "-o", "x.png"])
     XCTAssertEqual(missing.status, 1)
     XCTAssertEqual(
-      missing.stderr, "error: no installed font family 'Noto Serif' (emboss fonts lists them)\n")
+      missing.stderr,
+      "error: no installed font family 'Liberation Serif' (emboss fonts lists them)\n")
     XCTAssertFalse(
       FileManager.default.fileExists(atPath: directory.appendingPathComponent("x.png").path))
+  }
+
+  func data(_ name: String) throws -> Data {
+    try Data(contentsOf: directory.appendingPathComponent(name))
+  }
+
+  /// A character the font lacks comes from the best font that has it (here the bundled Noto
+  /// Sans Devanagari), and the fallback is named.
+  ///
+  /// The glyphs are the ones that font sets on
+  /// its own: the same mask as the word rendered in it.
+  func testFallbackFontSetsWhatTheFontLacks() throws {
+    let word = "नमस्ते"
+    let fallback = try run(["render", word, "--save-stages", "a", "-o", "a.png"])
+    XCTAssertEqual(fallback.status, 0, fallback.stderr)
+    XCTAssertEqual(
+      fallback.stderr,
+      "note: '\(word)' set in fallback font Noto Sans Devanagari Bold (\(Self.root.path)/Fonts/NotoSansDevanagari-Bold.ttf)\n"
+    )
+    let direct = try run(
+      [
+        "render", word, "--font", "Fonts/NotoSansDevanagari-Bold.ttf", "--save-stages", "b", "-o",
+        "b.png",
+      ].map { $0.hasPrefix("Fonts/") ? Self.root.path + "/" + $0 : $0 })
+    XCTAssertEqual(direct.status, 0, direct.stderr)
+    XCTAssertEqual(direct.stderr, "")
+    XCTAssertEqual(try data("a/mask.png"), try data("b/mask.png"))
+    // Text the font covers never asks for a fallback.
+    let plain = try run(["render", "Hi", "-o", "c.png"])
+    XCTAssertEqual(plain.stderr, "")
+  }
+
+  /// `--no-fallback` keeps the chosen font alone: every missing character is named, with the
+  /// font, and nothing is written.
+  func testNoFallbackNamesEveryMissingCharacter() throws {
+    let result = try run(["render", "Hi नम ༀ", "--no-fallback", "-o", "x.png"])
+    XCTAssertEqual(result.status, 1)
+    XCTAssertEqual(
+      result.stderr,
+      "error: font 'DejaVu Sans Bold' (\(Self.root.path)/Fonts/DejaVuSans-Bold.ttf) has no glyphs for 'न' (U+0928), 'म' (U+092E), 'ༀ' (U+0F00) (fallback fonts are off)\n"
+    )
+    // With fallback, only what no font has is named.
+    let none = try run(["render", "Hi नम ༀ", "-o", "x.png"])
+    XCTAssertEqual(none.status, 1)
+    XCTAssertEqual(
+      none.stderr,
+      "error: font 'DejaVu Sans Bold' (\(Self.root.path)/Fonts/DejaVuSans-Bold.ttf) has no glyph for 'ༀ' (U+0F00); no installed font has it either (emboss fonts lists the fonts)\n"
+    )
+    XCTAssertFalse(
+      FileManager.default.fileExists(atPath: directory.appendingPathComponent("x.png").path))
+  }
+
+  /// Typography options reach the render: features, variations, direction, face index;
+  /// their mistakes are argument errors or located font errors.
+  func testTypographyOptions() throws {
+    let serif = Self.root.path + "/Fonts/NotoSerif-Bold.ttf"
+    XCTAssertEqual(try run(["render", "office", "--font", serif, "-o", "liga.png"]).status, 0)
+    XCTAssertEqual(
+      try run(["render", "office", "--font", serif, "--features", "liga=0", "-o", "no.png"])
+        .status, 0)
+    XCTAssertNotEqual(try data("liga.png"), try data("no.png"))
+    let named = try run([
+      "render", "office", "--font", "Noto Serif:bold", "--features", "liga=0", "-o", "named.png",
+    ])
+    XCTAssertEqual(named.status, 0, named.stderr)
+    XCTAssertEqual(try data("named.png"), try data("no.png"))
+
+    let inter = Self.root.path + "/Fonts/Inter-Variable.ttf"
+    XCTAssertEqual(
+      try run(["render", "Ink", "--font", inter, "--variations", "wght=900", "-o", "w.png"]).status,
+      0)
+    // The named instance Black is wght=900: the same picture.
+    let black = try run(["render", "Ink", "--font", "Inter:style=Black", "-o", "black.png"])
+    XCTAssertEqual(black.status, 0, black.stderr)
+    XCTAssertEqual(try data("black.png"), try data("w.png"))
+    let badAxis = try run([
+      "render", "Ink", "--font", inter, "--variations", "wdth=80", "-o", "w.png",
+    ])
+    XCTAssertEqual(badAxis.status, 1)
+    XCTAssertEqual(
+      badAxis.stderr,
+      "error: font 'Inter' has no variation axis 'wdth' (its axes: wght 100...900)\n")
+    let syntax = try run(["render", "Ink", "--features", "liga=", "-o", "w.png"])
+    XCTAssertEqual(syntax.status, 64)
+    XCTAssertTrue(syntax.stderr.contains("'liga=' is not a font feature"), syntax.stderr)
+
+    let ttc = Self.root.path + "/Fonts/Collection.ttc"
+    let face1 = try run(["render", "שלום", "--font", ttc, "--face-index", "1", "-o", "t.png"])
+    XCTAssertEqual(face1.status, 0, face1.stderr)
+    let face5 = try run(["render", "שלום", "--font", ttc, "--face-index", "5", "-o", "t.png"])
+    XCTAssertEqual(face5.status, 1)
+    XCTAssertEqual(
+      face5.stderr,
+      "error: font '\(ttc)' has 2 faces (index 0...1); there is no face 5\n")
+
+    // An RTL paragraph puts the Latin word at the other end: a different picture.
+    XCTAssertEqual(try run(["render", "ab שלום", "-o", "auto.png"]).status, 0)
+    XCTAssertEqual(
+      try run(["render", "ab שלום", "--text-direction", "rtl", "-o", "rtl.png"]).status, 0)
+    XCTAssertNotEqual(try data("auto.png"), try data("rtl.png"))
   }
 }
