@@ -26,6 +26,14 @@ if [ "$1" = render ]; then
     printf '\0relief.radius=3' >> "$corpus/seed-$(basename "$preset" .yaml)"
   done
 fi
+# For text: option bytes, then lines in the bundled fonts' scripts.
+if [ "$1" = text ]; then
+  i=0
+  for line in 'office AVATAR To' 'سلام عليكم 123' 'Shalom שלום 123' 'Hi नमस्ते क्ष' 'X\xcc\x81 e\xcc\x88\xcc\x81' 'ab (שלום) [x]'; do
+    printf "\x20\x01\x00\x0$((i % 7))\x00$line" > "$corpus/seed-script-$i"
+    i=$((i + 1))
+  done
+fi
 # Each target builds in its own folder: a shared one has been seen to link a target against
 # objects built without coverage instrumentation.
 EMBOSS_FUZZ=1 swift build --build-path ".build-fuzz-$target" --product "$target" \

@@ -14,6 +14,16 @@ $e render "Soften" --size 80 --profile linear --soften 2 -o "$out/soften=2.png"
 $e render "Carved" --size 80 --direction lowered -o "$out/direction=lowered.png"
 $e render "Two lines\nright aligned" --size 56 --align right -o "$out/align=right.png"
 $e render "AVWMNK vwxyk47" --size 96 -o "$out/corners.png"
+# Shaped text; fallback fonts come from the bundled Fonts/ only (a fontconfig configuration
+# with no folders of its own), so the pictures do not depend on this machine's fonts.
+fc=$(mktemp -d)
+printf '<?xml version="1.0"?>\n<fontconfig><cachedir>%s</cachedir></fontconfig>\n' "$fc" > "$fc/fonts.conf"
+export FONTCONFIG_FILE="$fc/fonts.conf"
+$e render "سلام عليكم" --size 80 -o "$out/shaped-arabic.png"
+$e render "Hi नमस्ते" --size 80 -o "$out/shaped-devanagari.png" 2>/dev/null
+$e render "office ffi AVATAR" --size 72 --font Fonts/NotoSerif-Bold.ttf -o "$out/shaped-ligatures.png"
+$e render "Shalom שלום 123" --size 64 -o "$out/shaped-mixed.png"
+rm -rf "$fc"
 $e render "oSe8&@" --size 72 --material chrome -o "$out/thin-strokes.png"
 $e render "Angle 300" --size 80 --light-angle 300 --light-altitude 25 -o "$out/light-angle=300.png"
 $e shading --size 200 -o "$out/shading-default.png"
