@@ -160,7 +160,10 @@ public final class Font: @unchecked Sendable {
       guard count > 0 else { continue }
       var found = [hb_tag_t](repeating: 0, count: Int(count))
       _ = hb_ot_layout_table_get_feature_tags(shapingFace, tableTag, 0, &count, &found)
-      for tag in found.prefix(Int(count)) { tags.insert(FontTag.string(tag)) }
+      // Registered and private tags alike, but not HarfBuzz-internal ones (" RQD").
+      for tag in found.prefix(Int(count)) where !FontTag.string(tag).hasPrefix(" ") {
+        tags.insert(FontTag.string(tag))
+      }
     }
     if hasKerning { tags.insert("kern") }
     return tags
