@@ -27,6 +27,8 @@ let fonts: [Font] = {
 /// configuration for the whole run.
 let fallback = FontCatalog.Fallback(bundled: root.appendingPathComponent("Fonts").path)
 
+let relief = try? ReliefSpec(radius: 3)
+
 let featureChoices = ["", "liga=0", "smcp", "-kern", "ss01,dlig", "kern[1:3]=0"]
 
 /// libFuzzer entry: the first bytes choose font, size, alignment, direction, spacing,
@@ -34,7 +36,7 @@ let featureChoices = ["", "liga=0", "smcp", "-kern", "ss01,dlig", "kern[1:3]=0"]
 /// into a relief.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzText(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
-  guard size >= 5, !fonts.isEmpty else { return 0 }
+  guard size >= 5, !fonts.isEmpty, let relief else { return 0 }
   let font = fonts[Int(data[3]) % fonts.count]
   let variations =
     font.axes.isEmpty
@@ -57,6 +59,6 @@ public func fuzzText(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
       fallback: data[3] & 0x80 != 0 ? fallback : nil)
   else { return 0 }
   let mask = layout.rasterize()
-  _ = HeightField.make(mask: mask, relief: ReliefSpec(radius: 3), parallelism: .serial)
+  _ = HeightField.make(mask: mask, relief: relief, parallelism: .serial)
   return 0
 }
