@@ -114,58 +114,68 @@ public enum FontCatalog {
   /// the best installed match (the chosen font's weight and slant preferred) that has every
   /// one of them.
   ///
-  /// Fontconfig is read on the first question only, so text the chosen font
-  /// covers never depends on the machine's fonts.
+  /// Fontconfig is read on the first question only, so text the chosen font covers never
+  /// depends on the machine's fonts. The faces are sorted once per weight and slant; each
+  /// question then walks that list and checks coverage.
   public final class Fallback: @unchecked Sendable {
     private let bundled: String?
     private var config: OpaquePointer?
     private var failed = false
+    /// Fontconfig's sorted faces for each (bold, italic): the set and its scalable faces'
+    /// entries and character sets (owned by the set).
+    private var sorted:
+      [Int: (set: UnsafeMutablePointer<FcFontSet>, faces: [(Entry, OpaquePointer)])] =
+        [:]
     private let lock = NSLock()
 
     /// `bundled`: the bundled fonts' folder, searched too.
     public init(bundled: String?) { self.bundled = bundled }
 
-    deinit { if let config { FcConfigDestroy(config) } }
+    deinit {
+      for (set, _) in sorted.values { FcFontSetSortDestroy(set) }
+      if let config { FcConfigDestroy(config) }
+    }
 
     /// The best face with a glyph for every character of `scalars`, or nil.
     func face(covering scalars: [Unicode.Scalar], bold: Bool, italic: Bool) -> Entry? {
       lock.lock()
       defer { lock.unlock() }
+      let faces = self.faces(bold: bold, italic: italic)
+      return faces.first { _, charset in
+        scalars.allSatisfy { FcCharSetHasChar(charset, $0.value) != 0 }
+      }?.0
+    }
+
+    /// The scalable faces in fontconfig's order of preference for this weight and slant.
+    private func faces(bold: Bool, italic: Bool) -> [(Entry, OpaquePointer)] {
+      let key = (bold ? 1 : 0) + (italic ? 2 : 0)
+      if let known = sorted[key] { return known.faces }
       if config == nil, !failed {
         config = try? FontCatalog.loadConfig(bundled: bundled)
         failed = config == nil
       }
-      guard let config, let pattern = FcPatternCreate(), let wanted = FcCharSetCreate() else {
-        return nil
-      }
-      defer {
-        FcPatternDestroy(pattern)
-        FcCharSetDestroy(wanted)
-      }
-      for scalar in scalars { _ = FcCharSetAddChar(wanted, scalar.value) }
-      _ = FcPatternAddCharSet(pattern, FC_CHARSET, wanted)
+      guard let config, let pattern = FcPatternCreate() else { return [] }
+      defer { FcPatternDestroy(pattern) }
       _ = FcPatternAddBool(pattern, FC_SCALABLE, 1)
       _ = FcPatternAddInteger(pattern, FC_WEIGHT, bold ? Int32(FC_WEIGHT_BOLD) : 80)
       _ = FcPatternAddInteger(pattern, FC_SLANT, italic ? Int32(FC_SLANT_ITALIC) : 0)
       FcConfigSubstitute(config, pattern, FcMatchPattern)
       FcDefaultSubstitute(pattern)
       var result = FcResultNoMatch
-      guard let sorted = FcFontSort(config, pattern, 0, nil, &result) else { return nil }
-      defer { FcFontSetSortDestroy(sorted) }
-      for i in 0..<Int(sorted.pointee.nfont) {
-        guard let font = sorted.pointee.fonts[i] else { continue }
+      guard let set = FcFontSort(config, pattern, 0, nil, &result) else { return [] }
+      var faces: [(Entry, OpaquePointer)] = []
+      for i in 0..<Int(set.pointee.nfont) {
+        guard let font = set.pointee.fonts[i] else { continue }
         var scalable: FcBool = 0
-        guard FcPatternGetBool(font, FC_SCALABLE, 0, &scalable) == FcResultMatch, scalable != 0
-        else { continue }
         var charset: OpaquePointer?
-        guard FcPatternGetCharSet(font, FC_CHARSET, 0, &charset) == FcResultMatch, let charset,
-          scalars.allSatisfy({ FcCharSetHasChar(charset, $0.value) != 0 })
+        guard FcPatternGetBool(font, FC_SCALABLE, 0, &scalable) == FcResultMatch, scalable != 0,
+          FcPatternGetCharSet(font, FC_CHARSET, 0, &charset) == FcResultMatch, let charset,
+          let entry = FontCatalog.entry(font)
         else { continue }
-        // Fontconfig sorts the bundled faces with the installed ones; the first that has them
-        // all wins.
-        if let entry = FontCatalog.entry(font) { return entry }
+        faces.append((entry, charset))
       }
-      return nil
+      sorted[key] = (set, faces)
+      return faces
     }
   }
 
