@@ -32,8 +32,8 @@ let relief = try? ReliefSpec(radius: 3)
 let featureChoices = ["", "liga=0", "smcp", "-kern", "ss01,dlig", "kern[1:3]=0"]
 
 /// libFuzzer entry: the first bytes choose font, size, alignment, direction, spacing,
-/// features, variations and fallback; the rest is UTF-8 text shaped, rasterized and turned
-/// into a relief.
+/// features, variations and fallback; the rest is UTF-8 text shaped, rasterized and (one in
+/// eight) turned into a relief.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzText(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   guard size >= 5, !fonts.isEmpty, let relief else { return 0 }
@@ -59,6 +59,10 @@ public func fuzzText(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
       fallback: data[3] & 0x80 != 0 ? fallback : nil)
   else { return 0 }
   let mask = layout.rasterize()
-  _ = HeightField.make(mask: mask, relief: relief, parallelism: .serial)
+  // The relief (fuzzed as a whole by FuzzRender) costs seconds per input in this debug,
+  // sanitized build: one input in eight goes on to it, so shaping gets the runs.
+  if data[2] & 7 == 0 {
+    _ = HeightField.make(mask: mask, relief: relief, parallelism: .serial)
+  }
   return 0
 }
