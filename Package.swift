@@ -88,7 +88,7 @@ let package = Package(
         "EmbossShading", "EmbossEngrave", "EmbossCompositing", "EmbossMaterials",
         .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
       ],
-      exclude: ["__Snapshots__", "FuzzRegressions"]
+      exclude: ["__Snapshots__", "FuzzRegressions", "Fixtures"]
     ),
     .testTarget(
       name: "EmbossCLITests",

@@ -388,3 +388,131 @@ int emboss_png_decode_rgba16(const unsigned char *data, size_t size, uint64_t ma
 }
 
 void emboss_png_free(void *pointer) { free(pointer); }
+
+/* ---------- reading row by row ---------- */
+
+struct emboss_png_reader {
+  png_structp png;
+  png_infop info;
+  read_cursor cursor;
+  error_sink sink;
+  uint32_t width;
+  uint32_t height;
+  uint32_t next_row;
+  size_t row_bytes;
+  /* Interlaced images are decoded whole on open (libpng needs every pass); rows then come
+     from here. */
+  unsigned char *whole;
+};
+
+void emboss_png_reader_close(emboss_png_reader *reader) {
+  if (!reader) return;
+  png_destroy_read_struct(&reader->png, &reader->info, NULL);
+  free(reader->whole);
+  free(reader);
+}
+
+int emboss_png_reader_open(const unsigned char *data, size_t size, uint64_t max_pixels,
+                           emboss_png_reader **reader_out, uint32_t *width_out,
+                           uint32_t *height_out, uint32_t *pixels_per_meter_out,
+                           int *sixteen_out, char *err, size_t err_len) {
+  *reader_out = NULL;
+  if (check_signature(data, size, err, err_len)) return 1;
+  emboss_png_reader *reader = (emboss_png_reader *)calloc(1, sizeof *reader);
+  if (!reader) {
+    set_error(err, err_len, "out of memory while opening PNG");
+    return 1;
+  }
+  reader->sink.err = err;
+  reader->sink.err_len = err_len;
+  reader->cursor = (read_cursor){data, size, 0};
+  reader->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &reader->sink, on_error, on_warning);
+  if (!reader->png || !(reader->info = png_create_info_struct(reader->png))) {
+    emboss_png_reader_close(reader);
+    set_error(err, err_len, "cannot create PNG reader");
+    return 1;
+  }
+  /* volatile: modified between setjmp and a possible longjmp. */
+  png_bytep *volatile rows = NULL;
+  png_structp png = reader->png;
+  png_infop info = reader->info;
+  if (setjmp(png_jmpbuf(png))) {
+    free(rows);
+    emboss_png_reader_close(reader);
+    return 1;
+  }
+  png_set_read_fn(png, &reader->cursor, read_from_memory);
+  limit_reader(png, max_pixels);
+  png_read_info(png, info);
+  png_uint_32 width = png_get_image_width(png, info);
+  png_uint_32 height = png_get_image_height(png, info);
+  if ((uint64_t)width * (uint64_t)height > max_pixels) {
+    char message[256];
+    snprintf(message, sizeof message, "image is %ux%u (%llu pixels), over the limit of %llu pixels",
+             (unsigned)width, (unsigned)height,
+             (unsigned long long)((uint64_t)width * height), (unsigned long long)max_pixels);
+    png_error(png, message);
+  }
+  png_uint_32 res_x = 0, res_y = 0;
+  int unit = 0;
+  *pixels_per_meter_out =
+      png_get_pHYs(png, info, &res_x, &res_y, &unit) && unit == PNG_RESOLUTION_METER ? res_x : 0;
+  int color_type = png_get_color_type(png, info);
+  int sixteen = png_get_bit_depth(png, info) == 16;
+  png_set_expand(png); /* palette -> RGB, gray < 8 bits -> 8 bits, tRNS -> alpha */
+  if (color_type == PNG_COLOR_TYPE_GRAY || color_type == PNG_COLOR_TYPE_GRAY_ALPHA) {
+    png_set_gray_to_rgb(png);
+  }
+  png_set_add_alpha(png, sixteen ? 0xffff : 0xff, PNG_FILLER_AFTER);
+  if (sixteen) png_set_swap(png);
+  int passes = png_set_interlace_handling(png);
+  png_read_update_info(png, info);
+  size_t row_bytes = png_get_rowbytes(png, info);
+  if (row_bytes != (size_t)width * (sixteen ? 8 : 4)) {
+    png_error(png, "unexpected row layout after conversion");
+  }
+  reader->width = width;
+  reader->height = height;
+  reader->row_bytes = row_bytes;
+  if (passes > 1) {
+    reader->whole = (unsigned char *)malloc(row_bytes * (size_t)height);
+    rows = (png_bytep *)malloc(sizeof(png_bytep) * (size_t)height);
+    if (!reader->whole || !rows) png_error(png, "out of memory while decoding PNG");
+    for (png_uint_32 y = 0; y < height; y++) rows[y] = reader->whole + (size_t)y * row_bytes;
+    png_read_image(png, rows);
+    png_read_end(png, NULL);
+    free(rows);
+    rows = NULL;
+  }
+  *reader_out = reader;
+  *width_out = width;
+  *height_out = height;
+  *sixteen_out = sixteen;
+  return 0;
+}
+
+int emboss_png_reader_rows(emboss_png_reader *reader, void *buffer, uint32_t count, char *err,
+                           size_t err_len) {
+  reader->sink.err = err;
+  reader->sink.err_len = err_len;
+  if ((uint64_t)reader->next_row + count > reader->height) {
+    set_error(err, err_len, "read past the last row");
+    return 1;
+  }
+  unsigned char *out = (unsigned char *)buffer;
+  if (reader->whole) {
+    memcpy(out, reader->whole + (size_t)reader->next_row * reader->row_bytes,
+           (size_t)count * reader->row_bytes);
+    reader->next_row += count;
+    return 0;
+  }
+  png_structp png = reader->png;
+  if (setjmp(png_jmpbuf(png))) return 1;
+  for (uint32_t i = 0; i < count; i++) {
+    png_read_row(png, out + (size_t)i * reader->row_bytes, NULL);
+  }
+  reader->next_row += count;
+  /* After the last row, the rest of the stream (its checksum, the chunks after it). */
+  if (reader->next_row == reader->height) png_read_end(png, NULL);
+  return 0;
+}

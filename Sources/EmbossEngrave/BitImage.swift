@@ -1,29 +1,69 @@
 import EmbossRaster
 import EmbossSupport
 
-/// A 1-bit image: `true` is black (burned by the laser), `false` white (left alone).
+/// A 1-bit image: black is burned by the laser, white left alone.
 ///
-/// Row-major, top row first.
+/// Stored as a 1-bit grayscale PNG stores it: rows top first, packed 8 pixels a byte, most
+/// significant bit first, 1 = white.
 public struct BitImage: Sendable, Equatable {
   public let width: Int
   public let height: Int
-  public var black: [Bool]
+  /// Bytes per row.
+  public let rowBytes: Int
+  /// The packed rows; padding bits past the width are 0.
+  public private(set) var rows: [UInt8]
 
+  /// An image from a pixel list, `true` black, row-major.
   public init(width: Int, height: Int, black: [Bool]) {
     precondition(black.count == width * height, "pixel count does not match size")
+    self.init(width: width, height: height, rows: Self.pack(black, width: width, height: height))
+  }
+
+  /// An image from packed rows (1 = white).
+  public init(width: Int, height: Int, rows: [UInt8]) {
+    precondition(rows.count == (width + 7) / 8 * height, "row bytes do not match size")
     self.width = width
     self.height = height
-    self.black = black
+    self.rowBytes = (width + 7) / 8
+    self.rows = rows
+  }
+
+  private static func pack(_ black: [Bool], width: Int, height: Int) -> [UInt8] {
+    let rowBytes = (width + 7) / 8
+    var bytes = [UInt8](repeating: 0, count: rowBytes * height)
+    for y in 0..<height {
+      for x in 0..<width where !black[y * width + x] {
+        bytes[y * rowBytes + x >> 3] |= 0x80 >> UInt8(x & 7)
+      }
+    }
+    return bytes
+  }
+
+  /// `true` where black, row-major.
+  public var black: [Bool] {
+    var out = [Bool](repeating: false, count: width * height)
+    for y in 0..<height { for x in 0..<width { out[y * width + x] = self[x, y] } }
+    return out
   }
 
   public subscript(x: Int, y: Int) -> Bool {
-    get { black[y * width + x] }
-    set { black[y * width + x] = newValue }
+    get { rows[y * rowBytes + x >> 3] & (0x80 >> UInt8(x & 7)) == 0 }
+    set {
+      let bit: UInt8 = 0x80 >> UInt8(x & 7)
+      if newValue {
+        rows[y * rowBytes + x >> 3] &= ~bit
+      } else {
+        rows[y * rowBytes + x >> 3] |= bit
+      }
+    }
   }
 
   /// Fraction of black pixels.
   public var blackFraction: Double {
-    black.isEmpty ? 0 : Double(black.lazy.filter { $0 }.count) / Double(black.count)
+    guard width > 0, height > 0 else { return 0 }
+    var white = 0
+    for byte in rows { white += byte.nonzeroBitCount }
+    return 1 - Double(white) / Double(width * height)
   }
 
   /// Mirrored left to right (for engraving the back of acrylic).
@@ -67,14 +107,5 @@ public struct BitImage: Sendable, Equatable {
 
   /// Rows packed 8 pixels a byte, most significant bit first, 1 = white, as a 1-bit
   /// grayscale PNG stores them.
-  public func packedRows() -> [UInt8] {
-    let rowBytes = (width + 7) / 8
-    var bytes = [UInt8](repeating: 0, count: rowBytes * height)
-    for y in 0..<height {
-      for x in 0..<width where !self[x, y] {
-        bytes[y * rowBytes + x / 8] |= 0x80 >> UInt8(x % 8)
-      }
-    }
-    return bytes
-  }
+  public func packedRows() -> [UInt8] { rows }
 }

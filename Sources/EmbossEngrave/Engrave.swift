@@ -105,82 +105,308 @@ public struct EngraveOptions: Sendable, Equatable {
   }
 }
 
-/// The engrave stage: image -> gray -> 1 bit.
-public enum Engrave {
-  /// An image's engrave bitmap: `gray` (with the negative applied to the color), then
-  /// `bitmap`.
-  public static func bitmap(_ image: RGBAImage, options: EngraveOptions) -> BitImage {
-    var plain = options
-    plain.negative = false
-    return bitmap(image.gray(negative: options.negative), options: plain)
+/// Gray rows for engraving, from 0 for black to 1 for white.
+///
+/// Rows are made on demand, so no full-size gray (or float color) copy of the picture is
+/// ever held.
+public struct GraySource: Sendable {
+  public let width: Int
+  public let height: Int
+  /// Whether `negative` was applied to the color under the alpha already.
+  let negativeApplied: Bool
+  /// For a source read as a stream: makes a range of rows readable.
+  ///
+  /// The ranges come in order, each `streamChunk` rows (the last one shorter), and only the last range's rows
+  /// are read. nil: every row is readable at any time.
+  let load: (@Sendable (Range<Int>) -> Void)?
+  /// Writes row `y`'s gray into the buffer (`width` values).
+  let row: @Sendable (Int, UnsafeMutableBufferPointer<Float>) -> Void
+
+  /// Rows per range of a streamed source.
+  static let streamChunk = 256
+
+  /// Gray values as they are (`EngraveOptions.negative` then inverts them).
+  public init(plane: Plane) {
+    let plane = UncheckedSendable(plane)
+    width = plane.value.width
+    height = plane.value.height
+    negativeApplied = false
+    load = nil
+    row = { y, out in
+      let w = plane.value.width
+      plane.value.pixels.withUnsafeBufferPointer { src in
+        for x in 0..<w { out[x] = src[y * w + x] }
+      }
+    }
   }
 
-  /// Turns gray (0 black ...
-  ///
-  /// 1 white) into an engrave bitmap. Pure white is never burned and
-  /// pure black always is, whatever the method (no dots in the surroundings); in error
-  /// diffusion they pass no error on.
-  public static func bitmap(_ gray: Plane, options: EngraveOptions) -> BitImage {
-    let level = Float(options.threshold) / 255
-    var values = gray.pixels.map { v -> Float in
-      var g = min(max(v, 0), 1)
-      if options.gamma != 1 { g = powf(g, options.gamma) }
-      return options.negative ? 1 - g : g
-    }
-    let w = gray.width
-    let h = gray.height
-    var black = [Bool](repeating: false, count: w * h)
-    switch options.method {
-    case .threshold:
-      for i in 0..<values.count { black[i] = values[i] < level }
-    case .bayer2, .bayer4, .bayer8:
-      let n = options.method == .bayer2 ? 2 : (options.method == .bayer4 ? 4 : 8)
-      let matrix = bayer(n)
-      let bias = 0.5 - level
-      for y in 0..<h {
+  /// A picture's stored samples (16-bit sRGB-encoded RGBA, as `PNGCodec.decodeSamples` gives
+  /// them), read as laser software reads the file (`GrayRule`).
+  public init(samples: PNGCodec.Samples, negative: Bool) {
+    let samples = UncheckedSendable(samples)
+    width = samples.value.width
+    height = samples.value.height
+    negativeApplied = true
+    load = nil
+    row = { y, out in
+      let w = samples.value.width
+      samples.value.rgba.withUnsafeBufferPointer { src in
+        var i = 4 * y * w
         for x in 0..<w {
-          let t = (Float(matrix[(y % n) * n + x % n]) + 0.5) / Float(n * n)
-          let v = values[y * w + x]
-          black[y * w + x] = v < 1 && (v <= 0 || v + bias < t)
+          out[x] = GrayRule.gray(src[i], src[i + 1], src[i + 2], src[i + 3], negative: negative)
+          i += 4
         }
       }
-    case .blueNoise:
-      let size = BlueNoise.size
-      let matrix = BlueNoise.matrix
+    }
+  }
+
+  /// A render (linear light, straight alpha), read as its 8-bit PNG holds it.
+  ///
+  /// The engraving of a render equals the engraving of the PNG emboss writes for it. The
+  /// background's gray is computed once.
+  public init(canvas: CanvasImage, negative: Bool) {
+    let table = SRGB.encode8
+    func gray(_ p: SIMD4<Float>) -> Float {
+      let c = table.withUnsafeBufferPointer { SRGB.codes8(p, table: $0) }
+      return GrayRule.gray(
+        UInt16(c.x) * 257, UInt16(c.y) * 257, UInt16(c.z) * 257, UInt16(c.w) * 257,
+        negative: negative)
+    }
+    let background = gray(canvas.fill)
+    let canvas = UncheckedSendable(canvas)
+    width = canvas.value.width
+    height = canvas.value.height
+    negativeApplied = true
+    load = nil
+    row = { y, out in
+      let image = canvas.value
+      let rect = image.contentRect
+      for x in 0..<image.width { out[x] = background }
+      guard y >= rect.y, y < rect.maxY else { return }
+      table.withUnsafeBufferPointer { table in
+        image.content.pixels.withUnsafeBufferPointer { src in
+          let s = (y - rect.y) * rect.width
+          for x in 0..<rect.width {
+            let c = SRGB.codes8(src[s + x], table: table)
+            out[rect.x + x] = GrayRule.gray(
+              UInt16(c.x) * 257, UInt16(c.y) * 257, UInt16(c.z) * 257, UInt16(c.w) * 257,
+              negative: negative)
+          }
+        }
+      }
+    }
+  }
+}
+
+/// A PNG file's rows as gray, decoded a chunk at a time while the bitmap is made: the first
+/// decoding error is kept (the rows after it read as white) for `Engrave.bitmap(png:)` to
+/// throw.
+final class PNGGrayStream: @unchecked Sendable {
+  let reader: PNGRowReader
+  let negative: Bool
+  private var buffer: UnsafeMutableRawBufferPointer
+  private var start = 0
+  private(set) var error: Error?
+
+  init(reader: PNGRowReader, negative: Bool) {
+    self.reader = reader
+    self.negative = negative
+    buffer = UnsafeMutableRawBufferPointer.allocate(
+      byteCount: max(1, reader.rowBytes * min(reader.height, GraySource.streamChunk)),
+      alignment: 16)
+  }
+
+  deinit { buffer.deallocate() }
+
+  func load(_ rows: Range<Int>) {
+    start = rows.lowerBound
+    guard error == nil, let base = buffer.baseAddress else { return }
+    do { try reader.read(rows: rows.count, into: base) } catch { self.error = error }
+  }
+
+  func row(_ y: Int, _ out: UnsafeMutableBufferPointer<Float>) {
+    let w = reader.width
+    guard error == nil else {
+      for x in 0..<w { out[x] = 1 }
+      return
+    }
+    let offset = (y - start) * w * 4
+    guard let base = buffer.baseAddress else { return }
+    if reader.sixteen {
+      let src = base.assumingMemoryBound(to: UInt16.self) + offset
+      for x in 0..<w {
+        let p = src + 4 * x
+        out[x] = GrayRule.gray(p[0], p[1], p[2], p[3], negative: negative)
+      }
+    } else {
+      let src = base.assumingMemoryBound(to: UInt8.self) + offset
+      for x in 0..<w {
+        let p = src + 4 * x
+        out[x] = GrayRule.gray(
+          UInt16(p[0]) * 257, UInt16(p[1]) * 257, UInt16(p[2]) * 257, UInt16(p[3]) * 257,
+          negative: negative)
+      }
+    }
+  }
+}
+
+extension GraySource {
+  init(stream: PNGGrayStream) {
+    width = stream.reader.width
+    height = stream.reader.height
+    negativeApplied = true
+    load = { stream.load($0) }
+    row = { stream.row($0, $1) }
+  }
+}
+
+/// The engrave stage: image -> gray -> 1 bit.
+public enum Engrave {
+  /// A PNG file's engrave bitmap, decoded row by row as the bitmap is made (the file's pixels
+  /// are never held whole), read as laser software reads the file (`GrayRule`).
+  ///
+  /// - Throws: `EmbossError` naming the file for a corrupt or truncated stream.
+  public static func bitmap(
+    png reader: PNGRowReader, options: EngraveOptions, parallelism: Parallelism = .allCores
+  ) throws -> BitImage {
+    let stream = PNGGrayStream(reader: reader, negative: options.negative)
+    let bits = bitmap(GraySource(stream: stream), options: options, parallelism: parallelism)
+    if let error = stream.error { throw error }
+    return bits
+  }
+
+  /// An image's engrave bitmap (read as its 8-bit PNG holds it; the negative applies to the
+  /// color under the alpha).
+  public static func bitmap(
+    _ image: RGBAImage, options: EngraveOptions, parallelism: Parallelism = .allCores
+  ) -> BitImage {
+    bitmap(
+      GraySource(canvas: CanvasImage(image), negative: options.negative), options: options,
+      parallelism: parallelism)
+  }
+
+  /// Turns gray, from 0 for black to 1 for white, into an engrave bitmap.
+  public static func bitmap(
+    _ gray: Plane, options: EngraveOptions, parallelism: Parallelism = .allCores
+  ) -> BitImage {
+    bitmap(GraySource(plane: gray), options: options, parallelism: parallelism)
+  }
+
+  /// Turns gray rows into an engrave bitmap.
+  ///
+  /// Pure white is never burned and pure black always is, whatever the method (no dots in the surroundings); in error diffusion they pass no
+  /// error on.
+  ///
+  /// Threshold and ordered methods run on all cores in fixed bands of rows; error diffusion
+  /// runs row after row with three rows of gray in memory. Either way the bits are written
+  /// packed, and the result does not depend on the thread count.
+  public static func bitmap(
+    _ source: GraySource, options: EngraveOptions, parallelism: Parallelism = .allCores
+  ) -> BitImage {
+    let w = source.width
+    let h = source.height
+    let rowBytes = (w + 7) / 8
+    let level = Float(options.threshold) / 255
+    let invert = options.negative && !source.negativeApplied
+    let gamma = options.gamma
+    /// Clamped, gamma, negative: the value the methods compare.
+    @Sendable func prepare(_ row: UnsafeMutableBufferPointer<Float>) {
+      for x in 0..<row.count {
+        var g = min(max(row[x], 0), 1)
+        if gamma != 1 { g = powf(g, gamma) }
+        row[x] = invert ? 1 - g : g
+      }
+    }
+    var rows = [UInt8](repeating: 0, count: rowBytes * h)
+    switch options.method {
+    case .threshold, .bayer2, .bayer4, .bayer8, .blueNoise:
+      // The threshold for each pixel: fixed, or from a tiled matrix.
+      let n: Int
+      let matrix: [Int]
+      switch options.method {
+      case .bayer2, .bayer4, .bayer8:
+        n = options.method == .bayer2 ? 2 : (options.method == .bayer4 ? 4 : 8)
+        matrix = bayer(n)
+      case .blueNoise:
+        n = BlueNoise.size
+        matrix = BlueNoise.matrix
+      default:
+        n = 0
+        matrix = []
+      }
+      let levels = UncheckedSendable(matrix.map { (Float($0) + 0.5) / Float(n * n) })
       let bias = 0.5 - level
-      for y in 0..<h {
-        for x in 0..<w {
-          let t = (Float(matrix[(y % size) * size + x % size]) + 0.5) / Float(size * size)
-          let v = values[y * w + x]
-          black[y * w + x] = v < 1 && (v <= 0 || v + bias < t)
+      let chunk = source.load == nil ? max(h, 1) : GraySource.streamChunk
+      rows.withUnsafeMutableBufferPointer { out in
+        let out = SharedPointer(out)
+        for first in stride(from: 0, to: h, by: chunk) {
+          let range = first..<min(h, first + chunk)
+          source.load?(range)
+          parallelism.forEachBand(range.count, bandSize: 32) { band in
+            let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: max(w, 1))
+            defer { buffer.deallocate() }
+            for y in band.lowerBound + first..<band.upperBound + first {
+              source.row(y, buffer)
+              prepare(buffer)
+              let base = y * rowBytes
+              for x in 0..<w {
+                let v = buffer[x]
+                let black: Bool
+                if n == 0 {
+                  black = v < level
+                } else {
+                  let t = levels.value[(y % n) * n + x % n]
+                  black = v < 1 && (v <= 0 || v + bias < t)
+                }
+                if !black { out[base + x >> 3] |= 0x80 >> UInt8(x & 7) }
+              }
+            }
+          }
         }
       }
     default:
       guard let (taps, divisor) = options.method.kernel else { break }
-      let original = values
+      // A ring of rows: each holds a row's gray as prepared, and then the error pushed into it
+      // (added in the same order as on a whole image, so the bits are the same).
+      let depth = (taps.map(\.dy).max() ?? 0) + 1
+      var values = [[Float]](repeating: [Float](repeating: 0, count: w), count: depth)
+      var originals = values
+      let chunk = GraySource.streamChunk
+      func load(_ y: Int) {
+        guard y < h else { return }
+        if y % chunk == 0 { source.load?(y..<min(h, y + chunk)) }
+        values[y % depth].withUnsafeMutableBufferPointer { buffer in
+          source.row(y, buffer)
+          prepare(buffer)
+        }
+        originals[y % depth] = values[y % depth]
+      }
+      for y in 0..<min(depth, h) { load(y) }
       for y in 0..<h {
         let reverse = options.serpentine && y % 2 == 1
+        let slot = y % depth
         for step in 0..<w {
           let x = reverse ? w - 1 - step : step
-          let pure = original[y * w + x]
+          let pure = originals[slot][x]
           if pure >= 1 || pure <= 0 {
-            black[y * w + x] = pure <= 0
+            if pure >= 1 { rows[y * rowBytes + x >> 3] |= 0x80 >> UInt8(x & 7) }
             continue
           }
-          let old = values[y * w + x]
+          let old = values[slot][x]
           let isBlack = old < level
-          black[y * w + x] = isBlack
+          if !isBlack { rows[y * rowBytes + x >> 3] |= 0x80 >> UInt8(x & 7) }
           let error = old - (isBlack ? 0 : 1)
           for tap in taps {
             let tx = x + (reverse ? -tap.dx : tap.dx)
             let ty = y + tap.dy
             guard tx >= 0, tx < w, ty < h else { continue }
-            values[ty * w + tx] += error * tap.weight / divisor
+            values[ty % depth][tx] += error * tap.weight / divisor
           }
         }
+        load(y + depth)
       }
     }
-    var image = BitImage(width: w, height: h, black: black)
+    var image = BitImage(width: w, height: h, rows: rows)
     let shorten = Int((options.dotWidth / 2).rounded())
     if shorten > 0 { image = image.shorteningRuns(by: shorten) }
     if options.mirror { image = image.mirrored() }

@@ -42,7 +42,9 @@ public struct LaserRequest: Sendable {
       guard let shape = render.shape else {
         throw EmbossError("internal: the render was made without its shape for engraving")
       }
-      let bits = Engrave.bitmap(shape.flattened(), options: options)
+      let bits = Engrave.bitmap(
+        GraySource(canvas: shape, negative: options.negative), options: options,
+        parallelism: parallelism)
       engravePNG = try Engrave.png(bits, pixelsPerMeter: ppm)
     }
     if let engrave, let engravePNG { files.append((engrave.path, engravePNG)) }

@@ -1,11 +1,11 @@
 import EmbossSupport
 
 extension RGBAImage {
-  /// Gray as the laser software sees it: luminance of the sRGB-encoded color (Rec.
+  /// Gray as the laser software sees it.
   ///
-  /// 709
-  /// weights), then alpha-corrected as Glowforge does, `(1 - a) + a * gray`, so transparent
-  /// pixels count as white, which is never engraved. `negative` inverts the color under the
+  /// Luminance of the sRGB-encoded color (Rec. 709 weights), then alpha-corrected as
+  /// Glowforge does, `(1 - a) + a * gray`, so transparent pixels count as white, which is
+  /// never engraved. `negative` inverts the color under the
   /// alpha, so a transparent background stays white. Input: linear light, straight alpha.
   public func gray(negative: Bool = false) -> Plane {
     Plane(
@@ -16,4 +16,35 @@ extension RGBAImage {
         return (1 - a) + a * (negative ? 1 - gray : gray)
       })
   }
+}
+
+/// Gray from stored samples, as laser software computes it: `GrayRule.gray` of 16-bit
+/// sRGB-encoded RGBA codes (8-bit codes are widened by 257, as PNG decoders do).
+public enum GrayRule {
+  /// The gray of one pixel's codes, 0 for black to 1 for white.
+  ///
+  /// Luminance with Rec. 709 weights of the sRGB codes, alpha-corrected as Glowforge does;
+  /// `negative` inverts the color under the alpha.
+  @inline(__always)
+  public static func gray(_ r: UInt16, _ g: UInt16, _ b: UInt16, _ a: UInt16, negative: Bool)
+    -> Float
+  {
+    let luma = (0.2126 * Float(r) + 0.7152 * Float(g) + 0.0722 * Float(b)) / 65535
+    let alpha = Float(a) / 65535
+    return (1 - alpha) + alpha * (negative ? 1 - luma : luma)
+  }
+}
+
+extension SRGB {
+  /// A linear-light, straight-alpha pixel as the 8-bit PNG encoder writes it: sRGB codes by
+  /// table, alpha rounded.
+  @inline(__always)
+  package static func codes8(_ p: SIMD4<Float>, table: UnsafeBufferPointer<UInt8>) -> SIMD4<UInt8> {
+    SIMD4(
+      table[PNGCodec.tableIndex(p.x)], table[PNGCodec.tableIndex(p.y)],
+      table[PNGCodec.tableIndex(p.z)], UInt8(PNGCodec.unitClamp(p.w) * 255 + 0.5))
+  }
+
+  /// `encode8Table`, for other modules.
+  package static var encode8: [UInt8] { encode8Table }
 }

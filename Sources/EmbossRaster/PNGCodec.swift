@@ -44,9 +44,7 @@ public enum PNGCodec {
           image, bitDepth: 8, compression: compression, pixelsPerMeter: pixelsPerMeter,
           parallelism: parallelism
         ) { (p: SIMD4<Float>) -> SIMD4<UInt8> in
-          SIMD4(
-            table.buffer[tableIndex(p.x)], table.buffer[tableIndex(p.y)],
-            table.buffer[tableIndex(p.z)], UInt8(unitClamp(p.w) * 255 + 0.5))
+          SRGB.codes8(p, table: table.buffer)
         }
       }
     case .sixteen:
@@ -330,5 +328,75 @@ public enum PNGCodec {
     // NaN fails both comparisons and lands on 0 (black) instead of trapping.
     let c = v > 0 ? (v < 1 ? v : 1) : 0
     return Int(c * 65535 + 0.5)
+  }
+}
+
+/// A PNG read row by row, so a large picture is never held whole: RGBA samples in the file's
+/// own encoding, 8 bits (or 16 when the file has 16).
+///
+/// Rows come in order; a decoding error (a truncated or corrupt stream) is thrown by
+/// `read`, and the reader is then done.
+public final class PNGRowReader: @unchecked Sendable {
+  public let width: Int
+  public let height: Int
+  /// From the pHYs chunk, 0 when absent.
+  public let pixelsPerMeter: UInt32
+  /// Whether samples are 16-bit (host order) rather than 8-bit.
+  public let sixteen: Bool
+  /// Rows read so far.
+  public private(set) var rowsRead = 0
+  private let bytes: UnsafeMutableRawBufferPointer
+  private var reader: OpaquePointer?
+  private let path: String
+
+  /// Opens the PNG file at `path` (read whole; its pixels are decoded row by row).
+  ///
+  /// - Throws: `EmbossError` naming the path, for a file that cannot be read, is not a PNG,
+  ///   or is over `maxPixels`.
+  public init(path: String, maxPixels: Int = RenderLimits.default.maxPixels) throws {
+    let data = try InputFile.read(path, what: "PNG")
+    self.path = path
+    bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: max(data.count, 1), alignment: 16)
+    data.copyBytes(to: bytes.bindMemory(to: UInt8.self))
+    var reader: OpaquePointer?
+    var width: UInt32 = 0
+    var height: UInt32 = 0
+    var ppm: UInt32 = 0
+    var sixteen: Int32 = 0
+    var message = [CChar](repeating: 0, count: 256)
+    let status = emboss_png_reader_open(
+      bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), data.count,
+      UInt64(max(0, maxPixels)), &reader, &width, &height, &ppm, &sixteen, &message,
+      message.count)
+    guard status == 0, let reader else {
+      bytes.deallocate()
+      throw EmbossError("cannot read PNG '\(path)': \(cString(message))")
+    }
+    self.reader = reader
+    self.width = Int(width)
+    self.height = Int(height)
+    self.pixelsPerMeter = ppm
+    self.sixteen = sixteen != 0
+  }
+
+  deinit {
+    emboss_png_reader_close(reader)
+    bytes.deallocate()
+  }
+
+  /// Bytes of one row.
+  public var rowBytes: Int { width * 4 * (sixteen ? 2 : 1) }
+
+  /// Reads the next `count` rows into `buffer` (`count * rowBytes` bytes).
+  public func read(rows count: Int, into buffer: UnsafeMutableRawPointer) throws {
+    guard let reader else { throw EmbossError("cannot read PNG '\(path)': already failed") }
+    var message = [CChar](repeating: 0, count: 256)
+    guard emboss_png_reader_rows(reader, buffer, UInt32(count), &message, message.count) == 0
+    else {
+      emboss_png_reader_close(reader)
+      self.reader = nil
+      throw EmbossError("cannot read PNG '\(path)': \(cString(message))")
+    }
+    rowsRead += count
   }
 }

@@ -113,10 +113,10 @@ struct EngraveCommand: ParsableCommand {
   }
 
   func run() throws {
-    let decoded = try PNGCodec.read(path: input, maxPixels: maxPixels)
-    let bits = Engrave.bitmap(decoded.image, options: try engrave.options(resolution: resolution))
+    let reader = try PNGRowReader(path: input, maxPixels: maxPixels)
+    let bits = try Engrave.bitmap(png: reader, options: try engrave.options(resolution: resolution))
     if let warning = resolution.resolution?.roundTripWarning { printError("warning: \(warning)") }
-    let ppm = resolution.resolution?.pixelsPerMeter ?? decoded.pixelsPerMeter
+    let ppm = resolution.resolution?.pixelsPerMeter ?? reader.pixelsPerMeter
     try OutputFile.write(try Engrave.png(bits, pixelsPerMeter: ppm), to: output)
   }
 }

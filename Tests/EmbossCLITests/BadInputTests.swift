@@ -97,6 +97,19 @@ final class BadInputTests: XCTestCase {
         status: 1,
         message: "error: cannot read PNG 'corrupt.png': ..."),
       Case(
+        name: "truncated PNG to engrave", arguments: ["engrave", "truncated.png", "-o", "e.png"],
+        status: 1,
+        message: "error: cannot read PNG 'truncated.png': file is truncated\n"),
+      Case(
+        name: "corrupt PNG to engrave", arguments: ["engrave", "corrupt.png", "-o", "e.png"],
+        status: 1,
+        message: "error: cannot read PNG 'corrupt.png': ..."),
+      Case(
+        name: "huge PNG to engrave", arguments: ["engrave", "huge.png", "-o", "e.png"], status: 1,
+        message:
+          "error: cannot read PNG 'huge.png': image is 100000x100000 (10000000000 pixels), over \(limit)\n"
+      ),
+      Case(
         name: "PNG claiming 100000x100000",
         arguments: ["render", "A", "--shading-image", "huge.png"], status: 1,
         message:

@@ -93,6 +93,24 @@ final class LaserTests: XCTestCase {
     }
   }
 
+  /// A render's engraving is the engraving of the PNG emboss writes for it (over a
+  /// transparent background the picture is the shape that is engraved): what the laser burns
+  /// is what the user sees, for every method.
+  func testRenderEngravingEqualsEngravingItsPNG() throws {
+    for method in ["threshold", "floyd-steinberg", "blue-noise"] {
+      let render = try run([
+        "render", "Ag", "--size", "40", "--background", "transparent", "--dither", method,
+        "--engrave", "e1.png", "-o", "r.png",
+      ])
+      XCTAssertEqual(render.status, 0, render.stderr)
+      let engrave = try run(["engrave", "r.png", "--dither", method, "-o", "e2.png"])
+      XCTAssertEqual(engrave.status, 0, engrave.stderr)
+      XCTAssertEqual(
+        try Data(contentsOf: URL(fileURLWithPath: path("e1.png"))),
+        try Data(contentsOf: URL(fileURLWithPath: path("e2.png"))), method)
+    }
+  }
+
   func testPictureAsMask() throws {
     // A dark disk on white, as a scanned logo would be.
     var logo = RGBAImage(width: 80, height: 60, fill: SIMD4(1, 1, 1, 1))

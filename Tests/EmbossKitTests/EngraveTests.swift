@@ -184,4 +184,87 @@ final class EngraveTests: XCTestCase {
       }
     }
   }
+
+  /// A picture with every gray level, alpha and color in it, 61 x 600 (more than two of the
+  /// streamed reader's 256-row chunks).
+  func picture() -> RGBAImage {
+    var image = RGBAImage(width: 61, height: 600)
+    for y in 0..<600 {
+      for x in 0..<61 {
+        image[x, y] = SIMD4(
+          Float(x) / 60, Float(y) / 599, Float((x * 7 + y * 3) % 256) / 255,
+          y < 40 ? Float(x) / 60 : 1)
+      }
+    }
+    return image
+  }
+
+  /// Every way of reading a picture gives the same bits, for every method: streamed from the
+  /// PNG file (8 and 16 bits) in chunks, from its decoded samples, from the image in memory,
+  /// on one core or all.
+  func testStreamedPNGEngravesLikeTheWholePicture() throws {
+    let directory = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let image = picture()
+    for depth in [BitDepth.eight, .sixteen] {
+      let path = directory.appendingPathComponent("p\(depth.rawValue).png").path
+      try PNGCodec.encode(image, depth: depth).write(to: URL(fileURLWithPath: path))
+      let samples = try PNGCodec.readSamples(path: path)
+      for method in DitherMethod.allCases {
+        for options in [
+          EngraveOptions(method: method), EngraveOptions(method: method, negative: true),
+          EngraveOptions(method: method, threshold: 90, gamma: 1.5, mirror: true, dotWidth: 2),
+        ] {
+          let whole = Engrave.bitmap(
+            GraySource(samples: samples, negative: options.negative), options: options)
+          let streamed = try Engrave.bitmap(png: PNGRowReader(path: path), options: options)
+          // Compared with ==: a failure would print two whole bitmaps.
+          XCTAssertTrue(streamed == whole, "\(method) \(depth)")
+          let serial = try Engrave.bitmap(
+            png: PNGRowReader(path: path), options: options, parallelism: .serial)
+          XCTAssertTrue(serial == whole, "\(method) \(depth) serial")
+          if depth == .eight {
+            // The image in memory is read as its 8-bit PNG holds it.
+            XCTAssertTrue(Engrave.bitmap(image, options: options) == whole, "\(method) memory")
+          }
+        }
+      }
+    }
+  }
+
+  /// An interlaced PNG (decoded whole, as libpng needs every pass) engraves like the same
+  /// picture stored plainly.
+  func testInterlacedPNGEngravesLikeAPlainOne() throws {
+    let fixtures = Fixtures.root.appendingPathComponent("Tests/EmbossKitTests/Fixtures")
+    for method in [DitherMethod.threshold, .floydSteinberg, .bayer4] {
+      let options = EngraveOptions(method: method)
+      XCTAssertEqual(
+        try Engrave.bitmap(
+          png: PNGRowReader(path: fixtures.appendingPathComponent("interlaced.png").path),
+          options: options),
+        try Engrave.bitmap(
+          png: PNGRowReader(path: fixtures.appendingPathComponent("plain.png").path),
+          options: options))
+    }
+  }
+
+  /// A stream that breaks after the first rows is an error naming the file, not a partial
+  /// bitmap.
+  func testCorruptStreamIsAnError() throws {
+    let directory = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    var bytes = [UInt8](try PNGCodec.encode(picture(), compression: 0))
+    // Past the first chunk's rows, inside the image data: a corrupt deflate stream.
+    for i in stride(from: bytes.count * 2 / 3, to: bytes.count * 2 / 3 + 4000, by: 7) {
+      bytes[i] = 0xFF
+    }
+    let path = directory.appendingPathComponent("broken.png").path
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    XCTAssertThrowsError(
+      try Engrave.bitmap(png: PNGRowReader(path: path), options: EngraveOptions())
+    ) { error in
+      let message = (error as? EmbossError)?.message ?? ""
+      XCTAssertTrue(message.hasPrefix("cannot read PNG '\(path)': "), message)
+    }
+  }
 }

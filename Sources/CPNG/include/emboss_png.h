@@ -61,6 +61,26 @@ int emboss_png_decode_rgba16(const unsigned char *data, size_t size, uint64_t ma
                              uint16_t **pixels_out, uint32_t *width_out, uint32_t *height_out,
                              uint32_t *pixels_per_meter_out, char *err, size_t err_len);
 
+/// A PNG read row by row, so a large picture is never held whole (interlaced ones are, as
+/// libpng needs every pass).
+typedef struct emboss_png_reader emboss_png_reader;
+
+/// Opens a PNG held in memory (which must outlive the reader): dimensions checked against
+/// max_pixels from the header; rows come as RGBA, 8-bit samples, or 16-bit little-endian
+/// when the file has 16 bits (*sixteen_out = 1), straight alpha, in the file's own encoding.
+/// Returns 0 on success (release with emboss_png_reader_close), else non-zero with a message.
+int emboss_png_reader_open(const unsigned char *data, size_t size, uint64_t max_pixels,
+                           emboss_png_reader **reader_out, uint32_t *width_out,
+                           uint32_t *height_out, uint32_t *pixels_per_meter_out,
+                           int *sixteen_out, char *err, size_t err_len);
+
+/// The next `count` rows into `buffer` (count x width x 4 samples). Returns 0 on success,
+/// else non-zero with a message in `err` (a corrupt stream); the reader is then done.
+int emboss_png_reader_rows(emboss_png_reader *reader, void *buffer, uint32_t count, char *err,
+                           size_t err_len);
+
+void emboss_png_reader_close(emboss_png_reader *reader);
+
 /// Reads only the header: dimensions, to check a file before decoding it.
 int emboss_png_read_size(const unsigned char *data, size_t size, uint32_t *width_out,
                          uint32_t *height_out, char *err, size_t err_len);
