@@ -384,6 +384,36 @@ public enum ShadedMaterial {
       width: mask.width, height: mask.height, fill: fill, contentRect: ink, content: content)
   }
 
+  /// A shape composited over a transparent background, put over an opaque color: the same
+  /// pixels `composite` makes over that color (`color * coverage + background * (1 -
+  /// coverage)`, alpha 1), without shading any pixel again.
+  public static func over(
+    _ shape: CanvasImage, background: SIMD3<Float>, parallelism: Parallelism = .allCores
+  ) -> CanvasImage {
+    let fill = SIMD4(background, 1)
+    let rect = shape.contentRect
+    let pixels = [SIMD4<Float>](unsafeUninitializedCapacity: rect.width * rect.height) {
+      buffer, count in
+      let out = SharedPointer(buffer)
+      shape.content.pixels.withUnsafeBufferPointer { source in
+        let source = UnsafeBufferPointerBox(source)
+        parallelism.forEachBand(rect.height, bandSize: 64) { rows in
+          for i in rows.lowerBound * rect.width..<rows.upperBound * rect.width {
+            let p = source.buffer[i]
+            let a = p.w
+            out.initialize(
+              i,
+              to: a > 0 ? SIMD4(SIMD3(p.x, p.y, p.z) * a + background * (1 - a), 1) : fill)
+          }
+        }
+      }
+      count = rect.width * rect.height
+    }
+    return CanvasImage(
+      width: shape.width, height: shape.height, fill: fill, contentRect: rect,
+      content: RGBAImage(width: rect.width, height: rect.height, pixels: pixels))
+  }
+
   /// The normals as an image for inspection: (n + 1) / 2 in r, g, b (y down), alpha 1, over
   /// the whole canvas (flat (0, 0, 1) outside the region); one normal per pixel center.
   public static func normalMap(height: HeightField, scale: Float) -> RGBAImage {

@@ -121,6 +121,8 @@ public struct GraySource: Sendable {
   let load: (@Sendable (Range<Int>) -> Void)?
   /// Writes row `y`'s gray into the buffer (`width` values).
   let row: @Sendable (Int, UnsafeMutableBufferPointer<Float>) -> Void
+  /// The one gray of a row whose pixels all have it (a canvas's background rows), else nil.
+  var uniform: @Sendable (Int) -> Float? = { _ in nil }
 
   /// Rows per range of a streamed source.
   static let streamChunk = 256
@@ -178,6 +180,10 @@ public struct GraySource: Sendable {
     height = canvas.value.height
     negativeApplied = true
     load = nil
+    uniform = { y in
+      let rect = canvas.value.contentRect
+      return y >= rect.y && y < rect.maxY ? nil : background
+    }
     row = { y, out in
       let image = canvas.value
       let rect = image.contentRect
@@ -346,9 +352,24 @@ public enum Engrave {
             let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: max(w, 1))
             defer { buffer.deallocate() }
             for y in band.lowerBound + first..<band.upperBound + first {
+              let base = y * rowBytes
+              // A uniform row of pure white or black (or any gray, thresholded) is one bit
+              // repeated, whatever the method.
+              if let gray = source.uniform(y) {
+                buffer[0] = gray
+                prepare(UnsafeMutableBufferPointer(rebasing: buffer[0..<1]))
+                let v = buffer[0]
+                if v >= 1 || v <= 0 || n == 0 {
+                  if !(v <= 0 || (n == 0 && v < level)) {
+                    for i in 0..<rowBytes { out[base + i] = 0xFF }
+                    // Padding bits past the width stay 0.
+                    if w & 7 != 0 { out[base + rowBytes - 1] = UInt8(0xFF00 >> (w & 7) & 0xFF) }
+                  }
+                  continue
+                }
+              }
               source.row(y, buffer)
               prepare(buffer)
-              let base = y * rowBytes
               for x in 0..<w {
                 let v = buffer[x]
                 let black: Bool

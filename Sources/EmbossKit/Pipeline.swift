@@ -143,20 +143,27 @@ public enum Pipeline {
       }
     }
 
-    let image = timings.measure("composite") {
-      ShadedMaterial.composite(
-        map: map, mask: mask, shading: ball, background: material.background,
-        parallelism: parallelism)
-    }
+    // With the shape wanted too, it is composited (over transparent) and the picture made
+    // from it: each pixel is shaded once.
+    let image: CanvasImage
     var shape: CanvasImage? = nil
-    if input.outputs.contains(.shape) {
-      shape =
-        material.background == .transparent
-        ? image
-        : timings.measure("shape") {
-          ShadedMaterial.composite(
-            map: map, mask: mask, shading: ball, background: .transparent, parallelism: parallelism)
-        }
+    switch (input.outputs.contains(.shape), material.background) {
+    case (true, .color(let color)):
+      let transparent = timings.measure("composite") {
+        ShadedMaterial.composite(
+          map: map, mask: mask, shading: ball, background: .transparent, parallelism: parallelism)
+      }
+      shape = transparent
+      image = timings.measure("background") {
+        ShadedMaterial.over(transparent, background: color, parallelism: parallelism)
+      }
+    default:
+      image = timings.measure("composite") {
+        ShadedMaterial.composite(
+          map: map, mask: mask, shading: ball, background: material.background,
+          parallelism: parallelism)
+      }
+      if input.outputs.contains(.shape) { shape = image }
     }
     return RenderResult(
       material: material, mask: mask, height: field, shadingImage: ball, shadingImageIsWhole: whole,

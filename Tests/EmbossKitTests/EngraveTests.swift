@@ -267,4 +267,27 @@ final class EngraveTests: XCTestCase {
       XCTAssertTrue(message.hasPrefix("cannot read PNG '\(path)': "), message)
     }
   }
+
+  /// A canvas's background rows (made as one repeated bit where they can be) engrave like
+  /// the same pixels given one by one, for every method, over transparent, white, black and
+  /// gray backgrounds, at a width that is not a multiple of 8.
+  func testCanvasBackgroundRowsEngraveLikeTheirPixels() throws {
+    var content = RGBAImage(width: 13, height: 7)
+    for y in 0..<7 { for x in 0..<13 { content[x, y] = SIMD4(Float(x) / 12, 0.5, 0.2, 1) } }
+    for fill: SIMD4<Float> in [
+      .zero, SIMD4(1, 1, 1, 1), SIMD4(0, 0, 0, 1), SIMD4(0.2, 0.2, 0.2, 1),
+    ] {
+      let canvas = CanvasImage(
+        width: 29, height: 23, fill: fill, contentRect: PixelRect(x: 5, y: 9, width: 13, height: 7),
+        content: content)
+      for method in DitherMethod.allCases {
+        for negative in [false, true] {
+          let options = EngraveOptions(method: method, negative: negative)
+          XCTAssertTrue(
+            Engrave.bitmap(GraySource(canvas: canvas, negative: negative), options: options)
+              == Engrave.bitmap(canvas.flattened(), options: options), "\(method) \(fill)")
+        }
+      }
+    }
+  }
 }
