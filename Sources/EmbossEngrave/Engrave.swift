@@ -1,3 +1,4 @@
+import Dispatch
 import EmbossRaster
 import EmbossSupport
 import Foundation
@@ -204,30 +205,66 @@ public struct GraySource: Sendable {
   }
 }
 
-/// A PNG file's rows as gray, decoded a chunk at a time while the bitmap is made: the first
-/// decoding error is kept (the rows after it read as white) for `Engrave.bitmap(png:)` to
-/// throw.
+/// A PNG file's rows as gray, decoded a chunk at a time while the bitmap is made.
+///
+/// While one chunk's rows are turned into bits, the next chunk is decoded on another thread
+/// (decoding is serial; the two overlap). The first decoding error is kept (the rows after it read as
+/// white) for `Engrave.bitmap(png:)` to throw.
 final class PNGGrayStream: @unchecked Sendable {
   let reader: PNGRowReader
   let negative: Bool
-  private var buffer: UnsafeMutableRawBufferPointer
+  /// Two chunk buffers: the current rows, and the next ones being decoded.
+  private let buffers: [UnsafeMutableRawBufferPointer]
+  private var current = 0
   private var start = 0
   private(set) var error: Error?
+  /// The chunk being decoded ahead, its buffer and its outcome (read after `group.wait()`).
+  private var ahead: (rows: Range<Int>, buffer: Int)?
+  private var aheadError: Error?
+  private let group = DispatchGroup()
 
   init(reader: PNGRowReader, negative: Bool) {
     self.reader = reader
     self.negative = negative
-    buffer = UnsafeMutableRawBufferPointer.allocate(
-      byteCount: max(1, reader.rowBytes * min(reader.height, GraySource.streamChunk)),
-      alignment: 16)
+    let size = max(1, reader.rowBytes * min(reader.height, GraySource.streamChunk))
+    buffers = (0..<2).map { _ in
+      UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+    }
   }
 
-  deinit { buffer.deallocate() }
+  deinit {
+    group.wait()
+    for buffer in buffers { buffer.deallocate() }
+  }
 
+  /// Makes `rows` current (decoded ahead, or now), then starts decoding the chunk after it.
   func load(_ rows: Range<Int>) {
+    if let ahead, ahead.rows == rows {
+      group.wait()
+      current = ahead.buffer
+      self.ahead = nil
+      if error == nil { error = aheadError }
+    } else {
+      group.wait()
+      ahead = nil
+      if error == nil, let base = buffers[current].baseAddress {
+        do { try reader.read(rows: rows.count, into: base) } catch { self.error = error }
+      }
+    }
     start = rows.lowerBound
-    guard error == nil, let base = buffer.baseAddress else { return }
-    do { try reader.read(rows: rows.count, into: base) } catch { self.error = error }
+    let next = rows.upperBound..<min(reader.height, rows.upperBound + GraySource.streamChunk)
+    guard error == nil, !next.isEmpty, let base = buffers[1 - current].baseAddress else { return }
+    ahead = (next, 1 - current)
+    let target = UncheckedSendable(base)
+    group.enter()
+    DispatchQueue.global().async { [self] in
+      do {
+        try reader.read(rows: next.count, into: target.value)
+      } catch {
+        aheadError = error
+      }
+      group.leave()
+    }
   }
 
   func row(_ y: Int, _ out: UnsafeMutableBufferPointer<Float>) {
@@ -237,7 +274,7 @@ final class PNGGrayStream: @unchecked Sendable {
       return
     }
     let offset = (y - start) * w * 4
-    guard let base = buffer.baseAddress else { return }
+    guard let base = buffers[current].baseAddress else { return }
     if reader.sixteen {
       let src = base.assumingMemoryBound(to: UInt16.self) + offset
       for x in 0..<w {
@@ -387,44 +424,10 @@ public enum Engrave {
       }
     default:
       guard let (taps, divisor) = options.method.kernel else { break }
-      // A ring of rows: each holds a row's gray as prepared, and then the error pushed into it
-      // (added in the same order as on a whole image, so the bits are the same).
-      let depth = (taps.map(\.dy).max() ?? 0) + 1
-      var values = [[Float]](repeating: [Float](repeating: 0, count: w), count: depth)
-      var originals = values
-      let chunk = GraySource.streamChunk
-      func load(_ y: Int) {
-        guard y < h else { return }
-        if y % chunk == 0 { source.load?(y..<min(h, y + chunk)) }
-        values[y % depth].withUnsafeMutableBufferPointer { buffer in
-          source.row(y, buffer)
-          prepare(buffer)
-        }
-        originals[y % depth] = values[y % depth]
-      }
-      for y in 0..<min(depth, h) { load(y) }
-      for y in 0..<h {
-        let reverse = options.serpentine && y % 2 == 1
-        let slot = y % depth
-        for step in 0..<w {
-          let x = reverse ? w - 1 - step : step
-          let pure = originals[slot][x]
-          if pure >= 1 || pure <= 0 {
-            if pure >= 1 { rows[y * rowBytes + x >> 3] |= 0x80 >> UInt8(x & 7) }
-            continue
-          }
-          let old = values[slot][x]
-          let isBlack = old < level
-          if !isBlack { rows[y * rowBytes + x >> 3] |= 0x80 >> UInt8(x & 7) }
-          let error = old - (isBlack ? 0 : 1)
-          for tap in taps {
-            let tx = x + (reverse ? -tap.dx : tap.dx)
-            let ty = y + tap.dy
-            guard tx >= 0, tx < w, ty < h else { continue }
-            values[ty % depth][tx] += error * tap.weight / divisor
-          }
-        }
-        load(y + depth)
+      rows.withUnsafeMutableBufferPointer { out in
+        diffuse(
+          source, taps: taps, divisor: divisor, level: level, serpentine: options.serpentine,
+          prepare: prepare, into: out)
       }
     }
     var image = BitImage(width: w, height: h, rows: rows)
@@ -432,6 +435,113 @@ public enum Engrave {
     if shorten > 0 { image = image.shorteningRuns(by: shorten) }
     if options.mirror { image = image.mirrored() }
     return image
+  }
+
+  /// Error diffusion, row after row (right to left on odd rows when `serpentine`, the kernel
+  /// mirrored), into packed rows (1 = white).
+  ///
+  /// Only a ring of `1 + deepest tap` rows of gray is held; each is loaded as prepared, then
+  /// takes the error pushed into it, added in the same order as on a whole image. Pure white
+  /// and black pixels are kept as they are and pass no error on.
+  private static func diffuse(
+    _ source: GraySource, taps: [(dx: Int, dy: Int, weight: Float)], divisor: Float,
+    level: Float, serpentine: Bool, prepare: (UnsafeMutableBufferPointer<Float>) -> Void,
+    into out: UnsafeMutableBufferPointer<UInt8>
+  ) {
+    let w = source.width
+    let h = source.height
+    guard w > 0, h > 0 else { return }
+    let rowBytes = (w + 7) / 8
+    let depth = (taps.map(\.dy).max() ?? 0) + 1
+    let values = UnsafeMutableBufferPointer<Float>.allocate(capacity: depth * w)
+    let originals = UnsafeMutableBufferPointer<Float>.allocate(capacity: depth * w)
+    defer {
+      values.deallocate()
+      originals.deallocate()
+    }
+    let chunk = GraySource.streamChunk
+    func load(_ y: Int) {
+      guard y < h else { return }
+      if y % chunk == 0 { source.load?(y..<min(h, y + chunk)) }
+      let slot = UnsafeMutableBufferPointer(rebasing: values[(y % depth) * w..<(y % depth + 1) * w])
+      source.row(y, slot)
+      prepare(slot)
+      _ = UnsafeMutableBufferPointer(
+        rebasing: originals[(y % depth) * w..<(y % depth + 1) * w]
+      ).initialize(from: slot)
+    }
+    for y in 0..<min(depth, h) { load(y) }
+    // The taps as plain arrays; rows past the last one take their error in a scratch row.
+    let count = taps.count
+    let dxs = UnsafeMutableBufferPointer<Int>.allocate(capacity: count)
+    let dys = UnsafeMutableBufferPointer<Int>.allocate(capacity: count)
+    let weights = UnsafeMutableBufferPointer<Float>.allocate(capacity: count)
+    let targets = UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>.allocate(capacity: depth)
+    let scratch = UnsafeMutableBufferPointer<Float>.allocate(capacity: w)
+    defer {
+      dxs.deallocate()
+      dys.deallocate()
+      weights.deallocate()
+      targets.deallocate()
+      scratch.deallocate()
+    }
+    // Dividing by a power of two is multiplying by its exact reciprocal: the same values,
+    // without a division's latency on the path from one pixel to the next.
+    let reciprocal: Float? =
+      divisor.significandBitPattern == 0 && divisor.isNormal ? 1 / divisor : nil
+    for (i, tap) in taps.enumerated() {
+      dxs[i] = tap.dx
+      dys[i] = tap.dy
+      weights[i] = tap.weight
+    }
+    guard let valuesBase = values.baseAddress, let originalsBase = originals.baseAddress,
+      let scratchBase = scratch.baseAddress, let bits = out.baseAddress
+    else { return }
+    // Per row: each tap's target row and its x offset (mirrored on reversed rows).
+    let tapRows = UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>.allocate(capacity: count)
+    let tapOffsets = UnsafeMutableBufferPointer<Int>.allocate(capacity: count)
+    defer {
+      tapRows.deallocate()
+      tapOffsets.deallocate()
+    }
+    let reach = dxs.map(abs).max() ?? 0
+    for y in 0..<h {
+      let reverse = serpentine && y % 2 == 1
+      for dy in 0..<depth {
+        targets[dy] = y + dy < h ? valuesBase + ((y + dy) % depth) * w : scratchBase
+      }
+      for t in 0..<count {
+        tapRows[t] = targets[dys[t]]
+        tapOffsets[t] = reverse ? -dxs[t] : dxs[t]
+      }
+      let current = valuesBase + (y % depth) * w
+      let pure = originalsBase + (y % depth) * w
+      let row = bits + y * rowBytes
+      for step in 0..<w {
+        let x = reverse ? w - 1 - step : step
+        let original = pure[x]
+        if original >= 1 || original <= 0 {
+          if original >= 1 { row[x >> 3] |= 0x80 >> UInt8(x & 7) }
+          continue
+        }
+        let old = current[x]
+        let isBlack = old < level
+        if !isBlack { row[x >> 3] |= 0x80 >> UInt8(x & 7) }
+        let error = old - (isBlack ? 0 : 1)
+        // Away from the edges every tap lands inside the row.
+        let inside = x >= reach && x < w - reach
+        for t in 0..<count {
+          let tx = x + tapOffsets[t]
+          guard inside || UInt(bitPattern: tx) < UInt(w) else { continue }
+          if let reciprocal {
+            tapRows[t][tx] += error * weights[t] * reciprocal
+          } else {
+            tapRows[t][tx] += error * weights[t] / divisor
+          }
+        }
+      }
+      load(y + depth)
+    }
   }
 
   /// The n x n Bayer matrix (n a power of two), values 0..<n*n.

@@ -25,7 +25,7 @@ public enum GrayRule {
   ///
   /// Luminance with Rec. 709 weights of the sRGB codes, alpha-corrected as Glowforge does;
   /// `negative` inverts the color under the alpha.
-  @inline(__always)
+  @inlinable @inline(__always)
   public static func gray(_ r: UInt16, _ g: UInt16, _ b: UInt16, _ a: UInt16, negative: Bool)
     -> Float
   {
