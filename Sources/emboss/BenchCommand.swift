@@ -16,6 +16,12 @@ struct BenchCommand: ParsableCommand {
     help: "Also time a light change re-rendered with the stage cache (case B), as --watch does.")
   var relight = false
 
+  @Flag(
+    help:
+      "Also time engraving case C's 4096x4096 PNG (read from a file, as emboss engrave does) with threshold and floyd-steinberg."
+  )
+  var engrave = false
+
   @Option(help: "Cases to run: any of A, B, C.")
   var cases: String = "ABC"
 
@@ -76,6 +82,46 @@ struct BenchCommand: ParsableCommand {
           Double(peak) / 1_048_576, Double(peak) / Double(pixels)))
     }
     if relight { try relightBenchmark(resources: resources, parallelism: parallelism) }
+    if engrave { try engraveBenchmark(resources: resources, parallelism: parallelism) }
+  }
+
+  /// Case C's render written to a temporary PNG, then engraved from the file as
+  /// `emboss engrave` does: decoding, gray, bits and the 1-bit PNG.
+  private func engraveBenchmark(resources: Resources, parallelism: Parallelism) throws {
+    let benchCase = try BenchmarkCase.named("C")
+    let job = RenderJob(
+      mask: .text(
+        TextMask(
+          text: benchCase.text, style: TextStyle(pixelSize: benchCase.size),
+          canvas: benchCase.canvas)),
+      output: OutputPlan(image: "-", compression: compression), parallelism: parallelism)
+    let png = try job.run(resources: resources).png
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("emboss-bench-\(getpid()).png").path
+    try png.write(to: URL(fileURLWithPath: path))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    try printLine("\nengrave: case C's PNG (4096x4096, \(png.count / 1024) KiB), from the file")
+    for method in [DitherMethod.threshold, .floydSteinberg] {
+      var bitsTimes: [Double] = []
+      var encodeTimes: [Double] = []
+      for _ in 0..<iterations {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let bits = try Engrave.bitmap(
+          png: PNGRowReader(path: path), options: EngraveOptions(method: method),
+          parallelism: parallelism)
+        let middle = DispatchTime.now().uptimeNanoseconds
+        _ = try Engrave.png(bits, pixelsPerMeter: 0)
+        let end = DispatchTime.now().uptimeNanoseconds
+        bitsTimes.append(Double(middle - start) / 1e6)
+        encodeTimes.append(Double(end - middle) / 1e6)
+      }
+      bitsTimes.sort()
+      encodeTimes.sort()
+      try printLine(
+        String(
+          format: "  %-16@ read and bits %8.2f ms, 1-bit PNG %6.2f ms (medians)",
+          method.rawValue, bitsTimes[bitsTimes.count / 2], encodeTimes[encodeTimes.count / 2]))
+    }
   }
 
   /// Case B rendered from scratch, then again after a light change with the stage cache:
