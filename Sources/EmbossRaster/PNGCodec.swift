@@ -74,7 +74,7 @@ public enum PNGCodec {
       return try encodeBanded(
         width: image.width, height: image.height, channels: 4, bitDepth: bitDepth,
         compression: compression, pixelsPerMeter: pixelsPerMeter, srgb: true,
-        parallelism: parallelism
+        parallelism: parallelism, background: { y in y < rect.y || y >= rect.maxY }
       ) { y, row in
         let out = row.assumingMemoryBound(to: SIMD4<T>.self)
         for x in 0..<image.width { out[x] = background.value }
@@ -127,18 +127,17 @@ public enum PNGCodec {
   static func encodeBanded(
     width: Int, height: Int, channels: Int, bitDepth: Int, compression: Int,
     pixelsPerMeter: UInt32, srgb: Bool, parallelism: Parallelism,
+    background: (@Sendable (Int) -> Bool)? = nil,
     fillRow: @Sendable (Int, UnsafeMutableRawPointer) -> Void
   ) throws -> Data {
     guard width > 0, height > 0 else { throw EmbossError("cannot encode PNG: image is empty") }
+    // Bands of nothing but background rows (after a background row) filter to the same bytes,
+    // so they deflate to the same bytes: each kind (its row count, whether it ends the
+    // stream) is deflated once and reused.
+    let repeated = RepeatedBands()
     let rowBytes = width * channels * bitDepth / 8
     let bandCount = (height + deflateBandRows - 1) / deflateBandRows
-    struct Band {
-      var data = Data()
-      var adler: UInt32 = 1
-      var filteredSize = 0
-      var error: String? = nil
-    }
-    var bands = [Band](repeating: Band(), count: bandCount)
+    var bands = [DeflatedBand](repeating: DeflatedBand(), count: bandCount)
     let level = Int32(min(max(compression, 0), 9))
     bands.withUnsafeMutableBufferPointer { out in
       let out = SharedPointer(out)
@@ -146,6 +145,16 @@ public enum PNGCodec {
         for index in range {
           let first = index * deflateBandRows
           let rows = min(deflateBandRows, height - first)
+          let final = index == bandCount - 1
+          let uniform =
+            first > 0
+            && background.map { isBackground in
+              (first - 1..<first + rows).allSatisfy(isBackground)
+            } ?? false
+          if uniform, let band = repeated.band(rows: rows, final: final) {
+            out[index] = band
+            continue
+          }
           // The band's rows, after the row above it (which the Up filter needs).
           let above = first > 0 ? 1 : 0
           let samples = UnsafeMutableRawPointer.allocate(
@@ -163,7 +172,7 @@ public enum PNGCodec {
           let status = emboss_deflate_band(
             rowsStart, rowBytes, rows, previous, level, index == bandCount - 1 ? 1 : 0, &buffer,
             &adler, &filtered, &message, message.count)
-          var band = Band(adler: adler, filteredSize: filtered)
+          var band = DeflatedBand(adler: adler, filteredSize: filtered)
           if status != 0 {
             band.error = cString(message)
           } else if let data = buffer.data {
@@ -171,6 +180,7 @@ public enum PNGCodec {
           }
           emboss_png_buffer_free(&buffer)
           out[index] = band
+          if uniform { repeated.keep(band, rows: rows, final: final) }
         }
       }
     }
@@ -357,7 +367,7 @@ public final class PNGRowReader: @unchecked Sendable {
     let data = try InputFile.read(path, what: "PNG")
     self.path = path
     bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: max(data.count, 1), alignment: 16)
-    data.copyBytes(to: bytes.bindMemory(to: UInt8.self))
+    _ = data.copyBytes(to: bytes.bindMemory(to: UInt8.self))
     var reader: OpaquePointer?
     var width: UInt32 = 0
     var height: UInt32 = 0
@@ -398,5 +408,35 @@ public final class PNGRowReader: @unchecked Sendable {
       throw EmbossError("cannot read PNG '\(path)': \(cString(message))")
     }
     rowsRead += count
+  }
+}
+
+/// One band of rows, filtered and deflated on its own (a piece of the image's zlib stream).
+struct DeflatedBand: Sendable {
+  var data = Data()
+  var adler: UInt32 = 1
+  var filteredSize = 0
+  var error: String? = nil
+}
+
+/// The deflated bands of background alone, by row count and finality, shared by the threads
+/// of one encode.
+final class RepeatedBands: @unchecked Sendable {
+  private var bands: [Int: DeflatedBand] = [:]
+  private let lock = NSLock()
+
+  private func key(_ rows: Int, _ final: Bool) -> Int { rows * 2 + (final ? 1 : 0) }
+
+  func band(rows: Int, final: Bool) -> DeflatedBand? {
+    lock.lock()
+    defer { lock.unlock() }
+    return bands[key(rows, final)]
+  }
+
+  func keep(_ band: DeflatedBand, rows: Int, final: Bool) {
+    guard band.error == nil else { return }
+    lock.lock()
+    defer { lock.unlock() }
+    bands[key(rows, final)] = band
   }
 }

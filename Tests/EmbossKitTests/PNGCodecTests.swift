@@ -117,6 +117,36 @@ final class PNGCodecTests: XCTestCase {
     }
     return ~crc
   }
+
+  /// Bands of background alone are deflated once and repeated: the file is byte for byte the
+  /// one made from every pixel, wherever the content lies (first, middle or last band, a
+  /// short last band, no content), at 8 and 16 bits, on one thread or all.
+  func testRepeatedBackgroundBandsEncodeLikeEveryPixel() throws {
+    var content = RGBAImage(width: 9, height: 30)
+    for y in 0..<30 {
+      for x in 0..<9 { content[x, y] = SIMD4(Float(x) / 8, Float(y) / 29, 0.3, 1) }
+    }
+    let fill = SIMD4<Float>(0.1, 0.12, 0.15, 1)
+    for contentY in [0, 226, 300, 600, 1070] {
+      for height in [1100, 1024] where contentY + 30 <= height {
+        let canvas = CanvasImage(
+          width: 21, height: height, fill: fill,
+          contentRect: PixelRect(x: 4, y: contentY, width: 9, height: 30), content: content)
+        for depth in [BitDepth.eight, .sixteen] {
+          for parallelism in [Parallelism.serial, .allCores] {
+            XCTAssertEqual(
+              try PNGCodec.encode(canvas, depth: depth, parallelism: parallelism),
+              try PNGCodec.encode(canvas.flattened(), depth: depth, parallelism: parallelism),
+              "content at \(contentY), height \(height), \(depth)")
+          }
+        }
+      }
+    }
+    let empty = CanvasImage(
+      width: 21, height: 700, fill: fill, contentRect: PixelRect(x: 0, y: 0, width: 0, height: 0),
+      content: RGBAImage(width: 0, height: 0))
+    XCTAssertEqual(try PNGCodec.encode(empty), try PNGCodec.encode(empty.flattened()))
+  }
 }
 
 final class ImageDiffTests: XCTestCase {
