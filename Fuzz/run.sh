@@ -39,5 +39,7 @@ fi
 EMBOSS_FUZZ=1 swift build --build-path ".build-fuzz-$target" --product "$target" \
   --sanitize=fuzzer --sanitize=address
 # Swift's crash handler would fight AddressSanitizer's.
-SWIFT_BACKTRACE=enable=no ".build-fuzz-$target/debug/$target" "$corpus" \
+# Leaks outside emboss's code (fontconfig's process-wide caches) are suppressed as in CI.
+LSAN_OPTIONS="suppressions=$PWD/.ci/lsan.supp" SWIFT_BACKTRACE=enable=no \
+  ".build-fuzz-$target/debug/$target" "$corpus" \
   -max_total_time="$seconds" ${EMBOSS_FUZZ_RUNS:+-runs="$EMBOSS_FUZZ_RUNS"} -max_len="$max_len" -rss_limit_mb=2048 -print_final_stats=1
