@@ -562,10 +562,13 @@ public enum Engrave {
     return out
   }
 
-  /// A 1-bit grayscale PNG (bit depth 1) with a pHYs chunk when `pixelsPerMeter` > 0.
-  public static func png(_ image: BitImage, pixelsPerMeter: UInt32) throws -> Data {
-    try PNGCodec.encodeRaw(
-      image.packedRows(), width: image.width, height: image.height, channels: 1, bitDepth: 1,
-      compression: 9, pixelsPerMeter: pixelsPerMeter, srgb: false)
+  /// A 1-bit grayscale PNG (bit depth 1) with a pHYs chunk when `pixelsPerMeter` > 0, its
+  /// bands deflated on all cores.
+  public static func png(
+    _ image: BitImage, pixelsPerMeter: UInt32, parallelism: Parallelism = .allCores
+  ) throws -> Data {
+    try PNGCodec.encodeBits(
+      rows: image.packedRows(), width: image.width, height: image.height, compression: 9,
+      pixelsPerMeter: pixelsPerMeter, parallelism: parallelism)
   }
 }

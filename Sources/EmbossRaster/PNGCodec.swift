@@ -135,7 +135,7 @@ public enum PNGCodec {
     // so they deflate to the same bytes: each kind (its row count, whether it ends the
     // stream) is deflated once and reused.
     let repeated = RepeatedBands()
-    let rowBytes = width * channels * bitDepth / 8
+    let rowBytes = (width * channels * bitDepth + 7) / 8
     let bandCount = (height + deflateBandRows - 1) / deflateBandRows
     var bands = [DeflatedBand](repeating: DeflatedBand(), count: bandCount)
     let level = Int32(min(max(compression, 0), 9))
@@ -214,6 +214,27 @@ public enum PNGCodec {
       throw EmbossError("cannot encode PNG: \(cString(message))")
     }
     return Data(bytes: data, count: buffer.size)
+  }
+
+  /// Encodes a 1-bit grayscale image from its packed rows (8 pixels a byte, most
+  /// significant bit first, 1 = white, `(width + 7) / 8` bytes a row), its bands deflated on
+  /// all cores as `encode` does.
+  public static func encodeBits(
+    rows: [UInt8], width: Int, height: Int, compression: Int = 9, pixelsPerMeter: UInt32 = 0,
+    parallelism: Parallelism = .allCores
+  ) throws -> Data {
+    let rowBytes = (width + 7) / 8
+    precondition(rows.count == rowBytes * height, "row bytes do not match size")
+    return try rows.withUnsafeBytes { source in
+      let source = UnsafeBufferPointerBox(source.bindMemory(to: UInt8.self))
+      return try encodeBanded(
+        width: width, height: height, channels: 1, bitDepth: 1, compression: compression,
+        pixelsPerMeter: pixelsPerMeter, srgb: false, parallelism: parallelism
+      ) { y, row in
+        guard let start = source.buffer.baseAddress else { return }
+        row.copyMemory(from: start + y * rowBytes, byteCount: rowBytes)
+      }
+    }
   }
 
   /// Encodes packed samples as they are, on one thread: see `emboss_png_encode` for the layout.
