@@ -312,6 +312,29 @@ int emboss_png_read_size(const unsigned char *data, size_t size, uint32_t *width
   return 0;
 }
 
+/* Reads up to the image data from `cursor`: the size checked against max_pixels (before any
+   pixel memory is allocated) and the pHYs density (0 when absent). Called after the caller's
+   setjmp; errors longjmp there. */
+static void read_header(png_structp png, png_infop info, read_cursor *cursor, uint64_t max_pixels,
+                        uint32_t *pixels_per_meter_out) {
+  png_set_read_fn(png, cursor, read_from_memory);
+  limit_reader(png, max_pixels);
+  png_read_info(png, info);
+  png_uint_32 width = png_get_image_width(png, info);
+  png_uint_32 height = png_get_image_height(png, info);
+  if ((uint64_t)width * (uint64_t)height > max_pixels) {
+    char message[256];
+    snprintf(message, sizeof message, "image is %ux%u (%llu pixels), over the limit of %llu pixels",
+             (unsigned)width, (unsigned)height,
+             (unsigned long long)((uint64_t)width * height), (unsigned long long)max_pixels);
+    png_error(png, message);
+  }
+  png_uint_32 res_x = 0, res_y = 0;
+  int unit = 0;
+  *pixels_per_meter_out =
+      png_get_pHYs(png, info, &res_x, &res_y, &unit) && unit == PNG_RESOLUTION_METER ? res_x : 0;
+}
+
 int emboss_png_decode_rgba16(const unsigned char *data, size_t size, uint64_t max_pixels,
                              uint16_t **pixels_out, uint32_t *width_out, uint32_t *height_out,
                              uint32_t *pixels_per_meter_out, char *err, size_t err_len) {
@@ -339,26 +362,9 @@ int emboss_png_decode_rgba16(const unsigned char *data, size_t size, uint64_t ma
     return 1;
   }
   read_cursor cursor = {data, size, 0};
-  png_set_read_fn(png, &cursor, read_from_memory);
-  limit_reader(png, max_pixels);
-  png_read_info(png, info);
-
+  read_header(png, info, &cursor, max_pixels, pixels_per_meter_out);
   png_uint_32 width = png_get_image_width(png, info);
   png_uint_32 height = png_get_image_height(png, info);
-  if ((uint64_t)width * (uint64_t)height > max_pixels) {
-    char message[256];
-    snprintf(message, sizeof message, "image is %ux%u (%llu pixels), over the limit of %llu pixels",
-             (unsigned)width, (unsigned)height,
-             (unsigned long long)((uint64_t)width * height), (unsigned long long)max_pixels);
-    png_error(png, message);
-  }
-  png_uint_32 res_x = 0, res_y = 0;
-  int unit = 0;
-  if (png_get_pHYs(png, info, &res_x, &res_y, &unit) && unit == PNG_RESOLUTION_METER) {
-    *pixels_per_meter_out = res_x;
-  } else {
-    *pixels_per_meter_out = 0;
-  }
 
   int color_type = png_get_color_type(png, info);
   png_set_expand(png);       /* palette -> RGB, gray < 8 bits -> 8 bits, tRNS -> alpha */
@@ -441,22 +447,9 @@ int emboss_png_reader_open(const unsigned char *data, size_t size, uint64_t max_
     emboss_png_reader_close(reader);
     return 1;
   }
-  png_set_read_fn(png, &reader->cursor, read_from_memory);
-  limit_reader(png, max_pixels);
-  png_read_info(png, info);
+  read_header(png, info, &reader->cursor, max_pixels, pixels_per_meter_out);
   png_uint_32 width = png_get_image_width(png, info);
   png_uint_32 height = png_get_image_height(png, info);
-  if ((uint64_t)width * (uint64_t)height > max_pixels) {
-    char message[256];
-    snprintf(message, sizeof message, "image is %ux%u (%llu pixels), over the limit of %llu pixels",
-             (unsigned)width, (unsigned)height,
-             (unsigned long long)((uint64_t)width * height), (unsigned long long)max_pixels);
-    png_error(png, message);
-  }
-  png_uint_32 res_x = 0, res_y = 0;
-  int unit = 0;
-  *pixels_per_meter_out =
-      png_get_pHYs(png, info, &res_x, &res_y, &unit) && unit == PNG_RESOLUTION_METER ? res_x : 0;
   int color_type = png_get_color_type(png, info);
   int sixteen = png_get_bit_depth(png, info) == 16;
   png_set_expand(png); /* palette -> RGB, gray < 8 bits -> 8 bits, tRNS -> alpha */

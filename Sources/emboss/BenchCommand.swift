@@ -48,12 +48,7 @@ struct BenchCommand: ParsableCommand {
       "threads: \(parallelism.threads), compression: \(compression), iterations: \(iterations)")
     for name in cases.uppercased() {
       let benchCase = try BenchmarkCase.named(String(name))
-      let job = RenderJob(
-        mask: .text(
-          TextMask(
-            text: benchCase.text, style: TextStyle(pixelSize: benchCase.size),
-            canvas: benchCase.canvas)),
-        output: OutputPlan(image: "-", compression: compression), parallelism: parallelism)
+      let job = benchCase.job(compression: compression, parallelism: parallelism)
       var runs: [StageTimings] = []
       var output: RenderJob.Output? = nil
       for _ in 0..<iterations {
@@ -88,13 +83,7 @@ struct BenchCommand: ParsableCommand {
   /// Case C's render written to a temporary PNG, then engraved from the file as
   /// `emboss engrave` does: decoding, gray, bits and the 1-bit PNG.
   private func engraveBenchmark(resources: Resources, parallelism: Parallelism) throws {
-    let benchCase = try BenchmarkCase.named("C")
-    let job = RenderJob(
-      mask: .text(
-        TextMask(
-          text: benchCase.text, style: TextStyle(pixelSize: benchCase.size),
-          canvas: benchCase.canvas)),
-      output: OutputPlan(image: "-", compression: compression), parallelism: parallelism)
+    let job = try BenchmarkCase.named("C").job(compression: compression, parallelism: parallelism)
     let png = try job.run(resources: resources).png
     let path = FileManager.default.temporaryDirectory
       .appendingPathComponent("emboss-bench-\(getpid()).png").path
@@ -186,6 +175,13 @@ struct BenchmarkCase {
   var text: String
   var size: Float
   var canvas: CanvasSize?
+
+  /// The case's render, its PNG written to standard output (kept in memory by the bench).
+  func job(compression: Int, parallelism: Parallelism) -> RenderJob {
+    RenderJob(
+      mask: .text(TextMask(text: text, style: TextStyle(pixelSize: size), canvas: canvas)),
+      output: OutputPlan(image: "-", compression: compression), parallelism: parallelism)
+  }
 
   static func named(_ name: String) throws -> BenchmarkCase {
     switch name {
