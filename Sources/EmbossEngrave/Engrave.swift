@@ -117,8 +117,8 @@ public struct GraySource: Sendable {
   let negativeApplied: Bool
   /// For a source read as a stream: makes a range of rows readable.
   ///
-  /// The ranges come in order, each `streamChunk` rows (the last one shorter), and only the last range's rows
-  /// are read. nil: every row is readable at any time.
+  /// The ranges come in order, each `streamChunk` rows (the last one shorter), and only the
+  /// last range's rows are read. nil: every row is readable at any time.
   let load: (@Sendable (Range<Int>) -> Void)?
   /// Writes row `y`'s gray into the buffer (`width` values).
   let row: @Sendable (Int, UnsafeMutableBufferPointer<Float>) -> Void
@@ -169,13 +169,9 @@ public struct GraySource: Sendable {
   /// background's gray is computed once.
   public init(canvas: CanvasImage, negative: Bool) {
     let table = SRGB.encode8
-    func gray(_ p: SIMD4<Float>) -> Float {
-      let c = table.withUnsafeBufferPointer { SRGB.codes8(p, table: $0) }
-      return GrayRule.gray(
-        UInt16(c.x) * 257, UInt16(c.y) * 257, UInt16(c.z) * 257, UInt16(c.w) * 257,
-        negative: negative)
+    let background = table.withUnsafeBufferPointer {
+      GrayRule.gray(codes8: SRGB.codes8(canvas.fill, table: $0), negative: negative)
     }
-    let background = gray(canvas.fill)
     let canvas = UncheckedSendable(canvas)
     width = canvas.value.width
     height = canvas.value.height
@@ -194,10 +190,8 @@ public struct GraySource: Sendable {
         image.content.pixels.withUnsafeBufferPointer { src in
           let s = (y - rect.y) * rect.width
           for x in 0..<rect.width {
-            let c = SRGB.codes8(src[s + x], table: table)
             out[rect.x + x] = GrayRule.gray(
-              UInt16(c.x) * 257, UInt16(c.y) * 257, UInt16(c.z) * 257, UInt16(c.w) * 257,
-              negative: negative)
+              codes8: SRGB.codes8(src[s + x], table: table), negative: negative)
           }
         }
       }
@@ -285,9 +279,7 @@ final class PNGGrayStream: @unchecked Sendable {
       let src = base.assumingMemoryBound(to: UInt8.self) + offset
       for x in 0..<w {
         let p = src + 4 * x
-        out[x] = GrayRule.gray(
-          UInt16(p[0]) * 257, UInt16(p[1]) * 257, UInt16(p[2]) * 257, UInt16(p[3]) * 257,
-          negative: negative)
+        out[x] = GrayRule.gray(codes8: SIMD4(p[0], p[1], p[2], p[3]), negative: negative)
       }
     }
   }

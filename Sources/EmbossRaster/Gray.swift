@@ -35,6 +35,16 @@ public enum GrayRule {
   }
 }
 
+extension GrayRule {
+  /// `gray` of 8-bit codes, widened by 257 as PNG decoders do.
+  @inlinable @inline(__always)
+  public static func gray(codes8 c: SIMD4<UInt8>, negative: Bool) -> Float {
+    gray(
+      UInt16(c.x) * 257, UInt16(c.y) * 257, UInt16(c.z) * 257, UInt16(c.w) * 257,
+      negative: negative)
+  }
+}
+
 extension SRGB {
   /// A linear-light, straight-alpha pixel as the 8-bit PNG encoder writes it: sRGB codes by
   /// table, alpha rounded.
