@@ -134,11 +134,6 @@ public enum OutputFile {
     }
   }
 
-  /// The text of a NUL-terminated buffer.
-  static func cString(_ buffer: [CChar]) -> String {
-    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-  }
-
   /// The directory part of a path ("." when there is none).
   ///
   /// Written out: Foundation's
@@ -279,7 +274,7 @@ public enum OutputConflicts {
     let final = (try? OutputFile.Target.followLinks(path)) ?? path
     let directory = OutputFile.parent(of: final)
     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-    let resolved = realpath(directory, &buffer) != nil ? OutputFile.cString(buffer) : directory
+    let resolved = realpath(directory, &buffer) != nil ? cString(buffer) : directory
     return "path " + resolved + "/" + OutputFile.name(of: final)
   }
 }

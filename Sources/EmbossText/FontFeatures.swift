@@ -29,8 +29,7 @@ public struct FontFeatures: Sendable, Hashable {
       }
       var buffer = [CChar](repeating: 0, count: 128)
       hb_feature_to_string(&feature, &buffer, UInt32(buffer.count))
-      items.append(
-        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+      items.append(cString(buffer))
     }
     self.items = items
   }
