@@ -202,8 +202,7 @@ public enum ShadedMaterial {
       } else if backward {
         d = center - uv[(row - dr) * ink.width + column - dc]
       }
-      let length = (d * d).sum().squareRoot()
-      return length > 8 ? d * (8 / length) : d
+      return clamped(d, to: 8)
     }
     return (derivative(0, 1), derivative(1, 0))
   }
@@ -215,8 +214,8 @@ public enum ShadedMaterial {
   static func filteredLookup<S: BallSampler>(
     _ ball: S, at p: SIMD2<Float>, du: SIMD2<Float>, dv: SIMD2<Float>, maxTaps: Int = 4
   ) -> SIMD4<Float> {
-    let nu = min(maxTaps, max(1, Int((du * du).sum().squareRoot().rounded(.up))))
-    let nv = min(maxTaps, max(1, Int((dv * dv).sum().squareRoot().rounded(.up))))
+    let nu = taps(du, maxTaps: maxTaps)
+    let nv = taps(dv, maxTaps: maxTaps)
     if nu == 1 && nv == 1 {
       return ball.sample(p.x, p.y)
     }
@@ -232,48 +231,67 @@ public enum ShadedMaterial {
     return sum / Float(nu * nv)
   }
 
+  /// Taps along a footprint side `d`: its length in texels rounded up, 1...`maxTaps`.
+  ///
+  /// The square root is taken only where the length is not plainly at most 1.
+  @inline(__always)
+  static func taps(_ d: SIMD2<Float>, maxTaps: Int) -> Int {
+    let squared = (d * d).sum()
+    guard squared > 1 else { return 1 }
+    return min(maxTaps, max(1, Int(squared.squareRoot().rounded(.up))))
+  }
+
+  /// `d` shortened to at most `limit` long.
+  @inline(__always)
+  static func clamped(_ d: SIMD2<Float>, to limit: Float) -> SIMD2<Float> {
+    let squared = (d * d).sum()
+    guard squared > limit * limit else { return d }
+    let length = squared.squareRoot()
+    return length > limit ? d * (limit / length) : d
+  }
+
   /// The color of a sub-sampled pixel: the mean of its 4 x 4 grid's colors weighted by the
   /// ink in each cell, each looked up over its own footprint (differences to its grid
   /// neighbours with ink, at most 2 x 2 taps), as a render at 4x the size filters its pixels.
   @inline(__always)
   static func sampledColor<S: BallSampler>(
-    _ uv: [SIMD2<Float>], weights: [Float], start: Int, count: Int, ball: S
+    _ uv: UnsafeBufferPointer<SIMD2<Float>>, weights: UnsafeBufferPointer<Float>, start: Int,
+    count: Int, ball: S
   ) -> SIMD4<Float> {
     let n = SubSamples.perSide
     guard count == n * n else {
       let p = uv[start]
       return ball.sample(p.x, p.y)
     }
-    func at(_ i: Int, _ j: Int) -> SIMD2<Float>? {
-      guard i >= 0, j >= 0, i < n, j < n, weights[start + j * n + i] > 0 else { return nil }
-      return uv[start + j * n + i]
+    let uv = UnsafeBufferPointer(rebasing: uv[start..<(start + n * n)])
+    let weights = UnsafeBufferPointer(rebasing: weights[start..<(start + n * n)])
+    @inline(__always) func has(_ i: Int, _ j: Int) -> Bool {
+      i >= 0 && j >= 0 && i < n && j < n && weights[j * n + i] > 0
     }
-    func derivative(_ i: Int, _ j: Int, _ di: Int, _ dj: Int, _ center: SIMD2<Float>) -> SIMD2<
-      Float
-    > {
-      let forward = at(i + di, j + dj)
-      let backward = at(i - di, j - dj)
+    @inline(__always) func derivative(_ i: Int, _ j: Int, _ di: Int, _ dj: Int) -> SIMD2<Float> {
+      let forward = has(i + di, j + dj)
+      let backward = has(i - di, j - dj)
       var d = SIMD2<Float>.zero
-      if let forward, let backward {
-        d = (forward - backward) * 0.5
-      } else if let forward {
-        d = forward - center
-      } else if let backward {
-        d = center - backward
+      if forward && backward {
+        d = (uv[(j + dj) * n + i + di] - uv[(j - dj) * n + i - di]) * 0.5
+      } else if forward {
+        d = uv[(j + dj) * n + i + di] - uv[j * n + i]
+      } else if backward {
+        d = uv[j * n + i] - uv[(j - dj) * n + i - di]
       }
-      let length = (d * d).sum().squareRoot()
-      return length > 4 ? d * (4 / length) : d
+      return clamped(d, to: 4)
     }
     var sum = SIMD4<Float>.zero
     var total: Float = 0
     for j in 0..<n {
       for i in 0..<n {
-        guard let p = at(i, j) else { continue }
-        let weight = weights[start + j * n + i]
+        let weight = weights[j * n + i]
+        guard weight > 0 else { continue }
         sum +=
           weight
           * filteredLookup(
-            ball, at: p, du: derivative(i, j, 1, 0, p), dv: derivative(i, j, 0, 1, p), maxTaps: 2)
+            ball, at: uv[j * n + i], du: derivative(i, j, 1, 0), dv: derivative(i, j, 0, 1),
+            maxTaps: 2)
         total += weight
       }
     }
@@ -297,8 +315,11 @@ public enum ShadedMaterial {
       let start = Int(map.sampleOffsets[next])
       let count = Int(map.sampleOffsets[next + 1]) - start
       next += 1
-      return sampledColor(
-        map.sampleUV, weights: map.sampleWeights, start: start, count: count, ball: sampler)
+      return map.sampleUV.withUnsafeBufferPointer { uv in
+        map.sampleWeights.withUnsafeBufferPointer { weights in
+          sampledColor(uv, weights: weights, start: start, count: count, ball: sampler)
+        }
+      }
     }
     let (du, dv) = footprint(
       uv, coverage, maskWidth: maskWidth, ink: map.rect, row: row, column: column)

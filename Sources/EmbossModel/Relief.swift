@@ -20,7 +20,7 @@ public enum ReliefProfile: String, Sendable, CaseIterable {
   ///
   /// The round profile's is infinite at the
   /// edge itself; it is taken a ten-thousandth of the radius in.
-  @inline(__always)
+  @inlinable @inline(__always)
   public func slope(_ t: Float) -> Float {
     guard t < 1 else { return 0 }
     switch self {
@@ -38,7 +38,7 @@ public enum ReliefProfile: String, Sendable, CaseIterable {
   public var impliedSoften: Float { self == .chiselSoft ? 0.15 : 0 }
 
   /// Height (0...1) at `t` = distance from the edge / radius, for t in 0...1.
-  @inline(__always)
+  @inlinable @inline(__always)
   public func height(_ t: Float) -> Float {
     let t = min(max(t, 0), 1)
     switch self {

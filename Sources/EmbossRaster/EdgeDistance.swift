@@ -46,13 +46,13 @@ package enum EdgeDistance {
     package let nearestCell: [Int32]
     /// Cell k's segments are `segments[cellStart[k]..<cellStart[k + 1]]`, (a.x, a.y, b.x, b.y)
     /// relative to the cell, oriented so that (-(b - a).y, (b - a).x) points inside.
-    package let cellStart: [Int32]
-    package let segments: [SIMD4<Float>]
+    @usableFromInline package let cellStart: [Int32]
+    @usableFromInline package let segments: [SIMD4<Float>]
     /// Per segment: pixel (x, y) of its cell's top-left corner, so a point's position
     /// relative to the segment is exact integer arithmetic (the same in any band).
-    package let origins: [SIMD2<Int32>]
+    @usableFromInline package let origins: [SIMD2<Int32>]
     /// Per segment: (inward unit normal x, y, 1 / squared length or 0, 0).
-    package let extras: [SIMD4<Float>]
+    @usableFromInline package let extras: [SIMD4<Float>]
 
     package init(
       width: Int, height: Int, coverage: [Float], distance: [Float], nearestCell: [Int32],
@@ -103,20 +103,8 @@ package enum EdgeDistance {
 
     /// Squared distance from pixel (x, y)'s center to the nearest segment of `cell` (the
     /// search's measure: no square root, no normal).
-    @inline(__always)
     package func squaredDistance(x: Int, y: Int, cell: Int) -> Float {
-      var best = Float.infinity
-      for k in Int(cellStart[cell])..<Int(cellStart[cell + 1]) {
-        let o = origins[k]
-        let p = SIMD2(Float(x - Int(o.x)), Float(y - Int(o.y)))
-        let s = segments[k]
-        let a = SIMD2(s.x, s.y)
-        let v = SIMD2(s.z, s.w) - a
-        let t = min(max(((p - a) * v).sum() * extras[k].z, 0), 1)
-        let d = p - (a + v * t)
-        best = min(best, (d * d).sum())
-      }
-      return best
+      withSegments { $0.squaredDistance(x: x, y: y, cell: cell) }
     }
 
     @inline(__always)
@@ -125,26 +113,26 @@ package enum EdgeDistance {
     /// The nearest point to pixel (x, y)'s center plus `offset` among the segments of
     /// `cell`: its distance, the vector from that point to the pixel's point, and the inward
     /// unit normal of its segment.
-    @inline(__always)
     package func nearest(x: Int, y: Int, offset: SIMD2<Float> = .zero, cell: Int)
       -> (distance: Float, delta: SIMD2<Float>, normal: SIMD2<Float>)
     {
-      var best: (squared: Float, delta: SIMD2<Float>, normal: SIMD2<Float>) = (
-        .infinity, .zero, .zero
-      )
-      for k in Int(cellStart[cell])..<Int(cellStart[cell + 1]) {
-        let o = origins[k]
-        let p = SIMD2(Float(x - Int(o.x)), Float(y - Int(o.y))) + offset
-        let s = segments[k]
-        let a = SIMD2(s.x, s.y)
-        let v = SIMD2(s.z, s.w) - a
-        let e = extras[k]
-        let t = min(max(((p - a) * v).sum() * e.z, 0), 1)
-        let d = p - (a + v * t)
-        let squared = (d * d).sum()
-        if squared < best.squared { best = (squared, d, SIMD2(e.x, e.y)) }
+      withSegments { $0.nearest(x: x, y: y, offset: offset, cell: cell) }
+    }
+
+    /// Calls `body` with a view of the segments for inner loops (valid only inside `body`).
+    @inlinable
+    package func withSegments<R>(_ body: (Segments) -> R) -> R {
+      cellStart.withUnsafeBufferPointer { cellStart in
+        segments.withUnsafeBufferPointer { segments in
+          origins.withUnsafeBufferPointer { origins in
+            extras.withUnsafeBufferPointer { extras in
+              body(
+                Segments(
+                  cellStart: cellStart, segments: segments, origins: origins, extras: extras))
+            }
+          }
+        }
       }
-      return (best.squared.squareRoot(), best.delta, best.normal)
     }
 
     /// Bilinear coverage at pixel (x, y)'s center plus `offset` (outside the grid: 0).
@@ -162,6 +150,83 @@ package enum EdgeDistance {
       let top = at(x0, y0) + (at(x0 + 1, y0) - at(x0, y0)) * fx
       let bottom = at(x0, y0 + 1) + (at(x0 + 1, y0 + 1) - at(x0, y0 + 1)) * fx
       return top + (bottom - top) * fy
+    }
+  }
+
+  /// A field's segments as raw buffers: the distance queries of the inner loops (sub-pixel
+  /// samples, the nearest-edge search) without bounds checks or array copies.
+  package struct Segments {
+    @usableFromInline let cellStart: UnsafeBufferPointer<Int32>
+    @usableFromInline let segments: UnsafeBufferPointer<SIMD4<Float>>
+    @usableFromInline let origins: UnsafeBufferPointer<SIMD2<Int32>>
+    @usableFromInline let extras: UnsafeBufferPointer<SIMD4<Float>>
+
+    @usableFromInline
+    init(
+      cellStart: UnsafeBufferPointer<Int32>, segments: UnsafeBufferPointer<SIMD4<Float>>,
+      origins: UnsafeBufferPointer<SIMD2<Int32>>, extras: UnsafeBufferPointer<SIMD4<Float>>
+    ) {
+      self.cellStart = cellStart
+      self.segments = segments
+      self.origins = origins
+      self.extras = extras
+    }
+
+    /// Segment indices of `cell`.
+    @inlinable @inline(__always)
+    package func range(_ cell: Int) -> Range<Int> {
+      Int(cellStart[cell])..<Int(cellStart[cell + 1])
+    }
+
+    /// Pixel (x, y)'s center relative to segment `k`'s cell (exact: integer arithmetic).
+    @inlinable @inline(__always)
+    package func origin(x: Int, y: Int, segment k: Int) -> SIMD2<Float> {
+      let o = origins[k]
+      return SIMD2(Float(x - Int(o.x)), Float(y - Int(o.y)))
+    }
+
+    /// Squared distance from `p` (relative to segment `k`'s cell) to segment `k`, and the
+    /// vector from its nearest point to `p`.
+    @inlinable @inline(__always)
+    package func squared(_ p: SIMD2<Float>, segment k: Int) -> (Float, SIMD2<Float>) {
+      let s = segments[k]
+      let a = SIMD2(s.x, s.y)
+      let v = SIMD2(s.z, s.w) - a
+      let t = min(max(((p - a) * v).sum() * extras[k].z, 0), 1)
+      let d = p - (a + v * t)
+      return ((d * d).sum(), d)
+    }
+
+    /// Segment `k`'s inward unit normal.
+    @inlinable @inline(__always)
+    package func normal(_ k: Int) -> SIMD2<Float> {
+      let e = extras[k]
+      return SIMD2(e.x, e.y)
+    }
+
+    /// Squared distance from pixel (x, y)'s center to the nearest segment of `cell`.
+    @inlinable @inline(__always)
+    package func squaredDistance(x: Int, y: Int, cell: Int) -> Float {
+      var best = Float.infinity
+      for k in range(cell) {
+        best = min(best, squared(origin(x: x, y: y, segment: k), segment: k).0)
+      }
+      return best
+    }
+
+    /// See `Field.nearest`.
+    @inlinable @inline(__always)
+    package func nearest(x: Int, y: Int, offset: SIMD2<Float> = .zero, cell: Int)
+      -> (distance: Float, delta: SIMD2<Float>, normal: SIMD2<Float>)
+    {
+      var best: (squared: Float, delta: SIMD2<Float>, normal: SIMD2<Float>) = (
+        .infinity, .zero, .zero
+      )
+      for k in range(cell) {
+        let (squared, d) = self.squared(origin(x: x, y: y, segment: k) + offset, segment: k)
+        if squared < best.squared { best = (squared, d, normal(k)) }
+      }
+      return (best.squared.squareRoot(), best.delta, best.normal)
     }
   }
 
@@ -274,82 +339,112 @@ package enum EdgeDistance {
     }
     var distance = [Float](repeating: -.infinity, count: w * h)
     var nearestCell = [Int32](repeating: -1, count: w * h)
-    var best = [Float](repeating: .infinity, count: w * h)
     let limit = exactWithin.isFinite ? (exactWithin + 2) * (exactWithin + 2) : .infinity
-
-    // 1. The transform's cells around each pixel, then the walk along the edge.
-    for y in 0..<h {
-      for x in 0..<w {
-        let i = y * w + x
-        guard coverage[i] > 0 else { continue }
-        var bestCell = -1
-        var bestDistance = Float.infinity
-        var nearestSquared = Int.max
-        for corner in 0..<4 {
-          let k = (y + corner / 2) * cw + x + corner % 2
-          let seed = Int(transform.nearestSeed[k])
-          guard seed >= 0 else { continue }
-          nearestSquared = min(nearestSquared, transform.squaredDistance(k))
-          guard seed != bestCell else { continue }
-          let d = partial.squaredDistance(x: x, y: y, cell: seed)
-          if closer(d, seed, than: bestDistance, bestCell) {
-            bestDistance = d
-            bestCell = seed
-          }
-        }
-        guard bestCell >= 0 else {
-          distance[i] = coverage[i] >= 0.5 ? .infinity : -.infinity
-          continue
-        }
-        if Float(nearestSquared) > limit {
-          // Far inside: a cell center's distance (minus the half cell between centers).
-          distance[i] = Float(nearestSquared).squareRoot() - 0.5
-          continue
-        }
-        descend(partial, x: x, y: y, cell: &bestCell, distance: &bestDistance)
-        nearestCell[i] = Int32(bestCell)
-        best[i] = bestDistance
-      }
-    }
-    // 2. Forward and backward sweeps over the neighbours already visited.
-    let forward = [(-1, 0), (-1, -1), (0, -1), (1, -1)]
-    let backward = [(1, 0), (1, 1), (0, 1), (-1, 1)]
-    for (offsets, reversed) in [(forward, false), (backward, true)] {
-      for row in 0..<h {
-        let y = reversed ? h - 1 - row : row
-        for column in 0..<w {
-          let x = reversed ? w - 1 - column : column
-          let i = y * w + x
-          guard nearestCell[i] >= 0 else { continue }
-          var cell = Int(nearestCell[i])
-          var d = best[i]
-          var improved = false
-          for (dx, dy) in offsets {
-            let nx = x + dx
-            let ny = y + dy
-            guard nx >= 0, ny >= 0, nx < w, ny < h else { continue }
-            let other = Int(nearestCell[ny * w + nx])
-            guard other >= 0, other != cell else { continue }
-            let candidate = partial.squaredDistance(x: x, y: y, cell: other)
-            if closer(candidate, other, than: d, cell) {
-              d = candidate
-              cell = other
-              improved = true
-            }
-          }
-          if improved {
-            descend(partial, x: x, y: y, cell: &cell, distance: &d)
-            nearestCell[i] = Int32(cell)
-            best[i] = d
+    partial.withSegments { segments in
+      coverage.withUnsafeBufferPointer { coverage in
+        distance.withUnsafeMutableBufferPointer { distance in
+          nearestCell.withUnsafeMutableBufferPointer { nearestCell in
+            nearestEdges(
+              segments, coverage: coverage, width: w, height: h, transform: transform,
+              limit: limit, distance: distance, nearestCell: nearestCell)
           }
         }
       }
-    }
-    for i in 0..<(w * h) where nearestCell[i] >= 0 {
-      let d = best[i].squareRoot()
-      distance[i] = coverage[i] >= 0.5 ? d : -d
     }
     return Field(reusing: partial, distance: distance, nearestCell: nearestCell)
+  }
+
+  /// Steps 1 to 3 of the search (see the type's summary): each pixel's nearest cell and its
+  /// signed distance, written into `distance` and `nearestCell`.
+  private static func nearestEdges(
+    _ segments: Segments, coverage: UnsafeBufferPointer<Float>, width w: Int, height h: Int,
+    transform: DistanceTransform.Result, limit: Float, distance: UnsafeMutableBufferPointer<Float>,
+    nearestCell: UnsafeMutableBufferPointer<Int32>
+  ) {
+    let cw = w + 1
+    let ch = h + 1
+    // Squared distances while searching; the signed distance is written at the end.
+    var bestStorage = [Float](repeating: .infinity, count: w * h)
+    bestStorage.withUnsafeMutableBufferPointer { best in
+      transform.nearestSeed.withUnsafeBufferPointer { seeds in
+        // 1. The transform's cells around each pixel, then the walk along the edge.
+        for y in 0..<h {
+          for x in 0..<w {
+            let i = y * w + x
+            guard coverage[i] > 0 else { continue }
+            var bestCell = -1
+            var bestDistance = Float.infinity
+            var nearestSquared = Int.max
+            for corner in 0..<4 {
+              let k = (y + corner / 2) * cw + x + corner % 2
+              let seed = Int(seeds[k])
+              guard seed >= 0 else { continue }
+              nearestSquared = min(nearestSquared, transform.squaredDistance(k))
+              guard seed != bestCell else { continue }
+              let d = segments.squaredDistance(x: x, y: y, cell: seed)
+              if closer(d, seed, than: bestDistance, bestCell) {
+                bestDistance = d
+                bestCell = seed
+              }
+            }
+            guard bestCell >= 0 else {
+              distance[i] = coverage[i] >= 0.5 ? .infinity : -.infinity
+              continue
+            }
+            if Float(nearestSquared) > limit {
+              // Far inside: a cell center's distance (minus the half cell between centers).
+              distance[i] = Float(nearestSquared).squareRoot() - 0.5
+              continue
+            }
+            descend(
+              segments, cellWidth: cw, cellHeight: ch, x: x, y: y, cell: &bestCell,
+              distance: &bestDistance)
+            nearestCell[i] = Int32(bestCell)
+            best[i] = bestDistance
+          }
+        }
+      }
+      // 2. Forward and backward sweeps over the neighbours already visited.
+      let forward = [(-1, 0), (-1, -1), (0, -1), (1, -1)]
+      let backward = [(1, 0), (1, 1), (0, 1), (-1, 1)]
+      for (offsets, reversed) in [(forward, false), (backward, true)] {
+        for row in 0..<h {
+          let y = reversed ? h - 1 - row : row
+          for column in 0..<w {
+            let x = reversed ? w - 1 - column : column
+            let i = y * w + x
+            guard nearestCell[i] >= 0 else { continue }
+            var cell = Int(nearestCell[i])
+            var d = best[i]
+            var improved = false
+            for (dx, dy) in offsets {
+              let nx = x + dx
+              let ny = y + dy
+              guard nx >= 0, ny >= 0, nx < w, ny < h else { continue }
+              let other = Int(nearestCell[ny * w + nx])
+              guard other >= 0, other != cell else { continue }
+              let candidate = segments.squaredDistance(x: x, y: y, cell: other)
+              if closer(candidate, other, than: d, cell) {
+                d = candidate
+                cell = other
+                improved = true
+              }
+            }
+            if improved {
+              descend(
+                segments, cellWidth: cw, cellHeight: ch, x: x, y: y, cell: &cell, distance: &d)
+              nearestCell[i] = Int32(cell)
+              best[i] = d
+            }
+          }
+        }
+      }
+      // 3. Signed distances.
+      for i in 0..<(w * h) where nearestCell[i] >= 0 {
+        let d = best[i].squareRoot()
+        distance[i] = coverage[i] >= 0.5 ? d : -d
+      }
+    }
   }
 
   /// Whether a candidate cell at (squared) distance `d` beats the best so far: nearer, or as near with a
@@ -366,10 +461,9 @@ package enum EdgeDistance {
   /// one-cell wiggle of the edge does not stop the walk).
   @inline(__always)
   private static func descend(
-    _ field: Field, x: Int, y: Int, cell: inout Int, distance: inout Float
+    _ segments: Segments, cellWidth cw: Int, cellHeight ch: Int, x: Int, y: Int,
+    cell: inout Int, distance: inout Float
   ) {
-    let cw = field.cellWidth
-    let ch = field.height + 1
     for _ in 0..<64 {
       let (cy, cx) = cell.quotientAndRemainder(dividingBy: cw)
       var moved = false
@@ -378,8 +472,10 @@ package enum EdgeDistance {
           for nx in max(0, cx - reach)...min(cw - 1, cx + reach) {
             guard reach == 1 || abs(nx - cx) == 2 || abs(ny - cy) == 2 else { continue }
             let k = ny * cw + nx
-            guard k != cell, field.hasSegments(k) else { continue }
-            let d = field.squaredDistance(x: x, y: y, cell: k)
+            guard k != cell else { continue }
+            let range = segments.range(k)
+            guard !range.isEmpty else { continue }
+            let d = segments.squaredDistance(x: x, y: y, cell: k)
             if closer(d, k, than: distance, cell) {
               distance = d
               cell = k

@@ -58,14 +58,14 @@ public struct Plane: Sendable, Equatable {
     self.pixels = pixels
   }
 
-  @inline(__always)
+  @inlinable @inline(__always)
   public subscript(x: Int, y: Int) -> Float {
     get { pixels[y * width + x] }
     set { pixels[y * width + x] = newValue }
   }
 
   /// The sample at (x, y), or 0 when (x, y) is not in the plane.
-  @inline(__always)
+  @inlinable @inline(__always)
   public func value(x: Int, y: Int) -> Float {
     guard x >= 0, y >= 0, x < width, y < height else { return 0 }
     return pixels[y * width + x]

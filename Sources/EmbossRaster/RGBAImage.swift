@@ -41,7 +41,7 @@ public struct RGBAImage: Sendable, Equatable {
   }
 
   /// `sampleBilinear` on raw pixels, for inner loops that hold the buffer already.
-  @inline(__always)
+  @inlinable @inline(__always)
   package static func sampleBilinear(
     _ p: UnsafeBufferPointer<SIMD4<Float>>, width: Int, height: Int, x: Float, y: Float
   ) -> SIMD4<Float> {
@@ -53,7 +53,7 @@ public struct RGBAImage: Sendable, Equatable {
 
   /// The four texels a bilinear sample at (`x`, `y`) reads (clamped to the image) and its
   /// weights along x and y.
-  @inline(__always)
+  @inlinable @inline(__always)
   package static func bilinearTexels(width: Int, height: Int, x: Float, y: Float)
     -> (x0: Int, y0: Int, x1: Int, y1: Int, tx: Float, ty: Float)
   {

@@ -103,11 +103,14 @@ public struct HeightField: Sendable, Equatable {
     let soften = relief.effectiveSoften
     // Only distances up to the radius shape the bevel, so the field is computed in bands of
     // rows, each with a halo of rows: every pixel within radius + 2 of an edge finds the same
-    // edge as over the whole region, and the rest is plateau either way. Memory stays per band.
-    // Any banding gives the same heights, so bands may follow the thread count.
-    let halo = Int(radius.rounded(.up)) + 4
-    let perThread = (region.height + 2 * parallelism.threads - 1) / (2 * parallelism.threads)
-    let bandRows = max(2 * halo, min(256, perThread))
+    // edge as over the whole region, and the rest is plateau either way. The halo also holds
+    // what that edge's shape depends on: a rebuilt notch tip reads the walls up to 6 segments
+    // along the polygon (under 9 pixels) and lies up to 3 pixels from it. Memory stays per
+    // band. Any banding gives the same heights, so bands may follow the thread count: one
+    // band per thread (each band's halo is work done twice), at most 1024 rows (memory).
+    let halo = Int(radius.rounded(.up)) + 16
+    let perThread = (region.height + parallelism.threads - 1) / parallelism.threads
+    let bandRows = max(2 * halo, min(1024, perThread))
     let count = region.width * region.height
     var heights = [Float](repeating: 0, count: count)
     var slopes = [SIMD2<Float>](repeating: .zero, count: count)
@@ -124,40 +127,43 @@ public struct HeightField: Sendable, Equatable {
               x: region.x, y: region.y + rows.lowerBound - halo, width: region.width,
               height: rows.count + 2 * halo)
             let field = EdgeDistance.field(mask: mask.plane, region: band, exactWithin: radius + 2)
-            let bevel = Bevel(field: field, radius: radius, profile: profile)
-            let w = region.width
-            // Slopes one row beyond the band's rows too: the sampling test compares neighbours.
-            let first = halo - 1
-            let last = halo + rows.count
-            var local = [SIMD2<Float>](repeating: .zero, count: (last - first + 1) * w)
-            // The normals at a depth equal to the radius, for the kink test.
-            var normals = [SIMD3<Float>](repeating: SIMD3(0, 0, 1), count: local.count)
-            for y in first...last {
-              for x in 0..<w {
-                let s = bevel.slope(x: x, y: y)
-                local[(y - first) * w + x] = s
-                if s != .zero {
-                  normals[(y - first) * w + x] = normalized(SIMD3(-radius * s.x, -radius * s.y, 1))
+            field.withSegments { segments in
+              let bevel = Bevel(field: field, segments: segments, radius: radius, profile: profile)
+              let w = region.width
+              // Slopes one row beyond the band's rows too: the sampling test compares neighbours.
+              let first = halo - 1
+              let last = halo + rows.count
+              var local = [SIMD2<Float>](repeating: .zero, count: (last - first + 1) * w)
+              // The normals at a depth equal to the radius, for the kink test.
+              var normals = [SIMD3<Float>](repeating: SIMD3(0, 0, 1), count: local.count)
+              for y in first...last {
+                for x in 0..<w {
+                  let s = bevel.slope(x: x, y: y)
+                  local[(y - first) * w + x] = s
+                  if s != .zero {
+                    normals[(y - first) * w + x] = normalized(
+                      SIMD3(-radius * s.x, -radius * s.y, 1))
+                  }
                 }
               }
-            }
-            var samples = SubSamples()
-            for row in rows {
-              let y = row - rows.lowerBound + halo
-              for x in 0..<w {
-                let i = y * w + x
-                let out = row * w + x
-                heightOut[out] = sign * bevel.height(field.distance[i])
-                slopeOut[out] = sign * local[(y - first) * w + x]
-                guard soften == 0, field.coverage[i] > 0 else { continue }
-                if field.coverage[i] < 1
-                  || bevel.varies(normals, w: w, x: x, y: y - first, rows: last - first + 1)
-                {
-                  bevel.appendSamples(x: x, y: y, index: Int32(out), sign: sign, to: &samples)
+              var samples = SubSamples()
+              for row in rows {
+                let y = row - rows.lowerBound + halo
+                for x in 0..<w {
+                  let i = y * w + x
+                  let out = row * w + x
+                  heightOut[out] = sign * bevel.height(field.distance[i])
+                  slopeOut[out] = sign * local[(y - first) * w + x]
+                  guard soften == 0, field.coverage[i] > 0 else { continue }
+                  if field.coverage[i] < 1
+                    || bevel.varies(normals, w: w, x: x, y: y - first, rows: last - first + 1)
+                  {
+                    bevel.appendSamples(x: x, y: y, index: Int32(out), sign: sign, to: &samples)
+                  }
                 }
               }
+              samplesOut[rows.lowerBound / bandRows] = samples
             }
-            samplesOut[rows.lowerBound / bandRows] = samples
           }
         }
       }
@@ -204,6 +210,8 @@ public struct HeightField: Sendable, Equatable {
 /// pixels.
 struct Bevel {
   let field: EdgeDistance.Field
+  /// `field`'s segments, for the distance queries.
+  let segments: EdgeDistance.Segments
   let radius: Float
   let profile: ReliefProfile
 
@@ -238,7 +246,7 @@ struct Bevel {
     let cell = Int(field.nearestCell[i])
     guard cell >= 0, field.coverage[i] > 0 else { return .zero }
     let d = field.distance[i]
-    let nearest = field.nearest(x: x, y: y, cell: cell)
+    let nearest = segments.nearest(x: x, y: y, cell: cell)
     let g = gradient(delta: nearest.delta, normal: nearest.normal, inside: field.coverage[i] >= 0.5)
     return rise(d) * g
   }
@@ -301,36 +309,75 @@ struct Bevel {
       let first = samples.slopes.count
       var anyInk = false
       var closest: (distance: Float, gradient: SIMD2<Float>) = (.infinity, .zero)
-      for j in 0..<n {
-        for i in 0..<n {
-          let offset = SIMD2((Float(i) + 0.5) * step - 0.5, (Float(j) + 0.5) * step - 0.5)
-          var best = field.nearest(x: x, y: y, offset: offset, cell: cells[0])
-          for c in 1..<count {
-            let candidate = field.nearest(x: x, y: y, offset: offset, cell: cells[c])
-            if candidate.distance < best.distance { best = candidate }
+      // The candidate segments, cell by cell: the pixel's center relative to each one's cell.
+      var total = 0
+      for c in 0..<count { total += segments.range(cells[c]).count }
+      withUnsafeTemporaryAllocation(of: SIMD2<Float>.self, capacity: total) { centers in
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: count + 1) { ends in
+          var m = 0
+          for c in 0..<count {
+            for k in segments.range(cells[c]) {
+              centers[m] = segments.origin(x: x, y: y, segment: k)
+              m += 1
+            }
+            ends[c + 1] = m
           }
-          // Which side of the edge polygon the point is on: by its nearest segment's normal,
-          // or, where the nearest point is a corner (the normal is ambiguous there), by the
-          // coverage interpolated between pixel centers.
-          let side = (best.delta * best.normal).sum()
-          let inside =
-            abs(side) > 0.98 * best.distance
-            ? side > 0 : field.coverage(x: x, y: y, offset: offset) >= 0.5
-          let g = gradient(delta: best.delta, normal: best.normal, inside: inside)
-          let signed = inside ? best.distance : -best.distance
-          // The cell spans signed distances signed -/+ half, half = step * (|gx| + |gy|) / 2.
-          let half = step * (abs(g.x) + abs(g.y)) * 0.5
-          let low = max(0, signed - half)
-          let high = signed + half
-          let weight = half > 0 ? min(max((high - low) / (2 * half), 0), 1) : (inside ? 1 : 0)
-          if weight > 0 {
-            samples.slopes.append(sign * rise((low + high) * 0.5) * g)
-            samples.weights.append(weight)
-            anyInk = true
-          } else {
-            samples.slopes.append(.zero)
-            samples.weights.append(0)
-            if best.distance < closest.distance { closest = (best.distance, g) }
+          ends[0] = 0
+          for j in 0..<n {
+            for i in 0..<n {
+              let offset = SIMD2((Float(i) + 0.5) * step - 0.5, (Float(j) + 0.5) * step - 0.5)
+              // Nearest within each cell by squared distance, between cells by distance (ties
+              // to the first cell), as `EdgeDistance.Field.nearest` cell by cell.
+              var best: (distance: Float, delta: SIMD2<Float>, normal: SIMD2<Float>) = (
+                .infinity, .zero, .zero
+              )
+              var bestSquared = Float.infinity
+              for c in 0..<count {
+                var squared = Float.infinity
+                var delta = SIMD2<Float>.zero
+                var normal = SIMD2<Float>.zero
+                let base = segments.range(cells[c]).lowerBound
+                for e in ends[c]..<ends[c + 1] {
+                  let k = base + e - ends[c]
+                  let (q, d) = segments.squared(centers[e] + offset, segment: k)
+                  if q < squared {
+                    squared = q
+                    delta = d
+                    normal = segments.normal(k)
+                  }
+                }
+                // A farther square is never nearer; the root decides only the rest (ties stay).
+                guard c == 0 || squared < bestSquared else { continue }
+                let distance = squared.squareRoot()
+                if c == 0 || distance < best.distance {
+                  best = (distance, delta, normal)
+                  bestSquared = squared
+                }
+              }
+              // Which side of the edge polygon the point is on: by its nearest segment's normal,
+              // or, where the nearest point is a corner (the normal is ambiguous there), by the
+              // coverage interpolated between pixel centers.
+              let side = (best.delta * best.normal).sum()
+              let inside =
+                abs(side) > 0.98 * best.distance
+                ? side > 0 : field.coverage(x: x, y: y, offset: offset) >= 0.5
+              let g = gradient(delta: best.delta, normal: best.normal, inside: inside)
+              let signed = inside ? best.distance : -best.distance
+              // The cell spans signed distances signed -/+ half, half = step * (|gx| + |gy|) / 2.
+              let half = step * (abs(g.x) + abs(g.y)) * 0.5
+              let low = max(0, signed - half)
+              let high = signed + half
+              let weight = half > 0 ? min(max((high - low) / (2 * half), 0), 1) : (inside ? 1 : 0)
+              if weight > 0 {
+                samples.slopes.append(sign * rise((low + high) * 0.5) * g)
+                samples.weights.append(weight)
+                anyInk = true
+              } else {
+                samples.slopes.append(.zero)
+                samples.weights.append(0)
+                if best.distance < closest.distance { closest = (best.distance, g) }
+              }
+            }
           }
         }
       }

@@ -8,7 +8,7 @@ package struct UncheckedSendable<Value>: @unchecked Sendable {
 /// Read-only buffer access shared by the bands of a parallel loop.
 package struct UnsafeBufferPointerBox<Element>: @unchecked Sendable {
   package let buffer: UnsafeBufferPointer<Element>
-  package init(_ buffer: UnsafeBufferPointer<Element>) { self.buffer = buffer }
+  @inlinable package init(_ buffer: UnsafeBufferPointer<Element>) { self.buffer = buffer }
 }
 
 /// The text of a NUL-terminated C string buffer.

@@ -52,16 +52,19 @@ public struct Parallelism: Sendable, Equatable {
 package struct SharedPointer<Element>: @unchecked Sendable {
   package let buffer: UnsafeMutableBufferPointer<Element>
 
+  @inlinable
   package init(_ buffer: UnsafeMutableBufferPointer<Element>) {
     self.buffer = buffer
   }
 
+  @inlinable
   package subscript(index: Int) -> Element {
     get { buffer[index] }
     nonmutating set { buffer[index] = newValue }
   }
 
   /// Initializes element `index` of uninitialized storage.
+  @inlinable
   package func initialize(_ index: Int, to value: Element) {
     buffer.initializeElement(at: index, to: value)
   }

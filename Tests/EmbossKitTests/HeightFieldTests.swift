@@ -128,6 +128,23 @@ final class HeightFieldTests: XCTestCase {
       mask: mask, relief: try ReliefSpec(), parallelism: Parallelism(threads: 7))
     XCTAssertEqual(one, seven)
   }
+
+  /// Acute notches get rebuilt tips from the walls around them: a band boundary just below
+  /// one (row 100 of this region on 3 threads) must still see the same walls, so any thread
+  /// count gives the same field, sub-samples included.
+  func testNotchTipsDoNotDependOnBands() throws {
+    let mask = try TextLayout(
+      text: "NWMVAK4", font: Fixtures.font(), style: TextStyle(pixelSize: 200)
+    ).rasterize()
+    for relief in [try ReliefSpec(), try ReliefSpec(radius: 4, profile: .linear)] {
+      let one = HeightField.make(mask: mask, relief: relief, parallelism: Parallelism(threads: 1))
+      for threads in [2, 3, 5] {
+        let other = HeightField.make(
+          mask: mask, relief: relief, parallelism: Parallelism(threads: threads))
+        XCTAssertTrue(one == other, "\(threads) threads, radius \(relief.radius)")
+      }
+    }
+  }
 }
 
 extension HeightFieldTests {
