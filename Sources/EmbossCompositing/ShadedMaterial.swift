@@ -28,94 +28,81 @@ public enum ShadedMaterial {
 
   /// Where each pixel of the mask's ink bounds looks up its color: the part of compositing
   /// that depends on the relief (heights, scale) and the shading image's size, not its colors.
+  ///
+  /// A pixel's color is a weighted mean of groups of bilinear taps in the shading image:
+  /// `sum(weight * mean(group's taps)) / sum(weight)`. A pixel with one normal has one group
+  /// (weight 1) whose taps cover its footprint; a sub-sampled pixel has a group per sub-sample
+  /// with ink. Colors are then a plain walk over the taps, so a light change re-composites
+  /// without working out a single footprint again.
   public struct LookupMap: Sendable, Equatable {
-    /// The ink bounds on the canvas; `uv` is row-major over it.
+    /// The ink bounds on the canvas; per-pixel arrays are row-major over it.
     public let rect: PixelRect
-    /// Continuous coordinates in the shading image (see `lookup`).
-    public let uv: [SIMD2<Float>]
     public let shadingWidth: Int
     public let shadingHeight: Int
-    /// Ink pixels (row-major indices into `rect`, ascending) whose color is the mean of several
-    /// lookups, `sampleUV[sampleOffsets[k]..<sampleOffsets[k + 1]]`: a 4 x 4 grid (weight 0
-    /// where a cell has no ink), or a single lookup (see `SubSamples`).
-    public let sampled: [Int32]
-    public let sampleOffsets: [Int32]
-    public let sampleUV: [SIMD2<Float>]
-    /// Each sample's weight (see `SubSamples.weights`).
-    public let sampleWeights: [Float]
-
-    /// Index into `sampled` of the first entry at or after ink pixel `index`.
-    func firstSampled(atOrAfter index: Int) -> Int {
-      var lo = 0
-      var hi = sampled.count
-      while lo < hi {
-        let mid = (lo + hi) / 2
-        if Int(sampled[mid]) < index { lo = mid + 1 } else { hi = mid }
-      }
-      return lo
-    }
+    /// Per pixel: its number of groups (0 where there is no ink).
+    public let groupCounts: [UInt8]
+    /// Per row, and one past the last: the index of the row's first group and first tap.
+    public let rowGroups: [Int32]
+    public let rowTaps: [Int32]
+    /// Per group: its weight, and its number of taps.
+    public let groupWeights: [Float]
+    public let groupTaps: [UInt8]
+    /// Tap positions in continuous coordinates of the shading image (see `lookup`).
+    public let taps: [SIMD2<Float>]
 
     /// The shading image's pixels the composite reads (row-major over the shading image):
     /// the only ones it needs colored.
-    ///
-    /// Found by running the composite's own lookups
-    /// (`inkColor`) with a sampler that marks the texels each bilinear tap reads.
-    public func texelsRead(mask: CoverageMask) -> [Bool] {
+    public func texelsRead() -> [Bool] {
       var read = [Bool](repeating: false, count: shadingWidth * shadingHeight)
       guard shadingWidth > 0, shadingHeight > 0 else { return read }
-      read.withUnsafeMutableBufferPointer { marks in
-        let marker = TexelMarker(marks: marks, width: shadingWidth, height: shadingHeight)
-        uv.withUnsafeBufferPointer { uv in
-          mask.plane.pixels.withUnsafeBufferPointer { coverage in
-            var next = 0
-            for row in 0..<rect.height {
-              let source = (rect.y + row) * mask.width + rect.x
-              for column in 0..<rect.width where coverage[source + column] > 0 {
-                _ = ShadedMaterial.inkColor(
-                  map: self, uv: uv, coverage: coverage, maskWidth: mask.width, row: row,
-                  column: column, next: &next, sampler: marker)
-              }
-            }
-          }
-        }
+      for p in taps {
+        let t = RGBAImage.bilinearTexels(
+          width: shadingWidth, height: shadingHeight, x: p.x, y: p.y)
+        read[t.y0 * shadingWidth + t.x0] = true
+        read[t.y0 * shadingWidth + t.x1] = true
+        read[t.y1 * shadingWidth + t.x0] = true
+        read[t.y1 * shadingWidth + t.x1] = true
       }
       return read
     }
   }
 
-  /// Where the composite's bilinear taps go: the ball's colors, or (for `texelsRead`) a
-  /// record of which texels were read.
-  protocol BallSampler {
-    func sample(_ x: Float, _ y: Float) -> SIMD4<Float>
-  }
+  /// One band's part of a lookup map while it is built.
+  private struct TapBand {
+    var groupCounts: [UInt8] = []
+    var rowGroupCounts: [Int32] = []
+    var rowTapCounts: [Int32] = []
+    var groupWeights: [Float] = []
+    var groupTaps: [UInt8] = []
+    var taps: [SIMD2<Float>] = []
 
-  struct BilinearBall: BallSampler {
-    let ball: UnsafeBufferPointer<SIMD4<Float>>
-    let width: Int
-    let height: Int
-
-    @inline(__always)
-    func sample(_ x: Float, _ y: Float) -> SIMD4<Float> {
-      RGBAImage.sampleBilinear(ball, width: width, height: height, x: x, y: y)
+    /// Appends a group of weight `weight` with the taps that cover the parallelogram of
+    /// center `p` and sides `du`, `dv` (in texels): one per texel of extent along each side,
+    /// at most `maxTaps` per side, so a highlight smaller than the footprint is neither
+    /// missed nor hit by chance.
+    mutating func appendGroup(
+      weight: Float, at p: SIMD2<Float>, du: SIMD2<Float>, dv: SIMD2<Float>, maxTaps: Int
+    ) {
+      let nu = ShadedMaterial.taps(du, maxTaps: maxTaps)
+      let nv = ShadedMaterial.taps(dv, maxTaps: maxTaps)
+      groupWeights.append(weight)
+      groupTaps.append(UInt8(nu * nv))
+      if nu == 1 && nv == 1 {
+        taps.append(p)
+        return
+      }
+      for j in 0..<nv {
+        let b = (Float(j) + 0.5) / Float(nv) - 0.5
+        for i in 0..<nu {
+          let a = (Float(i) + 0.5) / Float(nu) - 0.5
+          taps.append(p + du * a + dv * b)
+        }
+      }
     }
   }
 
-  struct TexelMarker: BallSampler {
-    let marks: UnsafeMutableBufferPointer<Bool>
-    let width: Int
-    let height: Int
-
-    func sample(_ x: Float, _ y: Float) -> SIMD4<Float> {
-      let t = RGBAImage.bilinearTexels(width: width, height: height, x: x, y: y)
-      marks[t.y0 * width + t.x0] = true
-      marks[t.y0 * width + t.x1] = true
-      marks[t.y1 * width + t.x0] = true
-      marks[t.y1 * width + t.x1] = true
-      return .zero
-    }
-  }
-
-  /// Computes every ink pixel's normal and its lookup coordinate (and its sub-samples').
+  /// Computes every ink pixel's normal and the taps its color comes from (its sub-samples'
+  /// too).
   public static func lookupMap(
     height: HeightField, mask: CoverageMask, scale: Float, shadingWidth: Int, shadingHeight: Int,
     parallelism: Parallelism = .allCores
@@ -145,7 +132,7 @@ public enum ShadedMaterial {
         }
       }
     }
-    // Sub-sampled pixels of the region that are ink pixels.
+    // Sub-sampled pixels of the region that are ink pixels, with their samples' lookups.
     var sampled: [Int32] = []
     var offsets: [Int32] = [0]
     var sampleUV: [SIMD2<Float>] = []
@@ -167,9 +154,101 @@ public enum ShadedMaterial {
       }
       offsets.append(Int32(sampleUV.count))
     }
+    // The taps, in bands of rows.
+    let (sampledPixels, sampleOffsets) = (sampled, offsets)
+    let bandRows = 16
+    let bandCount = (ink.height + bandRows - 1) / bandRows
+    var bands = [TapBand](repeating: TapBand(), count: bandCount)
+    bands.withUnsafeMutableBufferPointer { bandsOut in
+      let bandsOut = SharedPointer(bandsOut)
+      uv.withUnsafeBufferPointer { uv in
+        let uv = UnsafeBufferPointerBox(uv)
+        sampleUV.withUnsafeBufferPointer { sampleUV in
+          let sampleUV = UnsafeBufferPointerBox(sampleUV)
+          sampleWeights.withUnsafeBufferPointer { sampleWeights in
+            let sampleWeights = UnsafeBufferPointerBox(sampleWeights)
+            mask.plane.pixels.withUnsafeBufferPointer { coverage in
+              let coverage = UnsafeBufferPointerBox(coverage)
+              parallelism.forEachBand(ink.height, bandSize: bandRows) { rows in
+                var band = TapBand()
+                band.groupCounts.reserveCapacity(rows.count * ink.width)
+                // The first sub-sampled pixel at or after the band's first row.
+                var next = firstIndex(in: sampledPixels, atOrAfter: rows.lowerBound * ink.width)
+                for row in rows {
+                  let groupsBefore = band.groupWeights.count
+                  let tapsBefore = band.taps.count
+                  for column in 0..<ink.width {
+                    let index = row * ink.width + column
+                    guard coverage.buffer[(ink.y + row) * mask.width + ink.x + column] > 0 else {
+                      band.groupCounts.append(0)
+                      continue
+                    }
+                    let before = band.groupWeights.count
+                    while next < sampledPixels.count && Int(sampledPixels[next]) < index {
+                      next += 1
+                    }
+                    if next < sampledPixels.count && Int(sampledPixels[next]) == index {
+                      let start = Int(sampleOffsets[next])
+                      let count = Int(sampleOffsets[next + 1]) - start
+                      next += 1
+                      appendSampledGroups(
+                        sampleUV.buffer, weights: sampleWeights.buffer, start: start,
+                        count: count, to: &band)
+                    } else {
+                      let (du, dv) = footprint(
+                        uv.buffer, coverage.buffer, maskWidth: mask.width, ink: ink, row: row,
+                        column: column)
+                      band.appendGroup(
+                        weight: 1, at: uv.buffer[index], du: du, dv: dv, maxTaps: 4)
+                    }
+                    band.groupCounts.append(UInt8(band.groupWeights.count - before))
+                  }
+                  band.rowGroupCounts.append(Int32(band.groupWeights.count - groupsBefore))
+                  band.rowTapCounts.append(Int32(band.taps.count - tapsBefore))
+                }
+                bandsOut[rows.lowerBound / bandRows] = band
+              }
+            }
+          }
+        }
+      }
+    }
+    var groupCounts: [UInt8] = []
+    groupCounts.reserveCapacity(ink.width * ink.height)
+    var rowGroups: [Int32] = [0]
+    var rowTaps: [Int32] = [0]
+    var groupWeights: [Float] = []
+    var groupTaps: [UInt8] = []
+    var taps: [SIMD2<Float>] = []
+    let totalGroups = bands.reduce(0) { $0 + $1.groupWeights.count }
+    groupWeights.reserveCapacity(totalGroups)
+    groupTaps.reserveCapacity(totalGroups)
+    taps.reserveCapacity(bands.reduce(0) { $0 + $1.taps.count })
+    for band in bands {
+      groupCounts += band.groupCounts
+      for k in band.rowGroupCounts.indices {
+        rowGroups.append(rowGroups[rowGroups.count - 1] + band.rowGroupCounts[k])
+        rowTaps.append(rowTaps[rowTaps.count - 1] + band.rowTapCounts[k])
+      }
+      groupWeights += band.groupWeights
+      groupTaps += band.groupTaps
+      taps += band.taps
+    }
     return LookupMap(
-      rect: ink, uv: uv, shadingWidth: shadingWidth, shadingHeight: shadingHeight,
-      sampled: sampled, sampleOffsets: offsets, sampleUV: sampleUV, sampleWeights: sampleWeights)
+      rect: ink, shadingWidth: shadingWidth, shadingHeight: shadingHeight,
+      groupCounts: groupCounts, rowGroups: rowGroups, rowTaps: rowTaps,
+      groupWeights: groupWeights, groupTaps: groupTaps, taps: taps)
+  }
+
+  /// Index into the ascending `indices` of the first entry at or after `index`.
+  private static func firstIndex(in indices: [Int32], atOrAfter index: Int) -> Int {
+    var lo = 0
+    var hi = indices.count
+    while lo < hi {
+      let mid = (lo + hi) / 2
+      if Int(indices[mid]) < index { lo = mid + 1 } else { hi = mid }
+    }
+    return lo
   }
 
   /// How far the lookup moves across one pixel, in shading-image pixels: along x (`du`) and
@@ -207,30 +286,6 @@ public enum ShadedMaterial {
     return (derivative(0, 1), derivative(1, 0))
   }
 
-  /// The shading image averaged over the parallelogram a pixel covers (center `p`, sides `du`
-  /// and `dv` in texels): up to `maxTaps` squared bilinear taps, one per texel of extent along each side,
-  /// so a highlight smaller than the footprint is neither missed nor hit by chance.
-  @inline(__always)
-  static func filteredLookup<S: BallSampler>(
-    _ ball: S, at p: SIMD2<Float>, du: SIMD2<Float>, dv: SIMD2<Float>, maxTaps: Int = 4
-  ) -> SIMD4<Float> {
-    let nu = taps(du, maxTaps: maxTaps)
-    let nv = taps(dv, maxTaps: maxTaps)
-    if nu == 1 && nv == 1 {
-      return ball.sample(p.x, p.y)
-    }
-    var sum = SIMD4<Float>.zero
-    for j in 0..<nv {
-      let b = (Float(j) + 0.5) / Float(nv) - 0.5
-      for i in 0..<nu {
-        let a = (Float(i) + 0.5) / Float(nu) - 0.5
-        let q = p + du * a + dv * b
-        sum += ball.sample(q.x, q.y)
-      }
-    }
-    return sum / Float(nu * nv)
-  }
-
   /// Taps along a footprint side `d`: its length in texels rounded up, 1...`maxTaps`.
   ///
   /// The square root is taken only where the length is not plainly at most 1.
@@ -250,18 +305,22 @@ public enum ShadedMaterial {
     return length > limit ? d * (limit / length) : d
   }
 
-  /// The color of a sub-sampled pixel: the mean of its 4 x 4 grid's colors weighted by the
-  /// ink in each cell, each looked up over its own footprint (differences to its grid
-  /// neighbours with ink, at most 2 x 2 taps), as a render at 4x the size filters its pixels.
+  /// The groups of a sub-sampled pixel, as a render at 4x the size filters its pixels.
+  ///
+  /// One group per cell of its 4 x 4 grid with ink, weighted by that ink, each over its own
+  /// footprint (differences to its grid neighbours with ink, at most 2 x 2 taps). A pixel with
+  /// a single sample (a sliver) has one group of one tap.
   @inline(__always)
-  static func sampledColor<S: BallSampler>(
+  private static func appendSampledGroups(
     _ uv: UnsafeBufferPointer<SIMD2<Float>>, weights: UnsafeBufferPointer<Float>, start: Int,
-    count: Int, ball: S
-  ) -> SIMD4<Float> {
+    count: Int, to band: inout TapBand
+  ) {
     let n = SubSamples.perSide
     guard count == n * n else {
-      let p = uv[start]
-      return ball.sample(p.x, p.y)
+      band.groupWeights.append(1)
+      band.groupTaps.append(1)
+      band.taps.append(uv[start])
+      return
     }
     let uv = UnsafeBufferPointer(rebasing: uv[start..<(start + n * n)])
     let weights = UnsafeBufferPointer(rebasing: weights[start..<(start + n * n)])
@@ -281,49 +340,66 @@ public enum ShadedMaterial {
       }
       return clamped(d, to: 4)
     }
-    var sum = SIMD4<Float>.zero
-    var total: Float = 0
     for j in 0..<n {
       for i in 0..<n {
         let weight = weights[j * n + i]
         guard weight > 0 else { continue }
-        sum +=
-          weight
-          * filteredLookup(
-            ball, at: uv[j * n + i], du: derivative(i, j, 1, 0), dv: derivative(i, j, 0, 1),
-            maxTaps: 2)
-        total += weight
+        band.appendGroup(
+          weight: weight, at: uv[j * n + i], du: derivative(i, j, 1, 0),
+          dv: derivative(i, j, 0, 1), maxTaps: 2)
       }
     }
-    return total > 0 ? sum / total : sum
   }
 
-  /// The color of ink pixel (`row`, `column`) of `map.rect` (coverage above 0): its 4 x 4
-  /// sub-samples when it has them, else one lookup filtered over its footprint.
+  /// The color of an ink pixel: the weighted mean of its groups' means.
   ///
-  /// `next` is
-  /// the index into `map.sampled` of the first sub-sampled pixel not yet passed (pixels are
-  /// visited in row-major order). The composite and `texelsRead` both go through here.
+  /// It has `groups` groups, the first at `group`, whose taps start at `tap` (both advance
+  /// past the pixel's). `last` is the last single tap read alone and its color.
   @inline(__always)
-  static func inkColor<S: BallSampler>(
-    map: LookupMap, uv: UnsafeBufferPointer<SIMD2<Float>>, coverage: UnsafeBufferPointer<Float>,
-    maskWidth: Int, row: Int, column: Int, next: inout Int, sampler: S
+  static func inkColor(
+    groups: Int, group: inout Int, tap: inout Int, weights: UnsafeBufferPointer<Float>,
+    counts: UnsafeBufferPointer<UInt8>, taps: UnsafeBufferPointer<SIMD2<Float>>,
+    ball: UnsafeBufferPointer<SIMD4<Float>>, width: Int, height: Int,
+    last: inout (tap: SIMD2<Float>, color: SIMD4<Float>)
   ) -> SIMD4<Float> {
-    let index = row * map.rect.width + column
-    while next < map.sampled.count && Int(map.sampled[next]) < index { next += 1 }
-    if next < map.sampled.count && Int(map.sampled[next]) == index {
-      let start = Int(map.sampleOffsets[next])
-      let count = Int(map.sampleOffsets[next + 1]) - start
-      next += 1
-      return map.sampleUV.withUnsafeBufferPointer { uv in
-        map.sampleWeights.withUnsafeBufferPointer { weights in
-          sampledColor(uv, weights: weights, start: start, count: count, ball: sampler)
-        }
+    @inline(__always) func groupColor(_ g: Int) -> SIMD4<Float> {
+      let n = Int(counts[g])
+      if n == 1 {
+        let p = taps[tap]
+        tap += 1
+        return RGBAImage.sampleBilinear(ball, width: width, height: height, x: p.x, y: p.y)
       }
+      var sum = SIMD4<Float>.zero
+      for _ in 0..<n {
+        let p = taps[tap]
+        tap += 1
+        sum += RGBAImage.sampleBilinear(ball, width: width, height: height, x: p.x, y: p.y)
+      }
+      return sum / Float(n)
     }
-    let (du, dv) = footprint(
-      uv, coverage, maskWidth: maskWidth, ink: map.rect, row: row, column: column)
-    return filteredLookup(sampler, at: uv[index], du: du, dv: dv)
+    // One group of weight 1: a pixel with one normal (or a sliver's single sample). On a
+    // plateau or a straight bevel, run after run of them read the same single tap.
+    if groups == 1 && weights[group] == 1 {
+      if counts[group] == 1 && taps[tap] == last.tap {
+        tap += 1
+        group += 1
+        return last.color
+      }
+      let single = counts[group] == 1 ? taps[tap] : nil
+      let color = groupColor(group)
+      group += 1
+      if let single { last = (single, color) }
+      return color
+    }
+    var sum = SIMD4<Float>.zero
+    var total: Float = 0
+    for _ in 0..<groups {
+      let weight = weights[group]
+      sum += weight * groupColor(group)
+      total += weight
+      group += 1
+    }
+    return total > 0 ? sum / total : sum
   }
 
   /// Composites the embossed image.
@@ -364,34 +440,45 @@ public enum ShadedMaterial {
     let pixels = [SIMD4<Float>](unsafeUninitializedCapacity: ink.width * ink.height) {
       buffer, count in
       let out = SharedPointer(buffer)
-      map.uv.withUnsafeBufferPointer { uv in
-        let uv = UnsafeBufferPointerBox(uv)
-        mask.plane.pixels.withUnsafeBufferPointer { coverage in
-          let coverage = UnsafeBufferPointerBox(coverage)
-          shading.pixels.withUnsafeBufferPointer { ball in
-            let ball = UnsafeBufferPointerBox(ball)
-            parallelism.forEachBand(ink.height, bandSize: 16) { rows in
-              let sampler = BilinearBall(
-                ball: ball.buffer, width: shadingWidth, height: shadingHeight)
-              // The first sub-sampled pixel at or after the band's first row.
-              var next = map.firstSampled(atOrAfter: rows.lowerBound * ink.width)
-              for row in rows {
-                let y = ink.y + row
-                let source = y * mask.width + ink.x
-                let target = row * ink.width
-                for column in 0..<ink.width {
-                  let a = coverage.buffer[source + column]
-                  guard a > 0 else {
-                    out.initialize(target + column, to: fill)
-                    continue
+      map.groupCounts.withUnsafeBufferPointer { groupCounts in
+        let groupCounts = UnsafeBufferPointerBox(groupCounts)
+        map.groupWeights.withUnsafeBufferPointer { weights in
+          let weights = UnsafeBufferPointerBox(weights)
+          map.groupTaps.withUnsafeBufferPointer { tapCounts in
+            let tapCounts = UnsafeBufferPointerBox(tapCounts)
+            map.taps.withUnsafeBufferPointer { taps in
+              let taps = UnsafeBufferPointerBox(taps)
+              mask.plane.pixels.withUnsafeBufferPointer { coverage in
+                let coverage = UnsafeBufferPointerBox(coverage)
+                shading.pixels.withUnsafeBufferPointer { ball in
+                  let ball = UnsafeBufferPointerBox(ball)
+                  parallelism.forEachBand(ink.height, bandSize: 16) { rows in
+                    // The last single tap and its color (NaN never equals a tap).
+                    var last = (tap: SIMD2<Float>(.nan, .nan), color: SIMD4<Float>.zero)
+                    for row in rows {
+                      var group = Int(map.rowGroups[row])
+                      var tap = Int(map.rowTaps[row])
+                      let source = (ink.y + row) * mask.width + ink.x
+                      let target = row * ink.width
+                      for column in 0..<ink.width {
+                        let a = coverage.buffer[source + column]
+                        guard a > 0 else {
+                          out.initialize(target + column, to: fill)
+                          continue
+                        }
+                        let color = inkColor(
+                          groups: Int(groupCounts.buffer[target + column]), group: &group,
+                          tap: &tap, weights: weights.buffer, counts: tapCounts.buffer,
+                          taps: taps.buffer, ball: ball.buffer, width: shadingWidth,
+                          height: shadingHeight, last: &last)
+                        let rgb = SIMD3(color.x, color.y, color.z)
+                        out.initialize(
+                          target + column,
+                          to: fill.w == 0
+                            ? SIMD4(rgb, a) : SIMD4(rgb * a + background * (1 - a), 1))
+                      }
+                    }
                   }
-                  let color = inkColor(
-                    map: map, uv: uv.buffer, coverage: coverage.buffer, maskWidth: mask.width,
-                    row: row, column: column, next: &next, sampler: sampler)
-                  let rgb = SIMD3(color.x, color.y, color.z)
-                  out.initialize(
-                    target + column,
-                    to: fill.w == 0 ? SIMD4(rgb, a) : SIMD4(rgb * a + background * (1 - a), 1))
                 }
               }
             }

@@ -130,7 +130,7 @@ public enum Pipeline {
         }
         let partial = reused && !wantWhole
         let (shaded, read) = timings.measure("shading image") { () -> (RGBAImage, [Bool]?) in
-          let read = partial ? (cache.texelsRead ?? map.texelsRead(mask: mask)) : nil
+          let read = partial ? (cache.texelsRead ?? map.texelsRead()) : nil
           let image = geometry.shade(
             surface: material.surface, lights: material.lights, environment: material.environment,
             only: read, parallelism: parallelism)

@@ -7,9 +7,11 @@ struct BenchCommand: ParsableCommand {
     commandName: "bench",
     abstract: "Time the pipeline on standard cases and print per-stage times.",
     discussion: """
-      Cases: A "Hello, World" at 128 px; B "EMBOSS" at 512 px; C "Ag" at 1200 px on a \
-      4096x4096 canvas. Build with -c release for meaningful figures. Peak memory is the \
-      process's maximum resident set, so run one case per process to read it per case.
+      Cases (those of bench/peers.py): A "Hello, World" at 128 px in 1000x200; B "EMBOSS" \
+      at 512 px in 2600x700; C "Ag" at 1200 px in 4096x4096. Each case is first run as \
+      whole `emboss render` processes (PNG written to a temporary file; median wall time, \
+      and peak memory from the kernel), then in this process, stage by stage. Build with \
+      -c release for meaningful figures.
       """)
 
   @Flag(
@@ -46,6 +48,9 @@ struct BenchCommand: ParsableCommand {
     let parallelism = threads.map { Parallelism(threads: $0) } ?? .allCores
     try printLine(
       "threads: \(parallelism.threads), compression: \(compression), iterations: \(iterations)")
+    // Whole processes first, while this one is small (a child's peak counts this process's
+    // memory until it executes).
+    try wholeProcessBenchmark(threads: parallelism.threads)
     for name in cases.uppercased() {
       let benchCase = try BenchmarkCase.named(String(name))
       let job = benchCase.job(compression: compression, parallelism: parallelism)
@@ -117,9 +122,7 @@ struct BenchCommand: ParsableCommand {
   /// only the shading image and the composite should run.
   private func relightBenchmark(resources: Resources, parallelism: Parallelism) throws {
     let benchCase = try BenchmarkCase.named("B")
-    var job = RenderJob(
-      mask: .text(TextMask(text: benchCase.text, style: TextStyle(pixelSize: benchCase.size))),
-      output: OutputPlan(image: "-", compression: compression), parallelism: parallelism)
+    var job = benchCase.job(compression: compression, parallelism: parallelism)
     var full: [StageTimings] = []
     var relit: [StageTimings] = []
     // Each iteration starts from an empty cache: a full render, a first light change (which
@@ -163,6 +166,63 @@ struct BenchCommand: ParsableCommand {
         fullAll, relitAll, relitAll / fullAll))
   }
 
+  /// Each case as `iterations` runs of `emboss render` (and, with `--engrave`, of `emboss
+  /// engrave` on case C's picture): median wall time and peak memory per output pixel.
+  private func wholeProcessBenchmark(threads: Int) throws {
+    let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("emboss-bench-\(getpid())")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let common = ["--compression", "\(compression)", "--threads", "\(threads)"]
+    func measure(_ title: String, _ arguments: [String], pixels: Int) throws {
+      var runs: [ChildRun] = []
+      for _ in 0..<iterations {
+        let run = try ChildProcess.run(executable, arguments)
+        guard run.status == 0 else {
+          throw EmbossError(
+            "'emboss \(arguments.joined(separator: " "))' exited with \(run.status)")
+        }
+        runs.append(run)
+      }
+      let times = runs.map(\.seconds).sorted()
+      let peaks = runs.map(\.peakBytes).sorted()
+      let peak = Double(peaks[peaks.count / 2])
+      try printLine(
+        String(
+          format: "  %@ %8.1f ms (median; min %.1f ms), peak %.1f MiB, %.1f bytes per pixel",
+          title.padding(toLength: 28, withPad: " ", startingAt: 0), times[times.count / 2] * 1000,
+          times[0] * 1000, peak / 1_048_576,
+          peak / Double(pixels)))
+    }
+    try printLine("\nwhole process (emboss render, PNG written to a file):")
+    for name in cases.uppercased() {
+      let benchCase = try BenchmarkCase.named(String(name))
+      let output = directory.appendingPathComponent("\(name).png").path
+      try measure(
+        "case \(name)", ["render"] + benchCase.arguments + ["-o", output] + common,
+        pixels: benchCase.canvas.map { $0.width * $0.height } ?? 1)
+    }
+    guard engrave else { return }
+    let picture = directory.appendingPathComponent("C.png").path
+    let benchCase = try BenchmarkCase.named("C")
+    if !FileManager.default.fileExists(atPath: picture) {
+      let run = try ChildProcess.run(
+        executable, ["render"] + benchCase.arguments + ["-o", picture] + common)
+      guard run.status == 0 else { throw EmbossError("rendering case C exited with \(run.status)") }
+    }
+    let pixels = benchCase.canvas.map { $0.width * $0.height } ?? 1
+    for method in [DitherMethod.threshold, .floydSteinberg] {
+      try measure(
+        "engrave C, \(method.rawValue)",
+        [
+          "engrave", picture, "--dither", method.rawValue, "-o",
+          directory.appendingPathComponent("engraved.png").path,
+        ],
+        pixels: pixels)
+    }
+  }
+
   private func peakResidentBytes() -> Int {
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
@@ -176,6 +236,12 @@ struct BenchmarkCase {
   var size: Float
   var canvas: CanvasSize?
 
+  /// The case as `emboss render` arguments (before `-o`).
+  var arguments: [String] {
+    [text, "--size", "\(Int(size))"]
+      + (canvas.map { ["--canvas", "\($0.width)x\($0.height)"] } ?? [])
+  }
+
   /// The case's render, its PNG written to standard output (kept in memory by the bench).
   func job(compression: Int, parallelism: Parallelism) -> RenderJob {
     RenderJob(
@@ -186,11 +252,16 @@ struct BenchmarkCase {
   static func named(_ name: String) throws -> BenchmarkCase {
     switch name {
     case "A":
-      return BenchmarkCase(title: "\"Hello, World\" at 128 px", text: "Hello, World", size: 128)
-    case "B": return BenchmarkCase(title: "\"EMBOSS\" at 512 px", text: "EMBOSS", size: 512)
+      return BenchmarkCase(
+        title: "\"Hello, World\" at 128 px in 1000x200", text: "Hello, World", size: 128,
+        canvas: CanvasSize(width: 1000, height: 200))
+    case "B":
+      return BenchmarkCase(
+        title: "\"EMBOSS\" at 512 px in 2600x700", text: "EMBOSS", size: 512,
+        canvas: CanvasSize(width: 2600, height: 700))
     case "C":
       return BenchmarkCase(
-        title: "\"Ag\" at 1200 px on 4096x4096", text: "Ag", size: 1200,
+        title: "\"Ag\" at 1200 px in 4096x4096", text: "Ag", size: 1200,
         canvas: CanvasSize(width: 4096, height: 4096))
     default: throw ValidationError("unknown case '\(name)'; cases are A, B and C")
     }
