@@ -39,42 +39,42 @@ public enum ShadedMaterial {
     public let rect: PixelRect
     public let shadingWidth: Int
     public let shadingHeight: Int
-    /// Per pixel: its number of groups (0 where there is no ink).
-    public let groupCounts: [UInt8]
-    /// Per row, and one past the last: the index of the row's first group and first tap.
-    public let rowGroups: [Int32]
-    public let rowTaps: [Int32]
-    /// Per group: its weight, and its number of taps.
-    public let groupWeights: [Float]
-    public let groupTaps: [UInt8]
-    /// Tap positions in continuous coordinates of the shading image (see `lookup`).
-    public let taps: [SIMD2<Float>]
+    /// The taps of each band of `bandRows` rows (the last band may be shorter).
+    public let bands: [TapBand]
+    /// Rows per band.
+    public static let bandRows = 16
 
     /// The shading image's pixels the composite reads (row-major over the shading image):
     /// the only ones it needs colored.
     public func texelsRead() -> [Bool] {
       var read = [Bool](repeating: false, count: shadingWidth * shadingHeight)
       guard shadingWidth > 0, shadingHeight > 0 else { return read }
-      for p in taps {
-        let t = RGBAImage.bilinearTexels(
-          width: shadingWidth, height: shadingHeight, x: p.x, y: p.y)
-        read[t.y0 * shadingWidth + t.x0] = true
-        read[t.y0 * shadingWidth + t.x1] = true
-        read[t.y1 * shadingWidth + t.x0] = true
-        read[t.y1 * shadingWidth + t.x1] = true
+      for band in bands {
+        for p in band.taps {
+          let t = RGBAImage.bilinearTexels(
+            width: shadingWidth, height: shadingHeight, x: p.x, y: p.y)
+          read[t.y0 * shadingWidth + t.x0] = true
+          read[t.y0 * shadingWidth + t.x1] = true
+          read[t.y1 * shadingWidth + t.x0] = true
+          read[t.y1 * shadingWidth + t.x1] = true
+        }
       }
       return read
     }
   }
 
-  /// One band's part of a lookup map while it is built.
-  private struct TapBand {
-    var groupCounts: [UInt8] = []
-    var rowGroupCounts: [Int32] = []
-    var rowTapCounts: [Int32] = []
-    var groupWeights: [Float] = []
-    var groupTaps: [UInt8] = []
-    var taps: [SIMD2<Float>] = []
+  /// One band of rows of a lookup map.
+  public struct TapBand: Sendable, Equatable {
+    /// Per pixel of the band's rows: its number of groups (0 where there is no ink).
+    public internal(set) var groupCounts: [UInt8] = []
+    /// Per row, and one past the last: the index of the row's first group and first tap.
+    public internal(set) var rowGroups: [Int32] = [0]
+    public internal(set) var rowTaps: [Int32] = [0]
+    /// Per group: its weight, and its number of taps.
+    public internal(set) var groupWeights: [Float] = []
+    public internal(set) var groupTaps: [UInt8] = []
+    /// Tap positions in continuous coordinates of the shading image (see `lookup`).
+    public internal(set) var taps: [SIMD2<Float>] = []
 
     /// Appends a group of weight `weight` with the taps that cover the parallelogram of
     /// center `p` and sides `du`, `dv` (in texels): one per texel of extent along each side,
@@ -132,11 +132,10 @@ public enum ShadedMaterial {
         }
       }
     }
-    // Sub-sampled pixels of the region that are ink pixels, with their samples' lookups.
+    // Sub-sampled pixels of the region that are ink pixels (ink indices), and their index
+    // among the height field's sub-sampled pixels.
     var sampled: [Int32] = []
-    var offsets: [Int32] = [0]
-    var sampleUV: [SIMD2<Float>] = []
-    var sampleWeights: [Float] = []
+    var sampleIndex: [Int32] = []
     let samples = height.samples
     for k in 0..<samples.count {
       let (ry, rx) = Int(samples.pixels[k]).quotientAndRemainder(dividingBy: region.width)
@@ -146,37 +145,39 @@ public enum ShadedMaterial {
         continue
       }
       sampled.append(Int32((y - ink.y) * ink.width + (x - ink.x)))
-      for j in Int(samples.offsets[k])..<Int(samples.offsets[k + 1]) {
-        let slope = samples.slopes[j]
-        sampleWeights.append(samples.weights[j])
-        let n = normal(slope: slope, scale: scale)
-        sampleUV.append(lookup(n, width: shadingWidth, height: shadingHeight))
-      }
-      offsets.append(Int32(sampleUV.count))
+      sampleIndex.append(Int32(k))
     }
     // The taps, in bands of rows.
-    let (sampledPixels, sampleOffsets) = (sampled, offsets)
-    let bandRows = 16
+    let (sampledPixels, sampledIndex) = (sampled, sampleIndex)
+    let bandRows = LookupMap.bandRows
     let bandCount = (ink.height + bandRows - 1) / bandRows
     var bands = [TapBand](repeating: TapBand(), count: bandCount)
     bands.withUnsafeMutableBufferPointer { bandsOut in
       let bandsOut = SharedPointer(bandsOut)
       uv.withUnsafeBufferPointer { uv in
         let uv = UnsafeBufferPointerBox(uv)
-        sampleUV.withUnsafeBufferPointer { sampleUV in
-          let sampleUV = UnsafeBufferPointerBox(sampleUV)
-          sampleWeights.withUnsafeBufferPointer { sampleWeights in
+        samples.slopes.withUnsafeBufferPointer { sampleSlopes in
+          let sampleSlopes = UnsafeBufferPointerBox(sampleSlopes)
+          samples.weights.withUnsafeBufferPointer { sampleWeights in
             let sampleWeights = UnsafeBufferPointerBox(sampleWeights)
             mask.plane.pixels.withUnsafeBufferPointer { coverage in
               let coverage = UnsafeBufferPointerBox(coverage)
               parallelism.forEachBand(ink.height, bandSize: bandRows) { rows in
                 var band = TapBand()
-                band.groupCounts.reserveCapacity(rows.count * ink.width)
-                // The first sub-sampled pixel at or after the band's first row.
+                // The first sub-sampled pixel at or after the band's first row, and the
+                // first after its last.
                 var next = firstIndex(in: sampledPixels, atOrAfter: rows.lowerBound * ink.width)
+                let end = firstIndex(in: sampledPixels, atOrAfter: rows.upperBound * ink.width)
+                // Room for a group per pixel and 16 per sub-sampled one, a tap each and a
+                // few more (growing would copy and touch fresh pages).
+                let groups = rows.count * ink.width + 15 * (end - next)
+                band.groupCounts.reserveCapacity(rows.count * ink.width)
+                band.rowGroups.reserveCapacity(rows.count + 1)
+                band.rowTaps.reserveCapacity(rows.count + 1)
+                band.groupWeights.reserveCapacity(groups)
+                band.groupTaps.reserveCapacity(groups)
+                band.taps.reserveCapacity(groups + groups / 4)
                 for row in rows {
-                  let groupsBefore = band.groupWeights.count
-                  let tapsBefore = band.taps.count
                   for column in 0..<ink.width {
                     let index = row * ink.width + column
                     guard coverage.buffer[(ink.y + row) * mask.width + ink.x + column] > 0 else {
@@ -188,12 +189,23 @@ public enum ShadedMaterial {
                       next += 1
                     }
                     if next < sampledPixels.count && Int(sampledPixels[next]) == index {
-                      let start = Int(sampleOffsets[next])
-                      let count = Int(sampleOffsets[next + 1]) - start
+                      let k = Int(sampledIndex[next])
+                      let start = Int(samples.offsets[k])
+                      let count = Int(samples.offsets[k + 1]) - start
                       next += 1
-                      appendSampledGroups(
-                        sampleUV.buffer, weights: sampleWeights.buffer, start: start,
-                        count: count, to: &band)
+                      // The samples' lookups (at most 16).
+                      withUnsafeTemporaryAllocation(of: SIMD2<Float>.self, capacity: count) {
+                        lookups in
+                        for j in 0..<count {
+                          let n = normal(slope: sampleSlopes.buffer[start + j], scale: scale)
+                          lookups[j] = lookup(n, width: shadingWidth, height: shadingHeight)
+                        }
+                        appendSampledGroups(
+                          UnsafeBufferPointer(lookups),
+                          weights: UnsafeBufferPointer(
+                            rebasing: sampleWeights.buffer[start..<(start + count)]),
+                          start: 0, count: count, to: &band)
+                      }
                     } else {
                       let (du, dv) = footprint(
                         uv.buffer, coverage.buffer, maskWidth: mask.width, ink: ink, row: row,
@@ -203,8 +215,8 @@ public enum ShadedMaterial {
                     }
                     band.groupCounts.append(UInt8(band.groupWeights.count - before))
                   }
-                  band.rowGroupCounts.append(Int32(band.groupWeights.count - groupsBefore))
-                  band.rowTapCounts.append(Int32(band.taps.count - tapsBefore))
+                  band.rowGroups.append(Int32(band.groupWeights.count))
+                  band.rowTaps.append(Int32(band.taps.count))
                 }
                 bandsOut[rows.lowerBound / bandRows] = band
               }
@@ -213,31 +225,8 @@ public enum ShadedMaterial {
         }
       }
     }
-    var groupCounts: [UInt8] = []
-    groupCounts.reserveCapacity(ink.width * ink.height)
-    var rowGroups: [Int32] = [0]
-    var rowTaps: [Int32] = [0]
-    var groupWeights: [Float] = []
-    var groupTaps: [UInt8] = []
-    var taps: [SIMD2<Float>] = []
-    let totalGroups = bands.reduce(0) { $0 + $1.groupWeights.count }
-    groupWeights.reserveCapacity(totalGroups)
-    groupTaps.reserveCapacity(totalGroups)
-    taps.reserveCapacity(bands.reduce(0) { $0 + $1.taps.count })
-    for band in bands {
-      groupCounts += band.groupCounts
-      for k in band.rowGroupCounts.indices {
-        rowGroups.append(rowGroups[rowGroups.count - 1] + band.rowGroupCounts[k])
-        rowTaps.append(rowTaps[rowTaps.count - 1] + band.rowTapCounts[k])
-      }
-      groupWeights += band.groupWeights
-      groupTaps += band.groupTaps
-      taps += band.taps
-    }
     return LookupMap(
-      rect: ink, shadingWidth: shadingWidth, shadingHeight: shadingHeight,
-      groupCounts: groupCounts, rowGroups: rowGroups, rowTaps: rowTaps,
-      groupWeights: groupWeights, groupTaps: groupTaps, taps: taps)
+      rect: ink, shadingWidth: shadingWidth, shadingHeight: shadingHeight, bands: bands)
   }
 
   /// Index into the ascending `indices` of the first entry at or after `index`.
@@ -440,25 +429,23 @@ public enum ShadedMaterial {
     let pixels = [SIMD4<Float>](unsafeUninitializedCapacity: ink.width * ink.height) {
       buffer, count in
       let out = SharedPointer(buffer)
-      map.groupCounts.withUnsafeBufferPointer { groupCounts in
-        let groupCounts = UnsafeBufferPointerBox(groupCounts)
-        map.groupWeights.withUnsafeBufferPointer { weights in
-          let weights = UnsafeBufferPointerBox(weights)
-          map.groupTaps.withUnsafeBufferPointer { tapCounts in
-            let tapCounts = UnsafeBufferPointerBox(tapCounts)
-            map.taps.withUnsafeBufferPointer { taps in
-              let taps = UnsafeBufferPointerBox(taps)
-              mask.plane.pixels.withUnsafeBufferPointer { coverage in
-                let coverage = UnsafeBufferPointerBox(coverage)
-                shading.pixels.withUnsafeBufferPointer { ball in
-                  let ball = UnsafeBufferPointerBox(ball)
-                  parallelism.forEachBand(ink.height, bandSize: 16) { rows in
+      mask.plane.pixels.withUnsafeBufferPointer { coverage in
+        let coverage = UnsafeBufferPointerBox(coverage)
+        shading.pixels.withUnsafeBufferPointer { ball in
+          let ball = UnsafeBufferPointerBox(ball)
+          parallelism.forEachBand(ink.height, bandSize: LookupMap.bandRows) { rows in
+            let band = map.bands[rows.lowerBound / LookupMap.bandRows]
+            band.groupCounts.withUnsafeBufferPointer { groupCounts in
+              band.groupWeights.withUnsafeBufferPointer { weights in
+                band.groupTaps.withUnsafeBufferPointer { tapCounts in
+                  band.taps.withUnsafeBufferPointer { taps in
                     // The last single tap and its color (NaN never equals a tap).
                     var last = (tap: SIMD2<Float>(.nan, .nan), color: SIMD4<Float>.zero)
+                    var group = 0
+                    var tap = 0
                     for row in rows {
-                      var group = Int(map.rowGroups[row])
-                      var tap = Int(map.rowTaps[row])
                       let source = (ink.y + row) * mask.width + ink.x
+                      let local = (row - rows.lowerBound) * ink.width
                       let target = row * ink.width
                       for column in 0..<ink.width {
                         let a = coverage.buffer[source + column]
@@ -467,10 +454,9 @@ public enum ShadedMaterial {
                           continue
                         }
                         let color = inkColor(
-                          groups: Int(groupCounts.buffer[target + column]), group: &group,
-                          tap: &tap, weights: weights.buffer, counts: tapCounts.buffer,
-                          taps: taps.buffer, ball: ball.buffer, width: shadingWidth,
-                          height: shadingHeight, last: &last)
+                          groups: Int(groupCounts[local + column]), group: &group, tap: &tap,
+                          weights: weights, counts: tapCounts, taps: taps, ball: ball.buffer,
+                          width: shadingWidth, height: shadingHeight, last: &last)
                         let rgb = SIMD3(color.x, color.y, color.z)
                         out.initialize(
                           target + column,

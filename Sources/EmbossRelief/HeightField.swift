@@ -23,7 +23,7 @@ public struct SubSamples: Sendable, Equatable {
   mutating func append(_ other: SubSamples) {
     let base = Int32(slopes.count)
     pixels += other.pixels
-    offsets += other.offsets.dropFirst().map { $0 + base }
+    for offset in other.offsets.dropFirst() { offsets.append(offset + base) }
     slopes += other.slopes
     weights += other.weights
   }
@@ -169,6 +169,11 @@ public struct HeightField: Sendable, Equatable {
       }
     }
     var samples = SubSamples()
+    // Room for all of them first: growing would copy and touch fresh pages.
+    samples.pixels.reserveCapacity(bandSamples.reduce(0) { $0 + $1.pixels.count })
+    samples.offsets.reserveCapacity(bandSamples.reduce(1) { $0 + $1.pixels.count })
+    samples.slopes.reserveCapacity(bandSamples.reduce(0) { $0 + $1.slopes.count })
+    samples.weights.reserveCapacity(bandSamples.reduce(0) { $0 + $1.weights.count })
     for band in bandSamples { samples.append(band) }
     var plane = Plane(width: region.width, height: region.height, pixels: heights)
     if soften > 0 {
