@@ -326,3 +326,19 @@ final class CLITests: XCTestCase {
       unreadable.stderr, "error: cannot read PNG 'bad.png': not a PNG file (bad signature)\n")
   }
 }
+
+extension CLITests {
+  /// `emboss bench` times whole `emboss render` processes (wall time, peak memory) and then
+  /// each stage in-process.
+  func testBenchTimesWholeProcessesAndStages() throws {
+    let result = try run(["bench", "--cases", "A", "--iterations", "1"])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    let lines = String(decoding: result.stdout, as: UTF8.self).split(separator: "\n")
+    let whole = try XCTUnwrap(lines.first { $0.hasPrefix("  case A") }, "\(lines)")
+    XCTAssertTrue(whole.contains(" ms (median; min "), String(whole))
+    XCTAssertTrue(whole.contains("MiB"), String(whole))
+    XCTAssertTrue(whole.contains("bytes per pixel"), String(whole))
+    XCTAssertTrue(lines.contains { $0.contains("height field") }, "\(lines)")
+    XCTAssertTrue(lines.contains { $0.hasPrefix("case A: \"Hello, World\" at 128 px in 1000x200") })
+  }
+}
