@@ -12,6 +12,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
+    .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
   ],
   targets: [
     .systemLibrary(
@@ -33,6 +34,11 @@ let package = Package(
       name: "CFriBidi",
       pkgConfig: "fribidi",
       providers: [.apt(["libfribidi-dev", "pkg-config"])]
+    ),
+    .systemLibrary(
+      name: "CCrypto",
+      pkgConfig: "libcrypto",
+      providers: [.apt(["libssl-dev", "pkg-config"])]
     ),
     .systemLibrary(
       name: "CLibPNG",
@@ -69,7 +75,8 @@ let package = Package(
       name: "EmbossKit",
       dependencies: [
         "EmbossSupport", "EmbossRaster", "EmbossModel", "EmbossText", "EmbossRelief",
-        "EmbossShading", "EmbossEngrave", "EmbossCompositing", "EmbossMaterials",
+        "EmbossShading", "EmbossEngrave", "EmbossCompositing", "EmbossMaterials", "CCrypto",
+        .product(name: "CSV", package: "CSV.swift"),
       ]
     ),
     // Process-level C support: allocator tuning, temporary files removed on signals.

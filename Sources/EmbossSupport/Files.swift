@@ -98,7 +98,7 @@ public enum StandardStream {
   }
 
   /// A line on standard error; nothing can be reported when that fails, so nothing is.
-  public static func writeError(_ line: String) {
-    try? write(Data((line + "\n").utf8), to: STDERR_FILENO, name: "standard error")
+  public static func writeError(_ line: String, newline: Bool = true) {
+    try? write(Data((line + (newline ? "\n" : "")).utf8), to: STDERR_FILENO, name: "standard error")
   }
 }

@@ -261,7 +261,7 @@ struct RenderCommand: ParsableCommand {
   }
 
   /// The job, every argument turned into library values (all checked in `validate`).
-  private func job(resources: Resources) throws -> RenderJob {
+  func job(resources: Resources) throws -> RenderJob {
     let source: MaskSource
     if let mask {
       source = .picture(

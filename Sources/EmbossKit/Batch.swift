@@ -1,0 +1,644 @@
+import CCrypto
+import CSV
+import Foundation
+
+/// One row of a batch file: its number (1 for the first row after the header) and its
+/// values by column name.
+public struct BatchRow: Sendable, Equatable {
+  public var number: Int
+  public var values: [String: String]
+
+  public init(number: Int, values: [String: String]) {
+    self.number = number
+    self.values = values
+  }
+}
+
+/// The rows of a batch file, read one at a time so that any number of rows takes the same
+/// memory: CSV with a header row (RFC 4180: quoted fields with commas, quotes and newlines;
+/// UTF-8 with or without a byte-order mark), or JSON Lines (one object per line, `.jsonl` or
+/// `.ndjson`), whose values may be strings, numbers or booleans.
+public final class BatchRows {
+  /// The columns, in the file's order (for JSON Lines: as they are met).
+  public private(set) var columns: [String] = []
+  private let path: String
+  private var csv: CSVReader?
+  private var lines: LineReader?
+  private var number = 0
+
+  /// The number of the row read last.
+  public var rowNumber: Int { number }
+  /// Whether the file is JSON Lines (where a bad line fails only its row).
+  public var isJSONLines: Bool { lines != nil }
+
+  /// Opens `path`; fails with a message naming it when it cannot be read or has no header.
+  public init(path: String) throws {
+    self.path = path
+    let lower = path.lowercased()
+    if lower.hasSuffix(".jsonl") || lower.hasSuffix(".ndjson") {
+      guard let handle = FileHandle(forReadingAtPath: path) else {
+        throw EmbossError("cannot read rows '\(path)': \(String(cString: strerror(errno)))")
+      }
+      lines = LineReader(handle)
+    } else {
+      guard let stream = InputStream(fileAtPath: path) else {
+        throw EmbossError("cannot read rows '\(path)'")
+      }
+      do {
+        let reader = try CSVReader(stream: stream, codecType: UTF8.self, hasHeaderRow: true)
+        if let error = reader.error { throw error }
+        csv = reader
+        columns = (reader.headerRow ?? []).map { $0.trimmingCharacters(in: .whitespaces) }
+      } catch {
+        throw EmbossError("cannot read rows '\(path)': \(Self.describe(error))")
+      }
+      guard !columns.isEmpty, columns.contains(where: { !$0.isEmpty }) else {
+        throw EmbossError("rows '\(path)' have no header row (the first line names the columns)")
+      }
+      if let duplicate = Dictionary(grouping: columns, by: { $0 }).first(where: {
+        $0.value.count > 1 && !$0.key.isEmpty
+      }) {
+        throw EmbossError("rows '\(path)': column '\(duplicate.key)' appears twice in the header")
+      }
+    }
+  }
+
+  /// The next row, nil at the end. A row that cannot be read (bad UTF-8, a line of JSON that
+  /// is not an object) throws with its number; reading may go on after it.
+  public func next() throws -> BatchRow? {
+    if let csv {
+      guard let fields = csv.next() else {
+        // On Linux a file stream says it has bytes at its end, and the reader ends on
+        // cannotReadFile there: that is the end, not an error.
+        if let error = csv.error, !Self.isEndOfFile(error) {
+          throw EmbossError("rows '\(path)', after row \(number): \(Self.describe(error))")
+        }
+        return nil
+      }
+      number += 1
+      var values: [String: String] = [:]
+      for (index, column) in columns.enumerated() where !column.isEmpty && index < fields.count {
+        values[column] = fields[index]
+      }
+      return BatchRow(number: number, values: values)
+    }
+    guard let lines else { return nil }
+    while let line = try lines.next() {
+      let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
+      guard !text.isEmpty else { continue }
+      number += 1
+      guard
+        let object = try? JSONDecoder().decode([String: JSONScalar].self, from: Data(text.utf8))
+      else {
+        throw EmbossError(
+          "rows '\(path)', row \(number): not a JSON object of strings, numbers and booleans")
+      }
+      var values: [String: String] = [:]
+      for (key, value) in object.sorted(by: { $0.key < $1.key }) {
+        guard let text = value.text else { continue }
+        values[key] = text
+        if !columns.contains(key) { columns.append(key) }
+      }
+      return BatchRow(number: number, values: values)
+    }
+    return nil
+  }
+
+  private static func isEndOfFile(_ error: Error) -> Bool {
+    if case CSVError.cannotReadFile = error { return true }
+    return false
+  }
+
+  private static func describe(_ error: Error) -> String {
+    switch error {
+    case CSVError.unicodeDecoding: return "not UTF-8"
+    case CSVError.cannotReadHeaderRow: return "no header row"
+    case CSVError.cannotOpenFile, CSVError.cannotReadFile: return "cannot read the file"
+    case let error as EmbossError: return error.message
+    default: return "\(error)"
+    }
+  }
+}
+
+/// A JSON Lines value: a string, a number or a boolean (null: no value).
+private struct JSONScalar: Decodable {
+  let text: String?
+
+  init(from decoder: Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    if container.decodeNil() {
+      text = nil
+    } else if let string = try? container.decode(String.self) {
+      text = string
+    } else if let bool = try? container.decode(Bool.self) {
+      text = bool ? "true" : "false"
+    } else if let integer = try? container.decode(Int.self) {
+      text = String(integer)
+    } else {
+      text = String(try container.decode(Double.self))
+    }
+  }
+}
+
+/// Lines of a file, read in blocks.
+private final class LineReader {
+  private let handle: FileHandle
+  private var buffer = Data()
+  private var done = false
+
+  init(_ handle: FileHandle) { self.handle = handle }
+
+  func next() throws -> String? {
+    while true {
+      if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+        let line = buffer[buffer.startIndex..<newline]
+        buffer.removeSubrange(buffer.startIndex...newline)
+        return try decode(line)
+      }
+      if done {
+        guard !buffer.isEmpty else { return nil }
+        defer { buffer.removeAll() }
+        return try decode(buffer)
+      }
+      let block = try handle.read(upToCount: 1 << 16) ?? Data()
+      if block.isEmpty { done = true } else { buffer += block }
+    }
+  }
+
+  private func decode(_ bytes: Data) throws -> String {
+    var bytes = bytes
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+    guard let text = String(data: bytes, encoding: .utf8) else {
+      throw EmbossError("a line is not UTF-8")
+    }
+    return text
+  }
+}
+
+/// An output path made from a row: literal text with `{column}` fields (`{row}` is the row
+/// number; `{row:04}` pads it with zeros to 4 digits).
+///
+/// A field's value is made a safe file-name part: letters and digits (of any script), `-`,
+/// `_` and `.` are kept, every other run of characters becomes one `-`, and leading or
+/// trailing `-` and `.` are dropped (no hidden files, no `..`), so a value can never add a
+/// directory or leave the template's. An empty result is `_`; parts are cut to 100 bytes.
+public struct NameTemplate: Sendable, Equatable {
+  enum Part: Sendable, Equatable {
+    case literal(String)
+    case field(String, width: Int)
+  }
+
+  let parts: [Part]
+  public let template: String
+
+  /// Parses `template`; `option` names it in messages.
+  public init(_ template: String, option: String) throws {
+    self.template = template
+    var parts: [Part] = []
+    var literal = ""
+    var index = template.startIndex
+    while index < template.endIndex {
+      let character = template[index]
+      if character == "}" {
+        throw EmbossError("\(option) '\(template)': '}' without '{' (write a field as {column})")
+      }
+      guard character == "{" else {
+        literal.append(character)
+        index = template.index(after: index)
+        continue
+      }
+      guard let close = template[index...].firstIndex(of: "}") else {
+        throw EmbossError("\(option) '\(template)': '{' is not closed")
+      }
+      let body = String(template[template.index(after: index)..<close])
+      let pieces = body.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+      let name = String(pieces[0]).trimmingCharacters(in: .whitespaces)
+      guard !name.isEmpty, !name.contains("{") else {
+        throw EmbossError("\(option) '\(template)': '{\(body)}' names no column")
+      }
+      var width = 0
+      if pieces.count == 2 {
+        guard let parsed = Int(pieces[1]), parsed >= 0, parsed <= 12 else {
+          throw EmbossError(
+            "\(option) '\(template)': '{\(body)}': the part after ':' is a width, 0...12 (as in {row:04})"
+          )
+        }
+        width = parsed
+      }
+      if !literal.isEmpty { parts.append(.literal(literal)) }
+      literal = ""
+      parts.append(.field(name, width: width))
+      index = template.index(after: close)
+    }
+    if !literal.isEmpty { parts.append(.literal(literal)) }
+    guard parts.contains(where: { if case .field = $0 { true } else { false } }) else {
+      throw EmbossError(
+        "\(option) '\(template)' has no field: every row would write the same file (use {row} or a column, as in out/{row:04}-{text}.png)"
+      )
+    }
+    self.parts = parts
+  }
+
+  /// The columns the template reads (`row` included when used).
+  public var fields: [String] {
+    parts.compactMap { if case .field(let name, _) = $0 { name } else { nil } }
+  }
+
+  /// The path for `row`; fails when a column the template names is missing from it.
+  public func path(for row: BatchRow) throws -> String {
+    var out = ""
+    for part in parts {
+      switch part {
+      case .literal(let text): out += text
+      case .field(let name, let width):
+        let value: String
+        if name == "row" && row.values["row"] == nil {
+          value = String(row.number)
+        } else if let cell = row.values[name] {
+          value = cell
+        } else {
+          throw EmbossError("'{\(name)}' in '\(template)': the row has no column '\(name)'")
+        }
+        var safe = Self.slug(value)
+        if width > 0, safe.count < width, value.allSatisfy(\.isNumber) {
+          safe = String(repeating: "0", count: width - safe.count) + safe
+        }
+        out += safe
+      }
+    }
+    return out
+  }
+
+  /// `value` as a safe part of a file name (see the type's summary).
+  public static func slug(_ value: String) -> String {
+    var out = ""
+    var pendingDash = false
+    for character in value {
+      let keep =
+        character.isLetter || character.isNumber || character == "-" || character == "_"
+        || character == "."
+      if keep {
+        if pendingDash && !out.isEmpty { out.append("-") }
+        pendingDash = false
+        out.append(character)
+      } else {
+        pendingDash = true
+      }
+    }
+    while let first = out.first, first == "-" || first == "." { out.removeFirst() }
+    while let last = out.last, last == "-" || last == "." { out.removeLast() }
+    while out.utf8.count > 100 { out.removeLast() }
+    return out.isEmpty ? "_" : out
+  }
+}
+
+/// SHA-256 digests, as lowercase hexadecimal.
+public enum SHA256Digest {
+  public static func hex(_ data: Data) -> String {
+    var digest = [UInt8](repeating: 0, count: 32)
+    var length: UInt32 = 0
+    let ok = data.withUnsafeBytes { bytes in
+      EVP_Digest(bytes.baseAddress, bytes.count, &digest, &length, EVP_sha256(), nil)
+    }
+    precondition(ok == 1 && length == 32, "SHA-256 failed")
+    return digest.map { String(format: "%02x", $0) }.joined()
+  }
+
+  /// The digest of the file at `path`, nil when it cannot be read.
+  public static func hex(file path: String) -> String? {
+    guard let data = FileManager.default.contents(atPath: path) else { return nil }
+    return hex(data)
+  }
+}
+
+/// One line of a batch's manifest (JSON Lines): what a row was given, what it wrote.
+public struct BatchManifestEntry: Codable, Sendable, Equatable {
+  public struct Output: Codable, Sendable, Equatable {
+    public var path: String
+    public var sha256: String
+  }
+
+  public var row: Int
+  /// `rendered`, `skipped` (its outputs were already there, as a previous run wrote them)
+  /// or `failed`.
+  public var status: String
+  /// SHA-256 of the row's render arguments and emboss's version.
+  public var inputs: String
+  public var outputs: [Output]
+  public var error: String?
+  public var milliseconds: Double
+
+  public init(
+    row: Int, status: String, inputs: String, outputs: [Output], error: String?,
+    milliseconds: Double
+  ) {
+    self.row = row
+    self.status = status
+    self.inputs = inputs
+    self.outputs = outputs
+    self.error = error
+    self.milliseconds = milliseconds
+  }
+
+  /// The entry as one line of JSON (keys sorted, no newline).
+  public func line() -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    // Encoding a struct of strings and numbers cannot fail.
+    let data = (try? encoder.encode(self)) ?? Data()
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  /// The entries of a manifest file by row (the last entry of a row wins); empty when there
+  /// is no such file. Lines that do not parse are ignored (a run killed mid-line).
+  public static func read(_ path: String) -> [Int: BatchManifestEntry] {
+    guard let data = FileManager.default.contents(atPath: path) else { return [:] }
+    var entries: [Int: BatchManifestEntry] = [:]
+    let decoder = JSONDecoder()
+    for line in data.split(separator: UInt8(ascii: "\n")) {
+      if let entry = try? decoder.decode(BatchManifestEntry.self, from: Data(line)) {
+        entries[entry.row] = entry
+      }
+    }
+    return entries
+  }
+}
+
+/// Which rows of a batch a machine takes: row r (1-based) when (r - 1) % count == index.
+public struct BatchShard: Sendable, Equatable {
+  public var index: Int
+  public var count: Int
+
+  public init(index: Int, count: Int) throws {
+    guard count >= 1, (0..<count).contains(index) else {
+      throw EmbossError("shard \(index)/\(count): the index must be in 0...count-1")
+    }
+    self.index = index
+    self.count = count
+  }
+
+  /// `I/N`, or `auto`: the index from the job runner's environment (Kubernetes Indexed Jobs'
+  /// `JOB_COMPLETION_INDEX`, Slurm arrays' `SLURM_ARRAY_TASK_ID` less `SLURM_ARRAY_TASK_MIN`
+  /// with `SLURM_ARRAY_TASK_COUNT`, AWS Batch's `AWS_BATCH_JOB_ARRAY_INDEX`) and the count
+  /// from `count` where the environment has none.
+  public init(_ text: String, count: Int?, environment: [String: String]) throws {
+    if text == "auto" {
+      func number(_ key: String) -> Int? { environment[key].flatMap { Int($0) } }
+      if let id = number("SLURM_ARRAY_TASK_ID") {
+        let total = number("SLURM_ARRAY_TASK_COUNT") ?? count
+        guard let total else {
+          throw EmbossError("--shard auto: SLURM_ARRAY_TASK_COUNT is not set; give --shard-count")
+        }
+        try self.init(index: id - (number("SLURM_ARRAY_TASK_MIN") ?? 0), count: total)
+        return
+      }
+      for key in ["JOB_COMPLETION_INDEX", "AWS_BATCH_JOB_ARRAY_INDEX"] {
+        guard let id = number(key) else { continue }
+        guard let count else { throw EmbossError("--shard auto (\(key)): give --shard-count") }
+        try self.init(index: id, count: count)
+        return
+      }
+      throw EmbossError(
+        "--shard auto: none of JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID or AWS_BATCH_JOB_ARRAY_INDEX is set"
+      )
+    }
+    let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+    guard parts.count == 2, let index = Int(parts[0]), let total = Int(parts[1]) else {
+      throw EmbossError("--shard '\(text)': expected I/N (0-based index I of N shards) or auto")
+    }
+    if let count, count != total {
+      throw EmbossError("--shard \(text) and --shard-count \(count) disagree")
+    }
+    try self.init(index: index, count: total)
+  }
+
+  public func takes(_ row: Int) -> Bool { (row - 1) % count == index }
+}
+
+/// Runs a batch: each row of a rows file rendered by `render`, in parallel, reusing a stage
+/// cache per worker, every row reported in a manifest written in row order.
+public struct BatchRunner {
+  /// What a row renders: its render arguments (hashed as the row's inputs) and the paths it
+  /// writes (checked for collisions before anything is rendered).
+  public struct Plan: Sendable {
+    public var arguments: [String]
+    public var outputs: [String]
+
+    public init(arguments: [String], outputs: [String]) {
+      self.arguments = arguments
+      self.outputs = outputs
+    }
+  }
+
+  /// Progress after each row.
+  public struct Progress: Sendable {
+    public var done: Int
+    public var failed: Int
+    public var skipped: Int
+    public var total: Int
+    public var seconds: Double
+  }
+
+  public var rowsPath: String
+  public var manifestPath: String
+  public var shard: BatchShard?
+  public var workers: Int
+  public var version: String
+
+  public init(
+    rowsPath: String, manifestPath: String, shard: BatchShard?, workers: Int, version: String
+  ) {
+    self.rowsPath = rowsPath
+    self.manifestPath = manifestPath
+    self.shard = shard
+    self.workers = max(1, workers)
+    self.version = version
+  }
+
+  /// Runs every row this shard takes. `plan` turns a row into its arguments and outputs (it
+  /// throws for a bad row); `render` renders a planned row with a worker's cache and writes
+  /// its files. Returns the entries by row. Fails (before rendering) only when the rows
+  /// cannot be read at all.
+  public func run(
+    plan: (BatchRow) throws -> Plan,
+    render: @escaping @Sendable (Plan, StageCache) throws -> Void,
+    progress: @escaping @Sendable (Progress) -> Void
+  ) throws -> [BatchManifestEntry] {
+    // First pass: every row's plan, and collisions between rows' outputs.
+    var plans: [(row: Int, plan: Result<Plan, EmbossError>)] = []
+    var owners: [String: Int] = [:]
+    let rows = try BatchRows(path: rowsPath)
+    while true {
+      let row: BatchRow?
+      do {
+        row = try rows.next()
+      } catch let error as EmbossError where rows.isJSONLines {
+        // A bad line fails its row alone; a CSV file that stops parsing cannot go on.
+        if shard?.takes(rows.rowNumber) ?? true { plans.append((rows.rowNumber, .failure(error))) }
+        continue
+      }
+      guard let row else { break }
+      if let shard, !shard.takes(row.number) { continue }
+      do {
+        let planned = try plan(row)
+        for output in planned.outputs {
+          let key = URL(fileURLWithPath: output).standardizedFileURL.path
+          if let first = owners[key] {
+            throw EmbossError("'\(output)' is also row \(first)'s output")
+          }
+          owners[key] = row.number
+        }
+        plans.append((row.number, .success(planned)))
+      } catch let error as EmbossError {
+        plans.append((row.number, .failure(error)))
+      } catch {
+        plans.append((row.number, .failure(EmbossError("\(error)"))))
+      }
+    }
+    let previous = BatchManifestEntry.read(manifestPath).merging(
+      BatchManifestEntry.read(manifestPath + ".partial")
+    ) { $1 }
+    let partial = manifestPath + ".partial"
+    FileManager.default.createFile(atPath: partial, contents: nil)
+    guard let handle = FileHandle(forWritingAtPath: partial) else {
+      throw EmbossError("cannot write the manifest '\(partial)'")
+    }
+    let state = BatchState(count: plans.count, handle: handle)
+    let caches = CachePool(count: workers)
+    let start = DispatchTime.now().uptimeNanoseconds
+    let version = self.version
+    let plansBox = UncheckedBox(plans)
+    let previousBox = UncheckedBox(previous)
+    DispatchQueue.concurrentPerform(iterations: workers) { _ in
+      let cache = caches.take()
+      defer { caches.give(cache) }
+      while let k = state.nextIndex() {
+        let (row, planned) = plansBox.value[k]
+        let rowStart = DispatchTime.now().uptimeNanoseconds
+        var entry: BatchManifestEntry
+        switch planned {
+        case .failure(let error):
+          entry = BatchManifestEntry(
+            row: row, status: "failed", inputs: "", outputs: [], error: error.message,
+            milliseconds: 0)
+        case .success(let plan):
+          let inputs = SHA256Digest.hex(
+            Data(([version] + plan.arguments).joined(separator: "\u{0}").utf8))
+          if let old = previousBox.value[row], old.status != "failed", old.inputs == inputs,
+            old.outputs.map(\.path) == plan.outputs,
+            old.outputs.allSatisfy({ SHA256Digest.hex(file: $0.path) == $0.sha256 })
+          {
+            entry = old
+            entry.status = "skipped"
+            entry.milliseconds = 0
+          } else {
+            do {
+              try render(plan, cache)
+              entry = BatchManifestEntry(
+                row: row, status: "rendered", inputs: inputs,
+                outputs: plan.outputs.map {
+                  .init(path: $0, sha256: SHA256Digest.hex(file: $0) ?? "")
+                }, error: nil, milliseconds: 0)
+            } catch {
+              entry = BatchManifestEntry(
+                row: row, status: "failed", inputs: inputs, outputs: [],
+                error: (error as? EmbossError)?.message ?? Self.describe(error), milliseconds: 0)
+            }
+          }
+          entry.milliseconds =
+            (Double(DispatchTime.now().uptimeNanoseconds - rowStart) / 1e4).rounded() / 100
+        }
+        let snapshot = state.finish(k, entry)
+        progress(
+          Progress(
+            done: snapshot.done, failed: snapshot.failed, skipped: snapshot.skipped,
+            total: state.count,
+            seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9))
+      }
+    }
+    try handle.close()
+    // The finished manifest replaces the last one.
+    if rename(partial, manifestPath) != 0 {
+      throw EmbossError(
+        "cannot write the manifest '\(manifestPath)': \(String(cString: strerror(errno)))")
+    }
+    return state.entries
+  }
+
+  /// A render error's message: EmbossError's text, a material's diagnostics, or the error.
+  static func describe(_ error: Error) -> String {
+    if let error = error as? MaterialError {
+      return error.diagnostics.map(\.description).joined(separator: "; ")
+    }
+    return "\(error)"
+  }
+}
+
+/// A value shared read-only by the workers.
+private struct UncheckedBox<Value>: @unchecked Sendable {
+  let value: Value
+  init(_ value: Value) { self.value = value }
+}
+
+/// Stage caches for the workers: each render takes one and gives it back.
+private final class CachePool: @unchecked Sendable {
+  private var caches: [StageCache]
+  private let lock = NSLock()
+
+  init(count: Int) { caches = (0..<count).map { _ in StageCache() } }
+
+  func take() -> StageCache {
+    lock.lock()
+    defer { lock.unlock() }
+    return caches.popLast() ?? StageCache()
+  }
+
+  func give(_ cache: StageCache) {
+    lock.lock()
+    caches.append(cache)
+    lock.unlock()
+  }
+}
+
+/// The rows handed out and finished; finished entries are written to the manifest in row
+/// order as soon as every row before them is finished.
+private final class BatchState: @unchecked Sendable {
+  private let lock = NSLock()
+  private var next = 0
+  private var finished: [Int: BatchManifestEntry] = [:]
+  private var written = 0
+  private let handle: FileHandle
+  private(set) var entries: [BatchManifestEntry] = []
+  private var done = 0
+  private var failed = 0
+  private var skipped = 0
+  let count: Int
+
+  init(count: Int, handle: FileHandle) {
+    self.count = count
+    self.handle = handle
+  }
+
+  func nextIndex() -> Int? {
+    lock.lock()
+    defer { lock.unlock() }
+    guard next < count else { return nil }
+    next += 1
+    return next - 1
+  }
+
+  func finish(_ index: Int, _ entry: BatchManifestEntry) -> (done: Int, failed: Int, skipped: Int) {
+    lock.lock()
+    defer { lock.unlock() }
+    finished[index] = entry
+    done += 1
+    if entry.status == "failed" { failed += 1 }
+    if entry.status == "skipped" { skipped += 1 }
+    while let ready = finished.removeValue(forKey: written) {
+      entries.append(ready)
+      handle.write(Data((ready.line() + "\n").utf8))
+      written += 1
+    }
+    return (done, failed, skipped)
+  }
+}

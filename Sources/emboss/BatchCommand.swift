@@ -1,0 +1,277 @@
+import ArgumentParser
+import EmbossKit
+import Foundation
+
+struct BatchCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "batch",
+    abstract: "Render every row of a CSV or JSON Lines file.",
+    discussion: """
+      Each row is one render. The column `text` is the text (or give a `mask` column); a \
+      column named like a render option (`material`, `font`, `size`, `height`, `dither`, \
+      `set`, ... without the dashes) sets that option for its row (several `set` values are \
+      separated by `;`; a flag column is true, 1 or yes to turn it on). Render options \
+      given on this command line after the rows file are every row's defaults. Other \
+      columns are for the name templates only.
+
+      Templates: `{column}` is the row's value made a safe file name, `{row}` the row \
+      number (`{row:04}` zero-padded). Outputs that two rows would share are refused \
+      before anything is rendered.
+
+      The manifest (JSON Lines, default ROWS.manifest.jsonl) records every row: status \
+      (rendered, skipped, failed), a hash of its inputs, each output's path and SHA-256, \
+      the error and the time. A rerun skips rows whose outputs are still as the manifest \
+      says and whose inputs did not change, so a batch stopped at any point resumes. Rows \
+      run in parallel on all cores.
+
+      Exit status: 0 when every row rendered (or was already there), 1 when some rows \
+      failed (the others are complete), 2 when the rows could not be read, 64 for invalid \
+      arguments.
+      """)
+
+  @Argument(
+    help: ArgumentHelp(
+      "The rows: CSV with a header row, or JSON Lines (.jsonl).", valueName: "rows"))
+  var rows: String
+
+  @Option(
+    help: ArgumentHelp(
+      "Each row's picture: a path template such as 'out/{row:04}-{text}.png'.",
+      valueName: "template"))
+  var name: String
+
+  @Option(
+    help: ArgumentHelp("Each row's 1-bit engrave bitmap (a template).", valueName: "template"))
+  var engrave: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Each row's SVG with the cut line (a template; needs --dpi).", valueName: "template"))
+  var svg: String?
+
+  @Option(
+    name: .customLong("depth-map"),
+    help: ArgumentHelp("Each row's depth map (a template).", valueName: "template"))
+  var depthMap: String?
+
+  @Option(help: ArgumentHelp("The manifest (default: ROWS.manifest.jsonl).", valueName: "file"))
+  var manifest: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Only the rows of shard I of N (0-based): row r when (r - 1) % N == I. 'auto' reads the index from JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID or AWS_BATCH_JOB_ARRAY_INDEX.",
+      valueName: "I/N|auto"))
+  var shard: String?
+
+  @Option(name: .customLong("shard-count"), help: "The number of shards, for --shard auto.")
+  var shardCount: Int?
+
+  @Flag(help: "No progress lines.")
+  var quiet = false
+
+  @Option(help: "Rows rendered at once (default: all cores).")
+  var threads: Int?
+
+  @Argument(
+    parsing: .allUnrecognized,
+    help: ArgumentHelp("Render options for every row, as for emboss render.", valueName: "options"))
+  var renderOptions: [String] = []
+
+  /// Templates, parsed once (argument errors: exit 64).
+  private func templates() throws -> [(option: String, template: NameTemplate)] {
+    var out = [("-o", try NameTemplate(name, option: "--name"))]
+    if let engrave { out.append(("--engrave", try NameTemplate(engrave, option: "--engrave"))) }
+    if let svg { out.append(("--svg", try NameTemplate(svg, option: "--svg"))) }
+    if let depthMap {
+      out.append(("--depth-map", try NameTemplate(depthMap, option: "--depth-map")))
+    }
+    return out
+  }
+
+  func validate() throws {
+    do {
+      _ = try templates()
+      _ = try shard.map {
+        try BatchShard($0, count: shardCount, environment: ProcessInfo.processInfo.environment)
+      }
+    } catch let error as EmbossError {
+      throw ValidationError(error.message)
+    }
+    if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+    for option in [
+      "-o", "--output", "--engrave", "--svg", "--depth-map", "--watch", "--save-stages",
+    ]
+    where renderOptions.contains(option) {
+      throw ValidationError(
+        "\(option) is per row in a batch: give --name, --engrave, --svg or --depth-map templates")
+    }
+    // The defaults must make a valid render on their own.
+    do {
+      _ = try RenderCommand.parse(["x"] + renderOptions + ["-o", "x.png"])
+    } catch {
+      throw ValidationError("render options: \(RenderCommand.message(for: error))")
+    }
+  }
+
+  func run() throws {
+    let resources = try Resources.locate()
+    let templates = try templates()
+    let options = RenderOptionNames.shared
+    let shard = try shard.map {
+      try BatchShard($0, count: shardCount, environment: ProcessInfo.processInfo.environment)
+    }
+    let workers = threads ?? ProcessInfo.processInfo.activeProcessorCount
+    let runner = BatchRunner(
+      rowsPath: rows, manifestPath: manifest ?? rows + ".manifest.jsonl", shard: shard,
+      workers: workers, version: Emboss.configuration.version)
+    let defaults = renderOptions
+    let reporter = ProgressReporter(quiet: quiet)
+    let entries: [BatchManifestEntry]
+    do {
+      entries = try runner.run(
+        plan: { row in
+          var arguments: [String] = []
+          if let text = row.values["text"] { arguments.append(text) }
+          arguments += defaults
+          for (column, value) in row.values.sorted(by: { $0.key < $1.key }) where column != "text" {
+            arguments += try options.arguments(column: column, value: value, row: row.number)
+          }
+          var outputs: [String] = []
+          for (option, template) in templates {
+            let path = try template.path(for: row)
+            outputs.append(path)
+            arguments += [option, path]
+          }
+          return BatchRunner.Plan(arguments: arguments, outputs: outputs)
+        },
+        render: { plan, cache in
+          let command: RenderCommand
+          do {
+            command = try RenderCommand.parse(plan.arguments + ["--threads", "1"])
+          } catch {
+            throw EmbossError(RenderCommand.message(for: error))
+          }
+          let job = try command.job(resources: resources)
+          for output in plan.outputs {
+            let directory = URL(fileURLWithPath: output).deletingLastPathComponent()
+            try FileManager.default.createDirectory(
+              at: directory, withIntermediateDirectories: true)
+          }
+          try job.write(try job.run(resources: resources, cache: cache))
+        },
+        progress: { reporter.report($0) })
+    } catch let error as EmbossError {
+      printError("error: \(error.message)")
+      throw ExitCode(2)
+    }
+    reporter.finish()
+    var failed = 0
+    for entry in entries where entry.status == "failed" {
+      failed += 1
+      printError("error: row \(entry.row): \(entry.error ?? "failed")")
+    }
+    if !quiet {
+      let rendered = entries.filter { $0.status == "rendered" }.count
+      let skipped = entries.filter { $0.status == "skipped" }.count
+      printError(
+        "batch: \(rendered) rendered, \(skipped) already there, \(failed) failed; manifest \(manifest ?? rows + ".manifest.jsonl")"
+      )
+    }
+    if failed > 0 { throw ExitCode(1) }
+  }
+}
+
+/// The long options of `emboss render`, from its help, to map columns to options.
+struct RenderOptionNames: Sendable {
+  /// Options that take a value, and flags.
+  let valued: Set<String>
+  let flags: Set<String>
+
+  static let shared = RenderOptionNames()
+
+  init() {
+    var valued: Set<String> = []
+    var flags: Set<String> = []
+    let help = RenderCommand.helpMessage(columns: 10_000)
+    for line in help.split(separator: "\n") {
+      let trimmed = line.drop { $0 == " " }
+      guard trimmed.hasPrefix("--") else { continue }
+      let spec = trimmed.prefix { $0 != " " || false }
+      let takesValue = trimmed.dropFirst(spec.count).hasPrefix(" <")
+      for name in spec.split(separator: "/") where name.hasPrefix("--") {
+        let option = String(name.dropFirst(2))
+        if takesValue { valued.insert(option) } else { flags.insert(option) }
+      }
+    }
+    self.valued = valued
+    self.flags = flags
+  }
+
+  /// The render arguments a column gives its row: none for a data column (one that is not an
+  /// option) or an empty value.
+  func arguments(column: String, value: String, row: Int) throws -> [String] {
+    let trimmed = value.trimmingCharacters(in: .whitespaces)
+    if ["o", "output", "engrave", "svg", "depth-map", "watch", "save-stages"].contains(column) {
+      throw EmbossError("column '\(column)' cannot set a row's outputs (use the batch's templates)")
+    }
+    if column == "set" {
+      return trimmed.split(separator: ";").flatMap {
+        ["--set", $0.trimmingCharacters(in: .whitespaces)]
+      }
+    }
+    if valued.contains(column) {
+      return trimmed.isEmpty ? [] : ["--\(column)", value]
+    }
+    if flags.contains(column) {
+      switch trimmed.lowercased() {
+      case "", "0", "false", "no", "n": return []
+      case "1", "true", "yes", "y", "x": return ["--\(column)"]
+      default:
+        throw EmbossError("column '\(column)' is a flag: true/false, 1/0 or yes/no, got '\(value)'")
+      }
+    }
+    return []
+  }
+}
+
+/// Progress on standard error: a line redrawn in place on a terminal, a plain line every two
+/// seconds otherwise, nothing with --quiet.
+final class ProgressReporter: @unchecked Sendable {
+  private let quiet: Bool
+  private let terminal = isatty(2) == 1
+  private let lock = NSLock()
+  private var lastLine = 0.0
+  private var drawn = false
+
+  init(quiet: Bool) { self.quiet = quiet }
+
+  func report(_ progress: BatchRunner.Progress) {
+    guard !quiet else { return }
+    lock.lock()
+    defer { lock.unlock() }
+    let last = progress.done == progress.total
+    guard last || progress.seconds - lastLine >= (terminal ? 0.1 : 2) else { return }
+    lastLine = progress.seconds
+    let rate = progress.seconds > 0 ? Double(progress.done) / progress.seconds : 0
+    let left = rate > 0 ? Double(progress.total - progress.done) / rate : 0
+    let text = String(
+      format: "%d/%d rows, %d failed, %.1f rows/s, ETA %.0f s", progress.done, progress.total,
+      progress.failed, rate, left)
+    if terminal {
+      let width = 30
+      let filled = progress.total > 0 ? width * progress.done / progress.total : width
+      let bar =
+        String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+      StandardStream.writeError("\r[\(bar)] \(text)", newline: false)
+      drawn = true
+    } else {
+      printError("batch: \(text)")
+    }
+  }
+
+  func finish() {
+    lock.lock()
+    defer { lock.unlock() }
+    if drawn { StandardStream.writeError("") }
+  }
+}
