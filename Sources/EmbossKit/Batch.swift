@@ -63,7 +63,9 @@ public final class BatchRows {
     }
   }
 
-  /// The next row, nil at the end. A row that cannot be read (bad UTF-8, a line of JSON that
+  /// The next row, nil at the end.
+  ///
+  /// A row that cannot be read (bad UTF-8, a line of JSON that
   /// is not an object) throws with its number; reading may go on after it.
   public func next() throws -> BatchRow? {
     if let csv {
@@ -349,8 +351,9 @@ public struct BatchManifestEntry: Codable, Sendable, Equatable {
     return String(decoding: data, as: UTF8.self)
   }
 
-  /// The entries of a manifest file by row (the last entry of a row wins); empty when there
-  /// is no such file. Lines that do not parse are ignored (a run killed mid-line).
+  /// The entries of a manifest file by row (the last entry of a row wins).
+  ///
+  /// Empty when there is no such file. Lines that do not parse are ignored (a run killed mid-line).
   public static func read(_ path: String) -> [Int: BatchManifestEntry] {
     guard let data = FileManager.default.contents(atPath: path) else { return [:] }
     var entries: [Int: BatchManifestEntry] = [:]
@@ -455,7 +458,9 @@ public struct BatchRunner {
     self.version = version
   }
 
-  /// Runs every row this shard takes. `plan` turns a row into its arguments and outputs (it
+  /// Runs every row this shard takes.
+  ///
+  /// `plan` turns a row into its arguments and outputs (it
   /// throws for a bad row); `render` renders a planned row with a worker's cache and writes
   /// its files. Returns the entries by row. Fails (before rendering) only when the rows
   /// cannot be read at all.
