@@ -5,7 +5,15 @@ import Foundation
 struct BatchCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "batch",
-    abstract: "Render every row of a CSV or JSON Lines file.",
+    abstract: "Render every row of a CSV or JSON Lines file (emboss batch ROWS --name T ...).",
+    subcommands: [BatchRunCommand.self, BatchMergeCommand.self],
+    defaultSubcommand: BatchRunCommand.self)
+}
+
+struct BatchRunCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "run",
+    abstract: "Render every row of a CSV or JSON Lines file (the default: 'run' may be left out).",
     discussion: """
       Each row is one render. The column `text` is the text (or give a `mask` column); a \
       column named like a render option (`material`, `font`, `size`, `height`, `dither`, \
@@ -273,5 +281,46 @@ final class ProgressReporter: @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     if drawn { StandardStream.writeError("") }
+  }
+}
+
+struct BatchMergeCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "merge",
+    abstract: "Merge the manifests of a batch's shards into one, in row order.",
+    discussion: """
+      A row in two manifests must have the same inputs there (the same batch); its last \
+      entry wins. Exit status: 0, 1 when a manifest cannot be read or rows disagree.
+      """)
+
+  @Argument(help: ArgumentHelp("The shards' manifests.", valueName: "manifest"))
+  var manifests: [String]
+
+  @Option(name: .shortAndLong, help: ArgumentHelp("The merged manifest.", valueName: "file"))
+  var output: String
+
+  func validate() throws {
+    guard !manifests.isEmpty else { throw ValidationError("give at least one manifest") }
+  }
+
+  func run() throws {
+    var merged: [Int: BatchManifestEntry] = [:]
+    for path in manifests {
+      guard FileManager.default.fileExists(atPath: path) else {
+        throw EmbossError("cannot read manifest '\(path)'")
+      }
+      for (row, entry) in BatchManifestEntry.read(path) {
+        if let other = merged[row], other.inputs != entry.inputs, !other.inputs.isEmpty,
+          !entry.inputs.isEmpty
+        {
+          throw EmbossError(
+            "row \(row) has other inputs in '\(path)' than in an earlier manifest: not the same batch"
+          )
+        }
+        merged[row] = entry
+      }
+    }
+    let text = merged.sorted { $0.key < $1.key }.map { $0.value.line() + "\n" }.joined()
+    try OutputFile.write(Data(text.utf8), to: output)
   }
 }

@@ -24,6 +24,13 @@ struct BenchCommand: ParsableCommand {
   )
   var engrave = false
 
+  @Option(
+    name: .customLong("batch"),
+    help: ArgumentHelp(
+      "Also time N names at 128 px through one emboss batch against N emboss render processes.",
+      valueName: "N"))
+  var batchRows: Int?
+
   @Option(help: "Cases to run: any of A, B, C.")
   var cases: String = "ABC"
 
@@ -38,6 +45,7 @@ struct BenchCommand: ParsableCommand {
 
   func validate() throws {
     guard iterations >= 1 else { throw ValidationError("--iterations must be at least 1") }
+    if let batchRows, batchRows < 1 { throw ValidationError("--batch must be at least 1") }
     guard (0...9).contains(compression) else {
       throw ValidationError("--compression must be in 0...9")
     }
@@ -203,6 +211,10 @@ struct BenchCommand: ParsableCommand {
         "case \(name)", ["render"] + benchCase.arguments + ["-o", output] + common,
         pixels: benchCase.canvas.map { $0.width * $0.height } ?? 1)
     }
+    if let batchRows {
+      try batchBenchmark(
+        rows: batchRows, executable: executable, directory: directory, threads: threads)
+    }
     guard engrave else { return }
     let picture = directory.appendingPathComponent("C.png").path
     let benchCase = try BenchmarkCase.named("C")
@@ -221,6 +233,41 @@ struct BenchCommand: ParsableCommand {
         ],
         pixels: pixels)
     }
+  }
+
+  /// `rows` names at 128 px: one `emboss batch` process against one `emboss render` process
+  /// per name, run one after another as a shell loop would.
+  private func batchBenchmark(rows: Int, executable: String, directory: URL, threads: Int) throws {
+    let names = ["Ada", "Grace", "Linus", "Ken", "Barbara", "Edsger", "Frances", "Niklaus"]
+    let csv = "text\n" + (0..<rows).map { "\(names[$0 % names.count]) \($0 + 1)\n" }.joined()
+    let rowsPath = directory.appendingPathComponent("names.csv").path
+    try Data(csv.utf8).write(to: URL(fileURLWithPath: rowsPath))
+    let batchFolder = directory.appendingPathComponent("batch").path
+    let batch = try ChildProcess.run(
+      executable,
+      [
+        "batch", rowsPath, "--name", batchFolder + "/{row}.png", "--size", "128", "--quiet",
+        "--threads", "\(threads)", "--manifest", directory.appendingPathComponent("m.jsonl").path,
+      ])
+    guard batch.status == 0 else { throw EmbossError("emboss batch exited with \(batch.status)") }
+    let start = DispatchTime.now().uptimeNanoseconds
+    for row in 0..<rows {
+      let run = try ChildProcess.run(
+        executable,
+        [
+          "render", "\(names[row % names.count]) \(row + 1)", "--size", "128", "-o",
+          directory.appendingPathComponent("single.png").path,
+        ])
+      guard run.status == 0 else { throw EmbossError("emboss render exited with \(run.status)") }
+    }
+    let separate = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    try printLine(
+      String(
+        format:
+          "  %@ batch %.2f s (%.1f rows/s, peak %.0f MiB); %d render processes %.2f s; batch %.1fx faster",
+        "\(rows) names at 128 px:".padding(toLength: 28, withPad: " ", startingAt: 0),
+        batch.seconds, Double(rows) / batch.seconds, Double(batch.peakBytes) / 1_048_576, rows,
+        separate, separate / batch.seconds))
   }
 
   private func peakResidentBytes() -> Int {

@@ -118,6 +118,10 @@ final class BatchTests: XCTestCase {
     let whole = try files("whole")
     XCTAssertEqual(whole.count, 5)
     XCTAssertEqual(try files("sharded"), whole)
+    // The shards' manifests merge into one in row order.
+    let merge = try run(["batch", "merge", "m-1.jsonl", "m-0.jsonl", "-o", "all.jsonl"])
+    XCTAssertEqual(merge.status, 0, merge.stderr)
+    XCTAssertEqual(try manifest("all.jsonl").map(\.row), [1, 2, 3, 4, 5])
   }
 
   /// Two rows naming one file: the later one fails before anything is rendered; a
