@@ -458,116 +458,115 @@ public struct BatchRunner {
     self.version = version
   }
 
-  /// Runs every row this shard takes.
+  /// Runs every row this shard takes, streaming the rows file twice.
   ///
-  /// `plan` turns a row into its arguments and outputs (it
-  /// throws for a bad row); `render` renders a planned row with a worker's cache and writes
-  /// its files. Returns the entries by row. Fails (before rendering) only when the rows
-  /// cannot be read at all.
+  /// The first pass plans every row and checks that no two rows write one file; the second
+  /// renders them in parallel, handing rows to the workers in order. `plan` turns a row into
+  /// its arguments and outputs (it throws for a bad row); `render` renders a planned row with
+  /// a worker's cache and writes its files; `entry` gets each row's manifest entry in row
+  /// order. Memory does not grow with the rows, but for the output names of the first pass.
+  /// Fails (before rendering) only when the rows cannot be read at all.
   public func run(
-    plan: (BatchRow) throws -> Plan,
+    plan: @escaping (BatchRow) throws -> Plan,
     render: @escaping @Sendable (Plan, StageCache) throws -> Void,
-    progress: @escaping @Sendable (Progress) -> Void
-  ) throws -> [BatchManifestEntry] {
-    // First pass: every row's plan, and collisions between rows' outputs.
-    var plans: [(row: Int, plan: Result<Plan, EmbossError>)] = []
+    progress: @escaping @Sendable (Progress) -> Void,
+    entry: @escaping @Sendable (BatchManifestEntry) -> Void
+  ) throws -> (rendered: Int, skipped: Int, failed: Int) {
+    // First pass: collisions between rows' outputs; rows that fail to plan fail again below.
     var owners: [String: Int] = [:]
-    let rows = try BatchRows(path: rowsPath)
+    var collisions: [Int: EmbossError] = [:]
+    var total = 0
+    let first = try BatchRows(path: rowsPath)
     while true {
       let row: BatchRow?
       do {
-        row = try rows.next()
-      } catch let error as EmbossError where rows.isJSONLines {
-        // A bad line fails its row alone; a CSV file that stops parsing cannot go on.
-        if shard?.takes(rows.rowNumber) ?? true { plans.append((rows.rowNumber, .failure(error))) }
+        row = try first.next()
+      } catch is EmbossError where first.isJSONLines {
+        if shard?.takes(first.rowNumber) ?? true { total += 1 }
         continue
       }
       guard let row else { break }
       if let shard, !shard.takes(row.number) { continue }
-      do {
-        let planned = try plan(row)
-        for output in planned.outputs {
-          let key = URL(fileURLWithPath: output).standardizedFileURL.path
-          if let first = owners[key] {
-            throw EmbossError("'\(output)' is also row \(first)'s output")
-          }
-          owners[key] = row.number
+      total += 1
+      guard let planned = try? plan(row) else { continue }
+      for output in planned.outputs {
+        let key = URL(fileURLWithPath: output).standardizedFileURL.path
+        if let owner = owners[key] {
+          collisions[row.number] = EmbossError("'\(output)' is also row \(owner)'s output")
+          break
         }
-        plans.append((row.number, .success(planned)))
-      } catch let error as EmbossError {
-        plans.append((row.number, .failure(error)))
-      } catch {
-        plans.append((row.number, .failure(EmbossError("\(error)"))))
+        owners[key] = row.number
       }
     }
-    let previous = BatchManifestEntry.read(manifestPath).merging(
-      BatchManifestEntry.read(manifestPath + ".partial")
-    ) { $1 }
+    owners = [:]
     let partial = manifestPath + ".partial"
+    // The last run's entries, read forward as rows are handed out (manifests are in row
+    // order); a killed run's partial manifest is newer. Both are opened before the new
+    // partial manifest replaces the old one.
+    let previous = [ManifestCursor(path: partial), ManifestCursor(path: manifestPath)]
+    unlink(partial)
     FileManager.default.createFile(atPath: partial, contents: nil)
     guard let handle = FileHandle(forWritingAtPath: partial) else {
       throw EmbossError("cannot write the manifest '\(partial)'")
     }
-    let state = BatchState(count: plans.count, handle: handle)
+    let state = BatchState(
+      rows: try BatchRows(path: rowsPath), shard: shard, plan: plan, collisions: collisions,
+      previous: previous, total: total, handle: handle, entry: entry)
     let caches = CachePool(count: workers)
     let start = DispatchTime.now().uptimeNanoseconds
     let version = self.version
-    let plansBox = UncheckedBox(plans)
-    let previousBox = UncheckedBox(previous)
     DispatchQueue.concurrentPerform(iterations: workers) { _ in
       let cache = caches.take()
       defer { caches.give(cache) }
-      while let k = state.nextIndex() {
-        let (row, planned) = plansBox.value[k]
+      while let work = state.next() {
         let rowStart = DispatchTime.now().uptimeNanoseconds
-        var entry: BatchManifestEntry
-        switch planned {
+        var result: BatchManifestEntry
+        switch work.plan {
         case .failure(let error):
-          entry = BatchManifestEntry(
-            row: row, status: "failed", inputs: "", outputs: [], error: error.message,
+          result = BatchManifestEntry(
+            row: work.row, status: "failed", inputs: "", outputs: [], error: error.message,
             milliseconds: 0)
         case .success(let plan):
           let inputs = SHA256Digest.hex(
             Data(([version] + plan.arguments).joined(separator: "\u{0}").utf8))
-          if let old = previousBox.value[row], old.status != "failed", old.inputs == inputs,
+          if let old = work.previous, old.status != "failed", old.inputs == inputs,
             old.outputs.map(\.path) == plan.outputs,
             old.outputs.allSatisfy({ SHA256Digest.hex(file: $0.path) == $0.sha256 })
           {
-            entry = old
-            entry.status = "skipped"
-            entry.milliseconds = 0
+            result = old
+            result.status = "skipped"
           } else {
             do {
               try render(plan, cache)
-              entry = BatchManifestEntry(
-                row: row, status: "rendered", inputs: inputs,
+              result = BatchManifestEntry(
+                row: work.row, status: "rendered", inputs: inputs,
                 outputs: plan.outputs.map {
                   .init(path: $0, sha256: SHA256Digest.hex(file: $0) ?? "")
                 }, error: nil, milliseconds: 0)
             } catch {
-              entry = BatchManifestEntry(
-                row: row, status: "failed", inputs: inputs, outputs: [],
+              result = BatchManifestEntry(
+                row: work.row, status: "failed", inputs: inputs, outputs: [],
                 error: (error as? EmbossError)?.message ?? Self.describe(error), milliseconds: 0)
             }
           }
-          entry.milliseconds =
-            (Double(DispatchTime.now().uptimeNanoseconds - rowStart) / 1e4).rounded() / 100
         }
-        let snapshot = state.finish(k, entry)
+        result.milliseconds =
+          (Double(DispatchTime.now().uptimeNanoseconds - rowStart) / 1e4).rounded() / 100
+        let counts = state.finish(work.index, result)
         progress(
           Progress(
-            done: snapshot.done, failed: snapshot.failed, skipped: snapshot.skipped,
-            total: state.count,
+            done: counts.done, failed: counts.failed, skipped: counts.skipped, total: state.total,
             seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9))
       }
     }
     try handle.close()
+    if let error = state.readError { throw error }
     // The finished manifest replaces the last one.
     if rename(partial, manifestPath) != 0 {
       throw EmbossError(
         "cannot write the manifest '\(manifestPath)': \(String(cString: strerror(errno)))")
     }
-    return state.entries
+    return state.counts
   }
 
   /// A render error's message: EmbossError's text, a material's diagnostics, or the error.
@@ -579,10 +578,29 @@ public struct BatchRunner {
   }
 }
 
-/// A value shared read-only by the workers.
-private struct UncheckedBox<Value>: @unchecked Sendable {
-  let value: Value
-  init(_ value: Value) { self.value = value }
+/// A manifest read forward: the entry of a row, for rows asked in increasing order.
+private final class ManifestCursor: @unchecked Sendable {
+  private var reader: LineReader?
+  private var pending: BatchManifestEntry?
+
+  init(path: String) {
+    reader = FileHandle(forReadingAtPath: path).map(LineReader.init)
+  }
+
+  /// The entry of `row`, passing over earlier rows' entries (the last of a row's wins).
+  func entry(row: Int) -> BatchManifestEntry? {
+    var found: BatchManifestEntry?
+    while true {
+      if pending == nil {
+        guard let reader, let line = try? reader.next() else { return found }
+        pending = try? JSONDecoder().decode(BatchManifestEntry.self, from: Data(line.utf8))
+        if pending == nil { continue }
+      }
+      guard let next = pending, next.row <= row else { return found }
+      if next.row == row { found = next }
+      pending = nil
+    }
+  }
 }
 
 /// Stage caches for the workers: each render takes one and gives it back.
@@ -605,45 +623,109 @@ private final class CachePool: @unchecked Sendable {
   }
 }
 
-/// The rows handed out and finished; finished entries are written to the manifest in row
-/// order as soon as every row before them is finished.
+/// One row handed to a worker: its place in the run, number, plan and last entry.
+private struct BatchWork {
+  var index: Int
+  var row: Int
+  var plan: Result<BatchRunner.Plan, EmbossError>
+  var previous: BatchManifestEntry?
+}
+
+/// The rows handed out (read from the file under the lock, in order) and finished; finished
+/// entries are written to the manifest in row order as soon as every row before them is.
 private final class BatchState: @unchecked Sendable {
   private let lock = NSLock()
-  private var next = 0
+  private let rows: BatchRows
+  private let shard: BatchShard?
+  private let plan: (BatchRow) throws -> BatchRunner.Plan
+  private let collisions: [Int: EmbossError]
+  private let previous: [ManifestCursor]
+  private let handle: FileHandle
+  private let entry: @Sendable (BatchManifestEntry) -> Void
+  private var handedOut = 0
   private var finished: [Int: BatchManifestEntry] = [:]
   private var written = 0
-  private let handle: FileHandle
-  private(set) var entries: [BatchManifestEntry] = []
   private var done = 0
-  private var failed = 0
-  private var skipped = 0
-  let count: Int
+  private(set) var counts = (rendered: 0, skipped: 0, failed: 0)
+  private(set) var readError: EmbossError?
+  let total: Int
 
-  init(count: Int, handle: FileHandle) {
-    self.count = count
+  init(
+    rows: BatchRows, shard: BatchShard?, plan: @escaping (BatchRow) throws -> BatchRunner.Plan,
+    collisions: [Int: EmbossError], previous: [ManifestCursor], total: Int, handle: FileHandle,
+    entry: @escaping @Sendable (BatchManifestEntry) -> Void
+  ) {
+    self.rows = rows
+    self.shard = shard
+    self.plan = plan
+    self.collisions = collisions
+    self.previous = previous
+    self.total = total
     self.handle = handle
+    self.entry = entry
   }
 
-  func nextIndex() -> Int? {
+  /// The next row this shard takes, planned; nil at the end.
+  func next() -> BatchWork? {
     lock.lock()
     defer { lock.unlock() }
-    guard next < count else { return nil }
-    next += 1
-    return next - 1
+    while readError == nil {
+      let row: BatchRow
+      do {
+        guard let next = try rows.next() else { return nil }
+        row = next
+      } catch let error as EmbossError {
+        guard rows.isJSONLines else {
+          readError = error
+          return nil
+        }
+        guard shard?.takes(rows.rowNumber) ?? true else { continue }
+        handedOut += 1
+        return BatchWork(
+          index: handedOut - 1, row: rows.rowNumber, plan: .failure(error), previous: nil)
+      } catch {
+        readError = EmbossError("\(error)")
+        return nil
+      }
+      guard shard?.takes(row.number) ?? true else { continue }
+      handedOut += 1
+      let planned: Result<BatchRunner.Plan, EmbossError>
+      if let collision = collisions[row.number] {
+        planned = .failure(collision)
+      } else {
+        do {
+          planned = .success(try plan(row))
+        } catch let error as EmbossError {
+          planned = .failure(error)
+        } catch {
+          planned = .failure(EmbossError("\(error)"))
+        }
+      }
+      // Every cursor passes the row; the partial manifest's entry wins.
+      let entries = previous.map { $0.entry(row: row.number) }
+      let old = entries.compactMap { $0 }.first
+      return BatchWork(index: handedOut - 1, row: row.number, plan: planned, previous: old)
+    }
+    return nil
   }
 
-  func finish(_ index: Int, _ entry: BatchManifestEntry) -> (done: Int, failed: Int, skipped: Int) {
+  func finish(_ index: Int, _ result: BatchManifestEntry) -> (
+    done: Int, failed: Int, skipped: Int
+  ) {
     lock.lock()
     defer { lock.unlock() }
-    finished[index] = entry
+    finished[index] = result
     done += 1
-    if entry.status == "failed" { failed += 1 }
-    if entry.status == "skipped" { skipped += 1 }
+    switch result.status {
+    case "failed": counts.failed += 1
+    case "skipped": counts.skipped += 1
+    default: counts.rendered += 1
+    }
     while let ready = finished.removeValue(forKey: written) {
-      entries.append(ready)
       handle.write(Data((ready.line() + "\n").utf8))
+      entry(ready)
       written += 1
     }
-    return (done, failed, skipped)
+    return (done, counts.failed, counts.skipped)
   }
 }

@@ -134,9 +134,9 @@ struct BatchRunCommand: ParsableCommand {
       workers: workers, version: Emboss.configuration.version)
     let defaults = renderOptions
     let reporter = ProgressReporter(quiet: quiet)
-    let entries: [BatchManifestEntry]
+    let counts: (rendered: Int, skipped: Int, failed: Int)
     do {
-      entries = try runner.run(
+      counts = try runner.run(
         plan: { row in
           var arguments: [String] = []
           if let text = row.values["text"] { arguments.append(text) }
@@ -167,25 +167,22 @@ struct BatchRunCommand: ParsableCommand {
           }
           try job.write(try job.run(resources: resources, cache: cache))
         },
-        progress: { reporter.report($0) })
+        progress: { reporter.report($0) },
+        entry: { entry in
+          guard entry.status == "failed" else { return }
+          reporter.printAbove("error: row \(entry.row): \(entry.error ?? "failed")")
+        })
     } catch let error as EmbossError {
       printError("error: \(error.message)")
       throw ExitCode(2)
     }
     reporter.finish()
-    var failed = 0
-    for entry in entries where entry.status == "failed" {
-      failed += 1
-      printError("error: row \(entry.row): \(entry.error ?? "failed")")
-    }
     if !quiet {
-      let rendered = entries.filter { $0.status == "rendered" }.count
-      let skipped = entries.filter { $0.status == "skipped" }.count
       printError(
-        "batch: \(rendered) rendered, \(skipped) already there, \(failed) failed; manifest \(manifest ?? rows + ".manifest.jsonl")"
+        "batch: \(counts.rendered) rendered, \(counts.skipped) already there, \(counts.failed) failed; manifest \(manifest ?? rows + ".manifest.jsonl")"
       )
     }
-    if failed > 0 { throw ExitCode(1) }
+    if counts.failed > 0 { throw ExitCode(1) }
   }
 }
 
@@ -274,6 +271,17 @@ final class ProgressReporter: @unchecked Sendable {
       drawn = true
     } else {
       printError("batch: \(text)")
+    }
+  }
+
+  /// A line (an error) printed above the progress bar, which is drawn again after it.
+  func printAbove(_ line: String) {
+    lock.lock()
+    defer { lock.unlock() }
+    if drawn {
+      StandardStream.writeError("\r\u{1B}[K" + line)
+    } else {
+      printError(line)
     }
   }
 

@@ -97,6 +97,17 @@ final class BatchTests: XCTestCase {
     XCTAssertEqual(try run(arguments).status, 0)
     XCTAssertEqual(
       try manifest("rows.csv.manifest.jsonl").map(\.status), ["skipped", "skipped", "rendered"])
+    // A run killed before its end leaves only the partial manifest (entries in row order
+    // up to where it stopped): the next run takes it up.
+    let manifestPath = path("rows.csv.manifest.jsonl")
+    let lines = try String(contentsOfFile: manifestPath, encoding: .utf8).split(separator: "\n")
+    try (lines[0] + "\n").write(
+      toFile: manifestPath + ".partial", atomically: true, encoding: .utf8)
+    try FileManager.default.removeItem(atPath: manifestPath)
+    XCTAssertEqual(try run(arguments).status, 0)
+    XCTAssertEqual(
+      try manifest("rows.csv.manifest.jsonl").map(\.status), ["skipped", "rendered", "rendered"])
+    XCTAssertFalse(FileManager.default.fileExists(atPath: manifestPath + ".partial"))
   }
 
   /// Shards 0/2 and 1/2 together write exactly the files of one run over all rows.
