@@ -329,6 +329,10 @@ public struct BatchManifestEntry: Codable, Sendable, Equatable {
   public var outputs: [Output]
   public var error: String?
   public var milliseconds: Double
+  /// With gang sheets: the sheet the row is on, and its top-left corner there in mm.
+  public var sheet: Int?
+  public var x: Double?
+  public var y: Double?
 
   public init(
     row: Int, status: String, inputs: String, outputs: [Output], error: String?,
@@ -470,7 +474,8 @@ public struct BatchRunner {
     plan: @escaping (BatchRow) throws -> Plan,
     render: @escaping @Sendable (Plan, StageCache) throws -> Void,
     progress: @escaping @Sendable (Progress) -> Void,
-    entry: @escaping @Sendable (BatchManifestEntry) -> Void
+    entry: @escaping @Sendable (BatchManifestEntry) -> Void,
+    place: ((inout BatchManifestEntry) -> Void)? = nil
   ) throws -> (rendered: Int, skipped: Int, failed: Int) {
     // First pass: collisions between rows' outputs; rows that fail to plan fail again below.
     var owners: [String: Int] = [:]
@@ -511,7 +516,7 @@ public struct BatchRunner {
     }
     let state = BatchState(
       rows: try BatchRows(path: rowsPath), shard: shard, plan: plan, collisions: collisions,
-      previous: previous, total: total, handle: handle, entry: entry)
+      previous: previous, total: total, handle: handle, entry: entry, place: place)
     let caches = CachePool(count: workers)
     let start = DispatchTime.now().uptimeNanoseconds
     let version = self.version
@@ -642,6 +647,7 @@ private final class BatchState: @unchecked Sendable {
   private let previous: [ManifestCursor]
   private let handle: FileHandle
   private let entry: @Sendable (BatchManifestEntry) -> Void
+  private let place: ((inout BatchManifestEntry) -> Void)?
   private var handedOut = 0
   private var finished: [Int: BatchManifestEntry] = [:]
   private var written = 0
@@ -653,8 +659,10 @@ private final class BatchState: @unchecked Sendable {
   init(
     rows: BatchRows, shard: BatchShard?, plan: @escaping (BatchRow) throws -> BatchRunner.Plan,
     collisions: [Int: EmbossError], previous: [ManifestCursor], total: Int, handle: FileHandle,
-    entry: @escaping @Sendable (BatchManifestEntry) -> Void
+    entry: @escaping @Sendable (BatchManifestEntry) -> Void,
+    place: ((inout BatchManifestEntry) -> Void)?
   ) {
+    self.place = place
     self.rows = rows
     self.shard = shard
     self.plan = plan
@@ -716,12 +724,13 @@ private final class BatchState: @unchecked Sendable {
     defer { lock.unlock() }
     finished[index] = result
     done += 1
-    switch result.status {
-    case "failed": counts.failed += 1
-    case "skipped": counts.skipped += 1
-    default: counts.rendered += 1
-    }
-    while let ready = finished.removeValue(forKey: written) {
+    while var ready = finished.removeValue(forKey: written) {
+      if ready.status != "failed" { place?(&ready) }
+      switch ready.status {
+      case "failed": counts.failed += 1
+      case "skipped": counts.skipped += 1
+      default: counts.rendered += 1
+      }
       handle.write(Data((ready.line() + "\n").utf8))
       entry(ready)
       written += 1

@@ -62,6 +62,25 @@ struct BatchRunCommand: ParsableCommand {
     help: ArgumentHelp("Each row's depth map (a template).", valueName: "template"))
   var depthMap: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "Pack the rows' SVGs (engraving and cut line) onto sheets of this size, as on a laser bed: 600x400mm, 24x12in (needs --svg).",
+      valueName: "WxH"), transform: CanvasArgument.argument)
+  var sheet: CanvasArgument?
+
+  @Option(
+    help: ArgumentHelp(
+      "Space between the rows on a sheet and from its edges.", valueName: "length"),
+    transform: Length.argument)
+  var gap: Length = Length(value: 5, unit: .mm)
+
+  @Option(
+    name: .customLong("sheet-name"),
+    help: ArgumentHelp(
+      "Each sheet's SVG (its PNG preview beside it): a template with {sheet} (and {shard}). Default: sheets/sheet-{sheet:03}.svg, with -{shard} before the number when sharded.",
+      valueName: "template"))
+  var sheetName: String?
+
   @Option(help: ArgumentHelp("The manifest (default: ROWS.manifest.jsonl).", valueName: "file"))
   var manifest: String?
 
@@ -106,6 +125,17 @@ struct BatchRunCommand: ParsableCommand {
       throw ValidationError(error.message)
     }
     if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+    if sheet != nil {
+      guard svg != nil else {
+        throw ValidationError("--sheet packs the rows' SVGs: give an --svg template too")
+      }
+      _ = try sheetSize()
+      do { _ = try sheetNames() } catch let error as EmbossError {
+        throw ValidationError(error.message)
+      }
+    } else if sheetName != nil {
+      throw ValidationError("--sheet-name needs --sheet")
+    }
     for option in [
       "-o", "--output", "--engrave", "--svg", "--depth-map", "--watch", "--save-stages",
     ]
@@ -121,6 +151,39 @@ struct BatchRunCommand: ParsableCommand {
     }
   }
 
+  /// The sheet's size and the gap, in millimeters.
+  private func sheetSize() throws -> (width: Double, height: Double, gap: Double)? {
+    guard let sheet else { return nil }
+    var (w, h) = (sheet.width, sheet.height)
+    // "600x400mm": the unit written once is both sides'.
+    if w.unit == .px, h.isPhysical { w.unit = h.unit }
+    if h.unit == .px, w.isPhysical { h.unit = w.unit }
+    guard w.isPhysical, h.isPhysical, gap.isPhysical || gap.value == 0 else {
+      throw ValidationError("--sheet and --gap are lengths on the laser bed: mm, cm, in or pt")
+    }
+    // At 25.4 "pixels" per inch, a pixel is a millimeter.
+    let mm = { (length: Length) in length.pixels(dpi: 25.4) ?? 0 }
+    guard mm(gap) >= 0, mm(w) > 2 * mm(gap), mm(h) > 2 * mm(gap) else {
+      throw ValidationError("--sheet \(w)x\(h) leaves no room inside its --gap \(gap)")
+    }
+    return (mm(w), mm(h), mm(gap))
+  }
+
+  private func sheetNames() throws -> NameTemplate {
+    let sharded = shard != nil
+    let template = try NameTemplate(
+      sheetName
+        ?? (sharded ? "sheets/sheet-{shard}-{sheet:03}.svg" : "sheets/sheet-{sheet:03}.svg"),
+      option: "--sheet-name")
+    for field in template.fields where field != "sheet" && field != "shard" {
+      throw EmbossError("--sheet-name: {\(field)} is not a sheet's field ({sheet}, {shard})")
+    }
+    guard template.fields.contains("sheet") else {
+      throw EmbossError("--sheet-name needs {sheet}: every sheet would write the same file")
+    }
+    return template
+  }
+
   func run() throws {
     let resources = try Resources.locate()
     let templates = try templates()
@@ -134,6 +197,13 @@ struct BatchRunCommand: ParsableCommand {
       workers: workers, version: Emboss.configuration.version)
     let defaults = renderOptions
     let reporter = ProgressReporter(quiet: quiet)
+    // The sheets: rows placed in row order as their manifest lines are written.
+    let packer = try sheetSize().map {
+      GangSheetPacker(
+        width: $0.width, height: $0.height, gap: $0.gap, names: try sheetNames(),
+        shard: shard?.index)
+    }
+    let svgIndex = templates.firstIndex { $0.option == "--svg" }
     let counts: (rendered: Int, skipped: Int, failed: Int)
     do {
       counts = try runner.run(
@@ -171,7 +241,23 @@ struct BatchRunCommand: ParsableCommand {
         entry: { entry in
           guard entry.status == "failed" else { return }
           reporter.printAbove("error: row \(entry.row): \(entry.error ?? "failed")")
+        },
+        place: packer.map { packer in
+          { entry in
+            guard let svgIndex, svgIndex < entry.outputs.count else { return }
+            do {
+              let spot = try packer.place(row: entry.row, svgPath: entry.outputs[svgIndex].path)
+              (entry.sheet, entry.x, entry.y) = (spot.sheet, spot.x, spot.y)
+            } catch let error as EmbossError {
+              entry.status = "failed"
+              entry.error = "sheet: " + error.message
+            } catch {
+              entry.status = "failed"
+              entry.error = "sheet: \(error)"
+            }
+          }
         })
+      try packer?.flush()
     } catch let error as EmbossError {
       printError("error: \(error.message)")
       throw ExitCode(2)

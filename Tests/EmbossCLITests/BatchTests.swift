@@ -152,6 +152,67 @@ final class BatchTests: XCTestCase {
   }
 }
 
+extension BatchTests {
+  /// Gang sheets: the rows' SVGs packed in row order onto 100 x 60 mm sheets with 3 mm gaps,
+  /// none overlapping or leaving its sheet, each sheet an SVG of that size in mm with every
+  /// row's group, and a preview; the manifest says where each row went. A row too large for
+  /// the sheet fails alone.
+  func testGangSheets() throws {
+    try write("rows.csv", "text\nAnna\nBob\nCharlotte\nDan\nEve\nFrancesca\nGus\n")
+    let result = try run([
+      "batch", "rows.csv", "--name", "out/{row}.png", "--svg", "out/{row}.svg", "--height",
+      "10mm", "--dpi", "200", "--sheet", "100x60mm", "--gap", "3mm", "--quiet",
+    ])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    let entries = try manifest("rows.csv.manifest.jsonl")
+    XCTAssertEqual(entries.compactMap(\.sheet), [1, 1, 1, 1, 1, 2, 2])
+    // Each row's size from its own SVG; rectangles on one sheet must not overlap.
+    var placed: [(sheet: Int, x: Double, y: Double, w: Double, h: Double)] = []
+    for entry in entries {
+      let svg = try String(contentsOfFile: path("out/\(entry.row).svg"), encoding: .utf8)
+      func millimeters(_ name: String) throws -> Double {
+        let start = try XCTUnwrap(svg.range(of: " \(name)=\""))
+        let end = try XCTUnwrap(svg.range(of: "mm\"", range: start.upperBound..<svg.endIndex))
+        return try XCTUnwrap(Double(svg[start.upperBound..<end.lowerBound]))
+      }
+      let (x, y) = (try XCTUnwrap(entry.x), try XCTUnwrap(entry.y))
+      let (w, h) = (try millimeters("width"), try millimeters("height"))
+      XCTAssertGreaterThanOrEqual(x, 3 - 1e-9)
+      XCTAssertGreaterThanOrEqual(y, 3 - 1e-9)
+      XCTAssertLessThanOrEqual(x + w, 97 + 1e-6, "row \(entry.row)")
+      XCTAssertLessThanOrEqual(y + h, 57 + 1e-6, "row \(entry.row)")
+      for other in placed where other.sheet == entry.sheet {
+        let apart =
+          x >= other.x + other.w + 3 - 1e-6 || other.x >= x + w + 3 - 1e-6
+          || y >= other.y + other.h + 3 - 1e-6 || other.y >= y + h + 3 - 1e-6
+        XCTAssertTrue(apart, "row \(entry.row) overlaps another on sheet \(entry.sheet ?? 0)")
+      }
+      placed.append((entry.sheet ?? 0, x, y, w, h))
+    }
+    for sheet in ["001", "002"] {
+      let svg = try String(contentsOfFile: path("sheets/sheet-\(sheet).svg"), encoding: .utf8)
+      XCTAssertTrue(svg.contains("width=\"100mm\" height=\"60mm\" viewBox=\"0 0 100 60\""))
+      let preview = try PNGCodec.decodeSamples(
+        Data(contentsOf: URL(fileURLWithPath: path("sheets/sheet-\(sheet).png"))))
+      XCTAssertEqual([preview.width, preview.height], [400, 240])
+    }
+    let first = try String(contentsOfFile: path("sheets/sheet-001.svg"), encoding: .utf8)
+    XCTAssertEqual(first.components(separatedBy: "<g id=\"row-").count - 1, 5)
+    XCTAssertTrue(first.contains("stroke=\"#ff0000\""), "cut lines kept")
+    // Too large for the sheet: that row fails, the rest are placed.
+    try write("big.csv", "text,height\nHi,10mm\nHuge,80mm\n")
+    let big = try run([
+      "batch", "big.csv", "--name", "big/{row}.png", "--svg", "big/{row}.svg", "--dpi", "50",
+      "--sheet", "100x60mm", "--quiet", "--height", "10mm",
+    ])
+    XCTAssertEqual(big.status, 1)
+    XCTAssertTrue(big.stderr.contains("error: row 2: sheet: "), big.stderr)
+    XCTAssertTrue(big.stderr.contains("does not fit on a 100.0 x 60.0 mm sheet"), big.stderr)
+    XCTAssertEqual(
+      try run(["batch", "big.csv", "--name", "b/{row}.png", "--sheet", "100x60mm"]).status, 64)
+  }
+}
+
 final class NameTemplateTests: XCTestCase {
   func testSlugsKeepNamesSafe() throws {
     XCTAssertEqual(NameTemplate.slug("Bob, Jr."), "Bob-Jr")
