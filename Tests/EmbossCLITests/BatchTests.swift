@@ -153,10 +153,11 @@ final class BatchTests: XCTestCase {
 }
 
 extension BatchTests {
-  /// Gang sheets: the rows' SVGs packed in row order onto 100 x 60 mm sheets with 3 mm gaps,
-  /// none overlapping or leaving its sheet, each sheet an SVG of that size in mm with every
-  /// row's group, and a preview; the manifest says where each row went. A row too large for
-  /// the sheet fails alone.
+  /// Gang sheets: the rows' SVGs packed in row order onto 100 x 60 mm sheets, 3 mm apart.
+  ///
+  /// None overlaps another or leaves its sheet; each sheet is an SVG of that size in mm with
+  /// every row's group, and a preview; the manifest says where each row went. A row too large
+  /// for the sheet fails alone.
   func testGangSheets() throws {
     try write("rows.csv", "text\nAnna\nBob\nCharlotte\nDan\nEve\nFrancesca\nGus\n")
     let result = try run([
