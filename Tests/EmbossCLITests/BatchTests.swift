@@ -110,6 +110,43 @@ final class BatchTests: XCTestCase {
     XCTAssertFalse(FileManager.default.fileExists(atPath: manifestPath + ".partial"))
   }
 
+  /// A batch killed (SIGKILL) once some rows are done, then run again, ends with exactly
+  /// the files and manifest rows of one uninterrupted run.
+  func testKilledBatchResumesToTheSameFiles() throws {
+    try write("rows.csv", "text\n" + (1...10).map { "K\($0)\n" }.joined())
+    XCTAssertEqual(
+      try run(["batch", "rows.csv", "--name", "whole/{text}.png", "--size", "24", "--quiet"])
+        .status,
+      0)
+    let arguments = [
+      "batch", "rows.csv", "--name", "killed/{text}.png", "--size", "24", "--quiet",
+      "--manifest", "killed.jsonl", "--threads", "1",
+    ]
+    let process = Process()
+    process.executableURL = CLITests.binary
+    process.arguments = arguments
+    process.currentDirectoryURL = directory
+    try process.run()
+    // Kill it once a row is in the partial manifest (or let it finish, if it is that fast).
+    let partial = path("killed.jsonl.partial")
+    let deadline = Date().addingTimeInterval(60)
+    while process.isRunning, Date() < deadline {
+      if let text = try? String(contentsOfFile: partial, encoding: .utf8), text.contains("\n") {
+        kill(process.processIdentifier, SIGKILL)
+        break
+      }
+      usleep(2_000)
+    }
+    process.waitUntilExit()
+    let again = try run(arguments)
+    XCTAssertEqual(again.status, 0, again.stderr)
+    XCTAssertEqual(try files("killed"), try files("whole"))
+    let entries = try manifest("killed.jsonl")
+    XCTAssertEqual(entries.map(\.row), Array(1...10))
+    XCTAssertTrue(entries.contains { $0.status == "skipped" }, "the killed run's rows were kept")
+    XCTAssertFalse(FileManager.default.fileExists(atPath: partial))
+  }
+
   /// Shards 0/2 and 1/2 together write exactly the files of one run over all rows.
   func testShardsTogetherEqualTheWhole() throws {
     try write(
