@@ -343,13 +343,12 @@ public enum ShadedMaterial {
   /// The color of an ink pixel: the weighted mean of its groups' means.
   ///
   /// It has `groups` groups, the first at `group`, whose taps start at `tap` (both advance
-  /// past the pixel's). `last` is the last single tap read alone and its color.
+  /// past the pixel's).
   @inline(__always)
   static func inkColor(
     groups: Int, group: inout Int, tap: inout Int, weights: UnsafeBufferPointer<Float>,
     counts: UnsafeBufferPointer<UInt8>, taps: UnsafeBufferPointer<SIMD2<Float>>,
-    ball: UnsafeBufferPointer<SIMD4<Float>>, width: Int, height: Int,
-    last: inout (tap: SIMD2<Float>, color: SIMD4<Float>)
+    ball: UnsafeBufferPointer<SIMD4<Float>>, width: Int, height: Int
   ) -> SIMD4<Float> {
     @inline(__always) func groupColor(_ g: Int) -> SIMD4<Float> {
       let n = Int(counts[g])
@@ -366,18 +365,10 @@ public enum ShadedMaterial {
       }
       return sum / Float(n)
     }
-    // One group of weight 1: a pixel with one normal (or a sliver's single sample). On a
-    // plateau or a straight bevel, run after run of them read the same single tap.
+    // One group of weight 1: a pixel with one normal (or a sliver's single sample).
     if groups == 1 && weights[group] == 1 {
-      if counts[group] == 1 && taps[tap] == last.tap {
-        tap += 1
-        group += 1
-        return last.color
-      }
-      let single = counts[group] == 1 ? taps[tap] : nil
       let color = groupColor(group)
       group += 1
-      if let single { last = (single, color) }
       return color
     }
     var sum = SIMD4<Float>.zero
@@ -439,8 +430,6 @@ public enum ShadedMaterial {
               band.groupWeights.withUnsafeBufferPointer { weights in
                 band.groupTaps.withUnsafeBufferPointer { tapCounts in
                   band.taps.withUnsafeBufferPointer { taps in
-                    // The last single tap and its color (NaN never equals a tap).
-                    var last = (tap: SIMD2<Float>(.nan, .nan), color: SIMD4<Float>.zero)
                     var group = 0
                     var tap = 0
                     for row in rows {
@@ -456,7 +445,7 @@ public enum ShadedMaterial {
                         let color = inkColor(
                           groups: Int(groupCounts[local + column]), group: &group, tap: &tap,
                           weights: weights, counts: tapCounts, taps: taps, ball: ball.buffer,
-                          width: shadingWidth, height: shadingHeight, last: &last)
+                          width: shadingWidth, height: shadingHeight)
                         let rgb = SIMD3(color.x, color.y, color.z)
                         out.initialize(
                           target + column,

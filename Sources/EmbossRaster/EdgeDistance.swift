@@ -101,24 +101,6 @@ package enum EdgeDistance {
 
     package var cellWidth: Int { width + 1 }
 
-    /// Squared distance from pixel (x, y)'s center to the nearest segment of `cell` (the
-    /// search's measure: no square root, no normal).
-    package func squaredDistance(x: Int, y: Int, cell: Int) -> Float {
-      withSegments { $0.squaredDistance(x: x, y: y, cell: cell) }
-    }
-
-    @inline(__always)
-    package func hasSegments(_ cell: Int) -> Bool { cellStart[cell + 1] > cellStart[cell] }
-
-    /// The nearest point to pixel (x, y)'s center plus `offset` among the segments of
-    /// `cell`: its distance, the vector from that point to the pixel's point, and the inward
-    /// unit normal of its segment.
-    package func nearest(x: Int, y: Int, offset: SIMD2<Float> = .zero, cell: Int)
-      -> (distance: Float, delta: SIMD2<Float>, normal: SIMD2<Float>)
-    {
-      withSegments { $0.nearest(x: x, y: y, offset: offset, cell: cell) }
-    }
-
     /// Calls `body` with a view of the segments for inner loops (valid only inside `body`).
     @inlinable
     package func withSegments<R>(_ body: (Segments) -> R) -> R {
