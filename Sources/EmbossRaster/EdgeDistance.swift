@@ -139,9 +139,9 @@ package enum EdgeDistance {
   /// samples, the nearest-edge search) without bounds checks or array copies.
   package struct Segments {
     @usableFromInline let cellStart: UnsafeBufferPointer<Int32>
-    @usableFromInline let segments: UnsafeBufferPointer<SIMD4<Float>>
+    @usableFromInline package let segments: UnsafeBufferPointer<SIMD4<Float>>
     @usableFromInline let origins: UnsafeBufferPointer<SIMD2<Int32>>
-    @usableFromInline let extras: UnsafeBufferPointer<SIMD4<Float>>
+    @usableFromInline package let extras: UnsafeBufferPointer<SIMD4<Float>>
 
     @usableFromInline
     init(

@@ -214,6 +214,18 @@ public struct HeightField: Sendable, Equatable {
 /// The bevel over one band's edge field: heights and slopes at pixel centers and inside
 /// pixels.
 struct Bevel {
+  /// The sub-samples' offsets from the pixel's center, lane j * perSide + i.
+  static let offsetX = Lanes(offsets { i, _ in i })
+  static let offsetY = Lanes(offsets { _, j in j })
+  typealias Lanes = SIMD16<Float>
+
+  private static func offsets(_ pick: (Int, Int) -> Int) -> [Float] {
+    let n = SubSamples.perSide
+    precondition(n * n == Lanes.scalarCount, "the sub-samples fill one SIMD16")
+    let step = 1 / Float(n)
+    return (0..<(n * n)).map { (Float(pick($0 % n, $0 / n)) + 0.5) * step - 0.5 }
+  }
+
   let field: EdgeDistance.Field
   /// `field`'s segments, for the distance queries.
   let segments: EdgeDistance.Segments
@@ -328,37 +340,66 @@ struct Bevel {
             ends[c + 1] = m
           }
           ends[0] = 0
+          // All 16 sub-samples at once, lane l = j * n + i: the same operations in the same
+          // order as one sample at a time, so the result is the same to the bit.
+          var bestDistance = Lanes(repeating: .infinity)
+          var bestSquared = Lanes(repeating: .infinity)
+          var bestDX = Lanes.zero
+          var bestDY = Lanes.zero
+          var bestNX = Lanes.zero
+          var bestNY = Lanes.zero
+          for c in 0..<count {
+            var squared = Lanes(repeating: .infinity)
+            var dX = Lanes.zero
+            var dY = Lanes.zero
+            var nX = Lanes.zero
+            var nY = Lanes.zero
+            let base = segments.range(cells[c]).lowerBound
+            for e in ends[c]..<ends[c + 1] {
+              let k = base + e - ends[c]
+              let s = segments.segments[k]
+              let extra = segments.extras[k]
+              let px = Lanes(repeating: centers[e].x) + Self.offsetX
+              let py = Lanes(repeating: centers[e].y) + Self.offsetY
+              let vx = s.z - s.x
+              let vy = s.w - s.y
+              var t = ((px - s.x) * vx + (py - s.y) * vy) * extra.z
+              // min(max(t, 0), 1) as the scalar functions take it (+0 for t <= 0).
+              t.replace(with: 0, where: t .<= 0)
+              t.replace(with: 1, where: t .> 1)
+              let dx = px - (s.x + vx * t)
+              let dy = py - (s.y + vy * t)
+              let q = dx * dx + dy * dy
+              let nearer = q .< squared
+              squared.replace(with: q, where: nearer)
+              dX.replace(with: dx, where: nearer)
+              dY.replace(with: dy, where: nearer)
+              nX.replace(with: extra.x, where: nearer)
+              nY.replace(with: extra.y, where: nearer)
+            }
+            // Nearest within each cell by squared distance, between cells by distance (ties
+            // to the first cell), as `EdgeDistance.Field.nearest` cell by cell; a farther
+            // square is never nearer, so the root decides only the rest.
+            let distance = squared.squareRoot()
+            let take =
+              c == 0
+              ? SIMDMask<SIMD16<Int32>>(repeating: true)
+              : (squared .< bestSquared) .& (distance .< bestDistance)
+            bestDistance.replace(with: distance, where: take)
+            bestSquared.replace(with: squared, where: take)
+            bestDX.replace(with: dX, where: take)
+            bestDY.replace(with: dY, where: take)
+            bestNX.replace(with: nX, where: take)
+            bestNY.replace(with: nY, where: take)
+          }
           for j in 0..<n {
             for i in 0..<n {
-              let offset = SIMD2((Float(i) + 0.5) * step - 0.5, (Float(j) + 0.5) * step - 0.5)
-              // Nearest within each cell by squared distance, between cells by distance (ties
-              // to the first cell), as `EdgeDistance.Field.nearest` cell by cell.
-              var best: (distance: Float, delta: SIMD2<Float>, normal: SIMD2<Float>) = (
-                .infinity, .zero, .zero
+              let lane = j * n + i
+              let offset = SIMD2(Self.offsetX[lane], Self.offsetY[lane])
+              let best = (
+                distance: bestDistance[lane], delta: SIMD2(bestDX[lane], bestDY[lane]),
+                normal: SIMD2(bestNX[lane], bestNY[lane])
               )
-              var bestSquared = Float.infinity
-              for c in 0..<count {
-                var squared = Float.infinity
-                var delta = SIMD2<Float>.zero
-                var normal = SIMD2<Float>.zero
-                let base = segments.range(cells[c]).lowerBound
-                for e in ends[c]..<ends[c + 1] {
-                  let k = base + e - ends[c]
-                  let (q, d) = segments.squared(centers[e] + offset, segment: k)
-                  if q < squared {
-                    squared = q
-                    delta = d
-                    normal = segments.normal(k)
-                  }
-                }
-                // A farther square is never nearer; the root decides only the rest (ties stay).
-                guard c == 0 || squared < bestSquared else { continue }
-                let distance = squared.squareRoot()
-                if c == 0 || distance < best.distance {
-                  best = (distance, delta, normal)
-                  bestSquared = squared
-                }
-              }
               // Which side of the edge polygon the point is on: by its nearest segment's normal,
               // or, where the nearest point is a corner (the normal is ambiguous there), by the
               // coverage interpolated between pixel centers.
