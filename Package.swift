@@ -13,6 +13,7 @@ let package = Package(
     .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
     .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
+    .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
   ],
   targets: [
     .systemLibrary(
@@ -79,12 +80,21 @@ let package = Package(
         .product(name: "CSV", package: "CSV.swift"),
       ]
     ),
+    // `emboss studio`: the live material editor, served to a browser on this machine.
+    .target(
+      name: "EmbossStudio",
+      dependencies: ["EmbossKit", .product(name: "FlyingFox", package: "FlyingFox")],
+      resources: [
+        .embedInCode("Assets/studio.html"), .embedInCode("Assets/studio.js"),
+        .embedInCode("Assets/studio.css"),
+      ]
+    ),
     // Process-level C support: allocator tuning, temporary files removed on signals.
     .target(name: "CSupport"),
     .executableTarget(
       name: "emboss",
       dependencies: [
-        "EmbossKit", "CSupport",
+        "EmbossKit", "EmbossStudio", "CSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -96,6 +106,10 @@ let package = Package(
         .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
       ],
       exclude: ["__Snapshots__", "FuzzRegressions", "Fixtures"]
+    ),
+    .testTarget(
+      name: "EmbossStudioTests",
+      dependencies: ["EmbossStudio", "EmbossKit"]
     ),
     .testTarget(
       name: "EmbossCLITests",

@@ -26,6 +26,28 @@ public struct MaterialDocument: Sendable, Equatable {
     public var description: String { message }
   }
 
+  /// A key and its YAML value, as written in a list item.
+  public struct Field: Sendable, Equatable {
+    public var key: String
+    public var yaml: String
+    public init(_ key: String, _ yaml: String) {
+      self.key = key
+      self.yaml = yaml
+    }
+  }
+
+  /// Whether the text writes a value at `key` (a key path), or anything under it.
+  public static func contains(_ text: String, key: String) -> Bool {
+    guard let root = try? root(text) else { return false }
+    return flatten(root).keys.contains { isUnder($0, key) }
+  }
+
+  /// Every key path the text writes a scalar (or an empty collection) at.
+  public static func writtenKeys(_ text: String) -> Set<String> {
+    guard let root = try? root(text) else { return [] }
+    return Set(flatten(root).keys)
+  }
+
   /// The lists whose items can be added, removed and moved.
   public static let lists = ["lights", "environment.softboxes"]
 
@@ -74,7 +96,7 @@ public struct MaterialDocument: Sendable, Equatable {
   }
 
   /// Appends an item to a list, given as key and YAML value pairs in the order to write.
-  public mutating func appendItem(of list: String, fields: [(key: String, yaml: String)])
+  public mutating func appendItem(of list: String, fields: [Field])
     throws(EditError)
   {
     guard !fields.isEmpty else { throw EditError("a new item needs at least one key") }
@@ -85,7 +107,7 @@ public struct MaterialDocument: Sendable, Equatable {
 
   /// Writes a whole list into the file (when it was inherited or is missing), as block items
   /// of key and YAML value pairs.
-  public mutating func writeList(_ list: String, items: [[(key: String, yaml: String)]])
+  public mutating func writeList(_ list: String, items: [[Field]])
     throws(EditError)
   {
     let flow =

@@ -360,9 +360,17 @@ public struct VectorParameter: ParameterDefinition {
   }
 }
 
+/// A parameter whose value is one of a fixed set of names, whatever their type.
+public protocol ChoiceDefinition: ParameterDefinition {
+  var key: String { get }
+  /// The names, in declaration order.
+  var names: [String] { get }
+  var defaultName: String { get }
+}
+
 /// One of a fixed set of names.
 public struct ChoiceParameter<Value: RawRepresentable & CaseIterable & Sendable>:
-  ParameterDefinition
+  ChoiceDefinition
 where Value.RawValue == String {
   public let key: String
   public let defaultValue: Value
@@ -377,6 +385,7 @@ where Value.RawValue == String {
   }
 
   public var names: [String] { Value.allCases.map(\.rawValue) }
+  public var defaultName: String { defaultValue.rawValue }
 
   public var row: ParameterRow {
     ParameterRow(

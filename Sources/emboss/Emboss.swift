@@ -18,7 +18,7 @@ struct Emboss: ParsableCommand {
     subcommands: [
       RenderCommand.self, ShadingCommand.self, SheetCommand.self, MaterialsCommand.self,
       CheckCommand.self, ParametersCommand.self, FontsCommand.self, DiffCommand.self,
-      EngraveCommand.self, BatchCommand.self,
+      EngraveCommand.self, BatchCommand.self, StudioCommand.self,
       BenchCommand.self,
     ]
   )

@@ -1,0 +1,354 @@
+import EmbossKit
+import Foundation
+
+/// One studio's state: the material file being edited (its text, with undo and redo), the
+/// scene it is previewed on (text, font, size), and the stage cache renders go through.
+///
+/// The file's text is the document: every edit is made on the text (`MaterialDocument`),
+/// parsed like the file would be, and only then becomes the current state, so what is
+/// previewed is exactly what Save writes, and Save never writes a file `emboss check` would
+/// reject. Thread-safe: state behind a lock; renders one at a time on their own queue, a
+/// render asked for an older revision than the current one being dropped (superseded).
+public final class StudioSession: @unchecked Sendable {
+  /// What the preview renders the material on.
+  public struct Scene: Sendable, Equatable, Codable {
+    public var text: String
+    /// A font file or a fontconfig pattern; nil: the bundled default.
+    public var font: String?
+    public var size: Float
+
+    public init(text: String = "Emboss", font: String? = nil, size: Float = 160) {
+      self.text = text
+      self.font = font
+      self.size = size
+    }
+  }
+
+  /// An edit the page asks for.
+  public enum Edit: Sendable, Equatable {
+    /// A value at a key path, as YAML (`40`, `"#ff0000"`, `[1, 2, 3]`).
+    case set(path: String, yaml: String)
+    /// A new item at the end of a list, its keys and YAML values in order.
+    case append(list: String, fields: [MaterialDocument.Field])
+    case remove(list: String, index: Int)
+    case move(list: String, from: Int, to: Int)
+  }
+
+  /// Why a request could not be done; `message` is shown to the user.
+  public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+  }
+
+  public let resources: Resources
+  /// The material file edited (absolute).
+  public private(set) var path: String
+  private let lock = NSLock()
+  private var history: [String]
+  private var position = 0
+  /// The text on disk when last read or written (nil: the file does not exist yet).
+  private var diskText: String?
+  private var savedText: String?
+  /// Whether the last edit pushed a history entry that later edits of the same gesture
+  /// replace.
+  private var revision = 1
+  private var scene: Scene
+  private var material: MaterialSpec
+  private var notice: String?
+  private let renderQueue = DispatchQueue(label: "emboss.studio.render")
+  private let cache = StageCache()
+
+  /// Opens a material file; a path that does not exist yet starts a new material that
+  /// extends the default one.
+  public init(materialPath: String, scene: Scene = Scene(), resources: Resources) throws {
+    self.resources = resources
+    let absolute = URL(fileURLWithPath: materialPath).standardizedFileURL.path
+    path = absolute
+    self.scene = scene
+    let text: String
+    if FileManager.default.fileExists(atPath: absolute) {
+      let data = try InputFile.read(absolute, what: "material", limit: MaterialLoader.fileLimit)
+      text = String(decoding: data, as: UTF8.self)
+      diskText = text
+      savedText = text
+    } else {
+      text = "# A new material.\nextends: default\n"
+    }
+    history = [text]
+    material = try Self.parse(text, path: absolute, resources: resources)
+  }
+
+  static func parse(_ text: String, path: String, resources: Resources) throws -> MaterialSpec {
+    var sink = DiagnosticSink()
+    let spec = MaterialLoader.parse(
+      yaml: text, file: path, library: resources.materialLibrary, sink: &sink)
+    if sink.hasErrors { throw MaterialError(diagnostics: sink.diagnostics) }
+    guard let spec else { throw Failure("the material cannot be read") }
+    return spec
+  }
+
+  // MARK: State
+
+  /// The state the page shows.
+  public func state() -> StudioState {
+    lock.withLock { stateLocked() }
+  }
+
+  private func stateLocked() -> StudioState {
+    let text = history[position]
+    let notice = self.notice
+    self.notice = nil
+    return StudioState(
+      revision: revision, path: path, text: text,
+      values: StudioValues.make(material: material, text: text),
+      scene: scene, canUndo: position > 0, canRedo: position + 1 < history.count,
+      unsaved: text != savedText, notice: notice)
+  }
+
+  /// Applies edits in order, all or none.
+  ///
+  /// `coalesce`: the edits continue the last gesture
+  /// (a slider being dragged), so they replace its undo step instead of adding one.
+  public func apply(_ edits: [Edit], coalesce: Bool) throws -> StudioState {
+    try lock.withLock {
+      var document = MaterialDocument(text: history[position])
+      do {
+        for edit in edits {
+          try apply(edit, to: &document)
+        }
+      } catch let error as MaterialDocument.EditError {
+        throw Failure(error.message)
+      }
+      let spec = try Self.parse(document.text, path: path, resources: resources)
+      guard document.text != history[position] else { return stateLocked() }
+      if coalesce && position > 0 && position + 1 == history.count {
+        history[position] = document.text
+      } else {
+        history.removeSubrange((position + 1)...)
+        history.append(document.text)
+        position += 1
+      }
+      material = spec
+      revision += 1
+      return stateLocked()
+    }
+  }
+
+  private func apply(_ edit: Edit, to document: inout MaterialDocument) throws {
+    switch edit {
+    case .set(let path, let yaml):
+      try materializeList(for: path, in: &document)
+      try document.set(path, to: yaml)
+    case .append(let list, let fields):
+      try materializeList(for: list + "[0]", in: &document)
+      try document.appendItem(of: list, fields: fields)
+    case .remove(let list, let index):
+      try materializeList(for: list + "[0]", in: &document)
+      try document.removeItem(of: list, at: index)
+    case .move(let list, let from, let to):
+      try materializeList(for: list + "[0]", in: &document)
+      try document.moveItem(of: list, from: from, to: to)
+    }
+  }
+
+  /// A list item edited in a file that does not write the list (it is inherited): the
+  /// effective list is written into the file first.
+  private func materializeList(for path: String, in document: inout MaterialDocument) throws {
+    guard let list = MaterialDocument.lists.first(where: { path.hasPrefix($0 + "[") }),
+      !MaterialDocument.contains(document.text, key: list)
+    else { return }
+    let spec = try Self.parse(document.text, path: self.path, resources: resources)
+    let items =
+      list == "lights"
+      ? spec.lights.map(StudioValues.fields(of:))
+      : spec.environment.softboxes.map(StudioValues.fields(of:))
+    try document.writeList(list, items: items)
+  }
+
+  public func undo() -> StudioState { step(-1) }
+  public func redo() -> StudioState { step(1) }
+
+  private func step(_ delta: Int) -> StudioState {
+    lock.withLock {
+      let target = position + delta
+      if history.indices.contains(target),
+        let spec = try? Self.parse(history[target], path: path, resources: resources)
+      {
+        position = target
+        material = spec
+        revision += 1
+      }
+      return stateLocked()
+    }
+  }
+
+  /// Changes what the preview shows.
+  public func setScene(_ scene: Scene) throws -> StudioState {
+    guard !scene.text.isEmpty, scene.text.count <= 200 else {
+      throw Failure("the preview text must be 1 to 200 characters")
+    }
+    guard scene.size.isFinite, (8...1000).contains(scene.size) else {
+      throw Failure("the preview size must be 8 to 1000 pixels")
+    }
+    if let font = scene.font {
+      _ = try TextMask.font(font, resources: resources)
+    }
+    return lock.withLock {
+      self.scene = scene
+      revision += 1
+      return stateLocked()
+    }
+  }
+
+  // MARK: Files
+
+  /// Writes the current text to the file (atomically), if it differs from what is there.
+  public func save() throws -> StudioState {
+    try lock.withLock {
+      let text = history[position]
+      _ = try Self.parse(text, path: path, resources: resources)
+      try OutputFile.write(Data(text.utf8), to: path)
+      diskText = text
+      savedText = text
+      return stateLocked()
+    }
+  }
+
+  /// Writes the current text to a new file next to the edited one (`name`: a file name
+  /// ending in .yaml, nothing that exists), which is edited from then on.
+  public func saveAs(name: String) throws -> StudioState {
+    guard name.hasSuffix(".yaml"), name.count > 5, name.count <= 100,
+      !name.hasPrefix("."),
+      name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) })
+    else {
+      throw Failure(
+        "a new material's name is a file name ending in .yaml (letters, digits, - _ .)")
+    }
+    let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+    let target = directory.appendingPathComponent(name).path
+    guard !FileManager.default.fileExists(atPath: target) else {
+      throw Failure("\(name) already exists; choose another name")
+    }
+    return try lock.withLock {
+      let text = history[position]
+      // `extends` with a relative path still resolves: the new file is in the same folder.
+      _ = try Self.parse(text, path: target, resources: resources)
+      try OutputFile.write(Data(text.utf8), to: target)
+      path = target
+      diskText = text
+      savedText = text
+      revision += 1
+      return stateLocked()
+    }
+  }
+
+  /// Reads the file again; when another program changed it, its text becomes the current
+  /// state (an undo step) and the next state says so.
+  public func checkDisk() {
+    lock.withLock {
+      guard let data = try? InputFile.read(path, what: "material", limit: MaterialLoader.fileLimit)
+      else { return }
+      let text = String(decoding: data, as: UTF8.self)
+      guard text != diskText else { return }
+      diskText = text
+      guard text != history[position] else { return }
+      do {
+        material = try Self.parse(text, path: path, resources: resources)
+        history.removeSubrange((position + 1)...)
+        history.append(text)
+        position += 1
+        savedText = text
+        revision += 1
+        notice = "\(URL(fileURLWithPath: path).lastPathComponent) changed on disk: reloaded"
+      } catch {
+        notice =
+          "\(URL(fileURLWithPath: path).lastPathComponent) changed on disk but does not load: \(error)"
+      }
+    }
+  }
+
+  // MARK: Rendering
+
+  /// The stages the page can show.
+  public enum Stage: String, Sendable, CaseIterable {
+    case picture, ball, mask, height, normals
+  }
+
+  /// A rendered stage as PNG, and how long it took.
+  public struct Rendered: Sendable {
+    public var png: Data
+    public var milliseconds: Double
+    public var revision: Int
+  }
+
+  /// Renders a stage of the current state; nil when `revision` is older than the current
+  /// one by the time its turn comes (a newer change superseded it).
+  public func render(_ stage: Stage, revision wanted: Int?) async throws -> Rendered? {
+    try await withCheckedThrowingContinuation { continuation in
+      renderQueue.async {
+        continuation.resume(with: Result { try self.renderNow(stage, revision: wanted) })
+      }
+    }
+  }
+
+  private func renderNow(_ stage: Stage, revision wanted: Int?) throws -> Rendered? {
+    let (material, scene, revision) = lock.withLock { (self.material, self.scene, self.revision) }
+    if let wanted, wanted < revision { return nil }
+    let clock = ContinuousClock()
+    let start = clock.now
+    var timings = StageTimings()
+    let font = try scene.font.map { try TextMask.font($0, resources: resources) }
+    let mask = try Pipeline.mask(
+      .text(
+        TextMask(
+          text: scene.text, fontPath: font?.path, fontIndex: font?.index ?? 0,
+          style: TextStyle(pixelSize: scene.size))),
+      resources: resources, cache: cache, timings: &timings
+    ).coverage
+    try RenderLimits.default.checkRender(mask: mask, radius: material.relief.radius)
+    let png: Data
+    switch stage {
+    case .ball:
+      png = try PNGCodec.encode(
+        Pipeline.shadingImage(material: material, cache: cache), compression: 1)
+    case .picture, .mask, .height, .normals:
+      let result = Pipeline.render(RenderInput(mask: mask, material: material), cache: cache)
+      switch stage {
+      case .mask: png = try PNGCodec.encodeGray(result.mask.plane, compression: 1)
+      case .height:
+        let range: ClosedRange<Float> = material.relief.direction == .raised ? 0...1 : -1...0
+        png = try PNGCodec.encodeGray(result.height.canvasPlane(), range: range, compression: 1)
+      case .normals:
+        // (n + 1) / 2 as stored, not sRGB-encoded, as --save-stages writes it.
+        let normals = result.normals
+        png = try PNGCodec.encodeRaw(
+          normals.pixels.flatMap { p in
+            [p.x, p.y, p.z, p.w].map { UInt8((min(max($0, 0), 1) * 255).rounded()) }
+          }, width: normals.width, height: normals.height, channels: 4, bitDepth: 8,
+          compression: 1, pixelsPerMeter: 0, srgb: false)
+      default:
+        png = try PNGCodec.encode(result.image, compression: 1)
+      }
+    }
+    let elapsed = clock.now - start
+    let ms =
+      Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) * 1e-15
+    return Rendered(png: png, milliseconds: ms, revision: revision)
+  }
+}
+
+/// What the page shows: the revision (renders name it), the file's text, the material's
+/// values (effective, inherited ones included) and the scene.
+public struct StudioState: Sendable, Encodable {
+  public var revision: Int
+  public var path: String
+  public var text: String
+  public var values: StudioValues
+  public var scene: StudioSession.Scene
+  public var canUndo: Bool
+  public var canRedo: Bool
+  public var unsaved: Bool
+  /// A message for the user (the file changed on disk), shown once.
+  public var notice: String?
+}
