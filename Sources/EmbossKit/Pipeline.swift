@@ -230,6 +230,13 @@ public final class StageCache {
     var shadingHeight: Int
   }
 
+  /// A font file's face, by path and face index.
+  struct FontKey: Equatable {
+    var path: String
+    var index: Int
+  }
+
+  var font: (key: FontKey, value: Font)?
   var mask: (key: MaskSource, value: MaskResult, limits: RenderLimits)?
   var height: (key: HeightKey, value: HeightField)?
   var geometry: (key: Int, value: BallGeometry)?

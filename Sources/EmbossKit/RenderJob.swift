@@ -148,7 +148,12 @@ extension Pipeline {
       let key = MaskSource.text(text)
       if let cached = cache.mask, cached.key == key, cached.limits == limits { return cached.value }
       let fontPath = text.fontPath ?? resources.defaultFontPath
-      let font = try timings.measure("font") { try Font(path: fontPath, index: text.fontIndex) }
+      // The font stays open between renders (a batch's rows, a studio's scene changes).
+      let font = try cache.memo(
+        \.font, key: StageCache.FontKey(path: fontPath, index: text.fontIndex)
+      ) {
+        try timings.measure("font") { try Font(path: fontPath, index: text.fontIndex) }
+      }
       let fallback = text.fallback ? FontCatalog.Fallback(bundled: resources.fontsDirectory) : nil
       let layout = try timings.measure("layout") {
         if let inkHeight = text.inkHeight {
