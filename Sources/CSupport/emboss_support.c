@@ -147,3 +147,19 @@ void emboss_temp_discard(const char *temp) {
   temp_forget_locked(temp);
   temp_unblock(&saved);
 }
+
+static void temp_leave_signals(void) {}
+
+void emboss_temp_leave_signals(void) { pthread_once(&temp_once, temp_leave_signals); }
+
+void emboss_temp_discard_all(void) {
+  sigset_t saved;
+  temp_block(&saved);
+  for (int i = 0; i < EMBOSS_TEMP_SLOTS; i++) {
+    if (temp_paths[i][0] != '\0') {
+      unlink(temp_paths[i]);
+      temp_paths[i][0] = '\0';
+    }
+  }
+  temp_unblock(&saved);
+}

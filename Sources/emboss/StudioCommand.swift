@@ -1,4 +1,5 @@
 import ArgumentParser
+import CSupport
 import Dispatch
 import EmbossKit
 import EmbossStudio
@@ -79,13 +80,17 @@ struct StudioCommand: ParsableCommand {
     } else {
       try printLine("(Ctrl-C stops the server)")
     }
-    // Ctrl-C (and SIGTERM) stop the server cleanly, then the process exits 0.
-    for number in [SIGINT, SIGTERM] {
+    // Ctrl-C (and SIGTERM, SIGHUP) stop the server cleanly, then the process exits 0. These
+    // handlers own the signals: a save's staged file is removed here, not by a handler of
+    // its own that would end the process by the signal.
+    emboss_temp_leave_signals()
+    for number in [SIGINT, SIGTERM, SIGHUP] {
       signal(number, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
       source.setEventHandler {
         Task {
           await server.stop()
+          emboss_temp_discard_all()
           printError("emboss studio: stopped")
           Foundation.exit(0)
         }

@@ -25,4 +25,12 @@ int emboss_temp_commit(const char *temp, const char *target);
 /// Removes the registered temporary file and forgets it.
 void emboss_temp_discard(const char *temp);
 
+/// For a process that handles SIGINT, SIGTERM and SIGHUP itself (a server that stops
+/// cleanly): the temporary files' handlers are never installed. It must call
+/// `emboss_temp_discard_all` before it exits.
+void emboss_temp_leave_signals(void);
+
+/// Removes every registered temporary file.
+void emboss_temp_discard_all(void);
+
 #endif
