@@ -9,6 +9,9 @@ public struct LaserRequest: Sendable {
   public var depthMap: (path: String, depth: BitDepth, invert: Bool)?
   /// SVG with the engrave bitmap and the cut line (`cutOffset` in pixels).
   public var svg: (path: String, cutOffset: Double, cutRegion: (x: Int, y: Int)?)?
+  /// How the SVG's image is engraved when no engraving file is asked for (with one, its
+  /// options).
+  public var engraveOptions = EngraveOptions()
 
   public init() {}
 
@@ -35,8 +38,12 @@ public struct LaserRequest: Sendable {
     let ppm = resolution?.pixelsPerMeter ?? 0
     var files: [(String, Data)] = []
     var engravePNG: Data? = nil
+    // `--mirror` (engraving the back of a clear sheet) mirrors every laser output alike: the
+    // engraving, the SVG's image and cut line, and the depth map. The picture (-o) stays as
+    // the finished piece looks from the front.
+    let mirror = (engrave?.options ?? engraveOptions).mirror
     if engrave != nil || svg != nil {
-      let options = engrave?.options ?? EngraveOptions()
+      let options = engrave?.options ?? engraveOptions
       // Only the shape is engraved: the render over a transparent background, whatever the
       // material's background, so the surroundings count as white (never burned).
       guard let shape = render.shape else {
@@ -53,6 +60,7 @@ public struct LaserRequest: Sendable {
       let raised = relief.direction == .raised
       var range: ClosedRange<Float> = raised ? 0...1 : -1...0
       var plane = render.height.canvasPlane()
+      if mirror { plane = plane.mirrored() }
       if depthMap.invert {
         plane.pixels = plane.pixels.map { -$0 }
         range = raised ? -1...0 : 0...1
@@ -77,6 +85,8 @@ public struct LaserRequest: Sendable {
         }
         mask = region
       }
+      // The region is picked on the picture as seen from the front, then mirrored.
+      if mirror { mask = mask.mirrored() }
       let curves = CutLine.trace(mask: mask, offset: svg.cutOffset, parallelism: parallelism)
       let document = SVGDocument.make(
         canvasWidth: render.image.width, canvasHeight: render.image.height, image: engravePNG,

@@ -19,4 +19,25 @@ public struct CoverageMask: Sendable, Equatable {
 
   public var width: Int { plane.width }
   public var height: Int { plane.height }
+
+  /// The mask mirrored left to right.
+  public func mirrored() -> CoverageMask {
+    let b = inkBounds
+    return CoverageMask(
+      plane: plane.mirrored(),
+      inkBounds: b.width > 0
+        ? PixelRect(x: width - b.x - b.width, y: b.y, width: b.width, height: b.height) : b)
+  }
+}
+
+extension Plane {
+  /// The plane mirrored left to right.
+  public func mirrored() -> Plane {
+    var out = self
+    for y in 0..<height {
+      let row = y * width
+      for x in 0..<width { out.pixels[row + x] = pixels[row + width - 1 - x] }
+    }
+    return out
+  }
 }

@@ -294,6 +294,7 @@ struct RenderCommand: ParsableCommand {
   /// Every file this command writes.
   private func plan() throws -> OutputPlan {
     var laser = LaserRequest()
+    laser.engraveOptions = try engraving.options(resolution: resolution)
     if let engrave { laser.engrave = (engrave, try engraving.options(resolution: resolution)) }
     if let depthMap { laser.depthMap = (depthMap, depthMapBits, depthMapInvert) }
     if let svg {

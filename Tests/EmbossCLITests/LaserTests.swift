@@ -93,6 +93,75 @@ final class LaserTests: XCTestCase {
     }
   }
 
+  /// `render --mirror` mirrors every laser output alike: the engraving, the depth map and the
+  /// SVG's image and cut line (which must stay on the engraving), while the picture stays as
+  /// seen from the front.
+  func testMirrorMirrorsEveryLaserOutput() throws {
+    func render(_ mirror: Bool, _ suffix: String) throws {
+      let result = try run(
+        [
+          "render", "Rb", "--size", "48", "--dpi", "254", "--engrave", "e\(suffix).png",
+          "--depth-map", "d\(suffix).png", "--svg", "t\(suffix).svg", "-o", "p\(suffix).png",
+        ] + (mirror ? ["--mirror"] : []))
+      XCTAssertEqual(result.status, 0, result.stderr)
+    }
+    try render(false, "")
+    try render(true, "-m")
+    XCTAssertEqual(
+      try Data(contentsOf: URL(fileURLWithPath: path("p.png"))),
+      try Data(contentsOf: URL(fileURLWithPath: path("p-m.png"))), "the picture is not mirrored")
+    for (name, channel) in [("e", 0), ("d", 0)] {
+      let plain = try samples("\(name).png")
+      let mirrored = try samples("\(name)-m.png")
+      var differs = false
+      for y in 0..<plain.height {
+        for x in 0..<plain.width {
+          let a = plain.rgba[4 * (y * plain.width + x) + channel]
+          let b = mirrored.rgba[4 * (y * plain.width + plain.width - 1 - x) + channel]
+          if a != b { differs = true }
+        }
+      }
+      XCTAssertFalse(differs, "\(name).png is the mirror image of the plain one")
+    }
+    // The cut line lies on the edge of the shape it cuts out: each of its points has the
+    // depth map's background (0) and its ink within 2 pixels. The mirrored SVG's line lies on
+    // the mirrored shape, and the plain one does not.
+    func points(_ file: String) throws -> [SIMD2<Double>] {
+      let svg = try String(contentsOfFile: path(file), encoding: .utf8)
+      guard let start = svg.range(of: "<path d=\""),
+        let end = svg[start.upperBound...].firstIndex(of: "\"")
+      else { return [] }
+      let numbers = svg[start.upperBound..<end].split(whereSeparator: {
+        !"0123456789.-".contains($0)
+      }).compactMap { Double($0) }
+      return stride(from: 0, to: numbers.count - 1, by: 2).map {
+        SIMD2(numbers[$0], numbers[$0 + 1])
+      }
+    }
+    func onEdge(_ svg: String, _ depthMap: String) throws -> Double {
+      let depth = try samples(depthMap)
+      let line = try points(svg)
+      XCTAssertFalse(line.isEmpty)
+      let near = line.filter { p in
+        var background = false
+        var ink = false
+        for dy in -2...2 {
+          for dx in -2...2 {
+            let x = Int(p.x.rounded(.down)) + dx
+            let y = Int(p.y.rounded(.down)) + dy
+            guard x >= 0, y >= 0, x < depth.width, y < depth.height else { continue }
+            if depth.rgba[4 * (y * depth.width + x)] == 0 { background = true } else { ink = true }
+          }
+        }
+        return background && ink
+      }
+      return Double(near.count) / Double(line.count)
+    }
+    XCTAssertGreaterThan(try onEdge("t.svg", "d.png"), 0.97)
+    XCTAssertGreaterThan(try onEdge("t-m.svg", "d-m.png"), 0.97, "the cut line is mirrored")
+    XCTAssertLessThan(try onEdge("t.svg", "d-m.png"), 0.9, "the check tells mirrored from not")
+  }
+
   /// A render's engraving is the engraving of the PNG emboss writes for it (over a
   /// transparent background the picture is the shape that is engraved): what the laser burns
   /// is what the user sees, for every method.
