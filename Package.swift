@@ -46,13 +46,25 @@ let package = Package(
       pkgConfig: "libpng",
       providers: [.apt(["libpng-dev", "pkg-config"])]
     ),
+    .systemLibrary(
+      name: "CLibJPEG",
+      pkgConfig: "libjpeg",
+      providers: [.apt(["libjpeg62-turbo-dev", "pkg-config"])]
+    ),
+    .systemLibrary(
+      name: "CLibWebP",
+      pkgConfig: "libwebp",
+      providers: [.apt(["libwebp-dev", "pkg-config"])]
+    ),
+    // JPEG and WebP: libjpeg's setjmp stays in C, as libpng's does.
+    .target(name: "CImageFormats", dependencies: ["CLibJPEG", "CLibWebP"]),
     // Owns every libpng call that needs setjmp: no longjmp ever crosses a Swift frame.
     .target(name: "CPNG", dependencies: ["CLibPNG"], linkerSettings: [.linkedLibrary("z")]),
     // The library, one target per stage, following the data flow (docs/architecture.md):
     // Support -> Raster -> Model -> (Text, Relief, Shading, Engrave) -> Compositing,
     // Materials -> EmbossKit (the pipeline), which re-exports them all.
     .target(name: "EmbossSupport", dependencies: ["CSupport"]),
-    .target(name: "EmbossRaster", dependencies: ["EmbossSupport", "CPNG"]),
+    .target(name: "EmbossRaster", dependencies: ["EmbossSupport", "CPNG", "CImageFormats"]),
     .target(name: "EmbossModel", dependencies: ["EmbossSupport", "EmbossRaster"]),
     .target(
       name: "EmbossText",

@@ -310,6 +310,35 @@ public enum Engrave {
     return bits
   }
 
+  /// A picture file's engrave bitmap and the density it stores (0: none): a PNG decoded row
+  /// by row as the bitmap is made, a JPEG or WebP decoded whole first.
+  public static func bitmap(
+    picture path: String, options: EngraveOptions,
+    maxPixels: Int = RenderLimits.default.maxPixels, parallelism: Parallelism = .allCores
+  ) throws -> (bits: BitImage, pixelsPerMeter: UInt32) {
+    let data = try InputFile.read(path, what: "picture")
+    switch PictureFormat.sniff(data) {
+    case .png?, nil:
+      let reader = try PNGRowReader(data: data, path: path, maxPixels: maxPixels)
+      return (
+        try bitmap(png: reader, options: options, parallelism: parallelism), reader.pixelsPerMeter
+      )
+    case .jpeg?, .webp?:
+      let samples: PNGCodec.Samples
+      do {
+        samples = try PictureCodec.decodeSamples(data, maxPixels: maxPixels)
+      } catch let error as EmbossError {
+        throw EmbossError(
+          "cannot read \(PictureCodec.describe(data)) '\(path)': \(error.message)")
+      }
+      return (
+        bitmap(
+          GraySource(samples: samples, negative: options.negative), options: options,
+          parallelism: parallelism), samples.pixelsPerMeter
+      )
+    }
+  }
+
   /// An image's engrave bitmap (read as its 8-bit PNG holds it; the negative applies to the
   /// color under the alpha).
   public static func bitmap(

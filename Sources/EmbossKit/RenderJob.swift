@@ -237,9 +237,11 @@ public struct OutputPlan: Sendable {
         try stageFiles(result).map { (stagesDirectory + "/" + $0.name, $0.data) }
       }
     }
+    // The picture's format follows its extension (PNG; JPEG or WebP for previews).
+    let format = try PictureFormat.forOutput(image)
     let png = try timings.measure("png encode") {
-      try PNGCodec.encode(
-        result.image, depth: depth, compression: compression,
+      try PictureCodec.encode(
+        result.image, format: format, depth: depth, compression: compression,
         pixelsPerMeter: resolution?.pixelsPerMeter ?? 0, parallelism: parallelism)
     }
     files.append((image, png))

@@ -19,18 +19,18 @@ public enum ImageMask {
   public static func read(
     path: String, mode: MaskMode, invert: Bool, threshold: Int, limits: RenderLimits = .default
   ) throws -> CoverageMask {
-    let data = try InputFile.read(path, what: "PNG")
+    let data = try InputFile.read(path, what: "picture")
     // The render's memory, from the header, before the pixels are decoded.
-    if let size = PNGCodec.size(of: data) {
+    if let size = PictureCodec.size(of: data) {
       try limits.checkMemory(
         pixels: size.width * size.height,
         what: "mask '\(path)' is \(size.width)x\(size.height) pixels")
     }
     let image: RGBAImage
     do {
-      image = try PNGCodec.decode(data, maxPixels: limits.maxPixels).image
+      image = try PictureCodec.decode(data, maxPixels: limits.maxPixels).image
     } catch let error as EmbossError {
-      throw EmbossError("cannot read PNG '\(path)': \(error.message)")
+      throw EmbossError("cannot read \(PictureCodec.describe(data)) '\(path)': \(error.message)")
     }
     let gray = image.gray()
     let level = Float(threshold) / 255

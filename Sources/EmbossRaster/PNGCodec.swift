@@ -384,8 +384,12 @@ public final class PNGRowReader: @unchecked Sendable {
   ///
   /// - Throws: `EmbossError` naming the path, for a file that cannot be read, is not a PNG,
   ///   or is over `maxPixels`.
-  public init(path: String, maxPixels: Int = RenderLimits.default.maxPixels) throws {
-    let data = try InputFile.read(path, what: "PNG")
+  public convenience init(path: String, maxPixels: Int = RenderLimits.default.maxPixels) throws {
+    try self.init(data: try InputFile.read(path, what: "PNG"), path: path, maxPixels: maxPixels)
+  }
+
+  /// A reader over a file's bytes already read; `path` names it in errors.
+  public init(data: Data, path: String, maxPixels: Int = RenderLimits.default.maxPixels) throws {
     self.path = path
     bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: max(data.count, 1), alignment: 16)
     _ = data.copyBytes(to: bytes.bindMemory(to: UInt8.self))

@@ -36,6 +36,7 @@ struct DiffCommand: ParsableCommand {
   var maxPixels: Int = RenderLimits.default.maxPixels
 
   func validate() throws {
+    try requirePNG(out, option: "--out")
     guard tolerance.isFinite, tolerance >= 0 else {
       throw ValidationError("--tolerance must be 0 or more, got \(tolerance)")
     }
@@ -54,8 +55,8 @@ struct DiffCommand: ParsableCommand {
     let expectedSamples: PNGCodec.Samples
     let actualSamples: PNGCodec.Samples
     do {
-      expectedSamples = try PNGCodec.readSamples(path: expected, maxPixels: maxPixels)
-      actualSamples = try PNGCodec.readSamples(path: actual, maxPixels: maxPixels)
+      expectedSamples = try PictureCodec.readSamples(path: expected, maxPixels: maxPixels)
+      actualSamples = try PictureCodec.readSamples(path: actual, maxPixels: maxPixels)
     } catch let error as EmbossError {
       printError("error: \(error.message)")
       throw ExitCode(2)

@@ -88,9 +88,10 @@ struct EngraveArguments: ParsableArguments {
 struct EngraveCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "engrave",
-    abstract: "Turn any PNG into a 1-bit engrave bitmap (black = burn) with its DPI.")
+    abstract:
+      "Turn a picture (PNG, JPEG, WebP) into a 1-bit engrave bitmap (black = burn) with its DPI.")
 
-  @Argument(help: "The picture (any PNG).")
+  @Argument(help: "The picture: a PNG, JPEG or WebP (a photo, a logo, an emboss render).")
   var input: String
 
   @Option(
@@ -106,6 +107,7 @@ struct EngraveCommand: ParsableCommand {
   var maxPixels: Int = RenderLimits.default.maxPixels
 
   func validate() throws {
+    try requirePNG(output, option: "-o")
     if let conflict = OutputConflicts.check(outputs: [("-o", output)], inputs: [("picture", input)])
     {
       throw ValidationError(conflict)
@@ -113,10 +115,10 @@ struct EngraveCommand: ParsableCommand {
   }
 
   func run() throws {
-    let reader = try PNGRowReader(path: input, maxPixels: maxPixels)
-    let bits = try Engrave.bitmap(png: reader, options: try engrave.options(resolution: resolution))
+    let (bits, stored) = try Engrave.bitmap(
+      picture: input, options: try engrave.options(resolution: resolution), maxPixels: maxPixels)
     if let warning = resolution.resolution?.roundTripWarning { printError("warning: \(warning)") }
-    let ppm = resolution.resolution?.pixelsPerMeter ?? reader.pixelsPerMeter
+    let ppm = resolution.resolution?.pixelsPerMeter ?? stored
     try OutputFile.write(try Engrave.png(bits, pixelsPerMeter: ppm), to: output)
   }
 }

@@ -60,7 +60,9 @@ struct SheetCommand: ParsableCommand {
 
   @Option(
     name: .shortAndLong,
-    help: ArgumentHelp("Output PNG path, or - for standard output.", valueName: "file"))
+    help: ArgumentHelp(
+      "Output picture: .png, or .jpg / .webp (chosen by the extension); - for PNG on standard output.",
+      valueName: "file"))
   var output: String
 
   @Option(help: "The sample text.")
@@ -87,6 +89,7 @@ struct SheetCommand: ParsableCommand {
   var maxPixels: Int = RenderLimits.default.maxPixels
 
   func validate() throws {
+    do { _ = try PictureFormat.forOutput(output) } catch { throw ValidationError(error.message) }
     guard maxPixels > 0 else {
       throw ValidationError("--max-pixels must be positive, got \(maxPixels)")
     }
@@ -133,7 +136,8 @@ struct SheetCommand: ParsableCommand {
     let sheet = try ContactSheet.render(
       entries: entries, sample: sample, font: face, textSize: size, columns: columns, limits: limits
     )
-    try OutputFile.write(try PNGCodec.encode(sheet), to: output)
+    try OutputFile.write(
+      try PictureCodec.encode(sheet, format: try PictureFormat.forOutput(output)), to: output)
   }
 }
 

@@ -163,10 +163,12 @@ func materialSettings(
 struct OutputOptions: ParsableArguments {
   @Option(
     name: .shortAndLong,
-    help: ArgumentHelp("Output PNG path, or - for standard output.", valueName: "file"))
+    help: ArgumentHelp(
+      "Output picture: .png, or .jpg / .webp for previews (chosen by the extension); - for PNG on standard output.",
+      valueName: "file"))
   var output: String
 
-  @Option(help: "Bits per channel: 8 or 16.")
+  @Option(help: "Bits per channel: 8 or 16 (PNG).")
   var depth: BitDepth = .eight
 
   @Option(help: "zlib compression level, 0 (fastest) ... 9 (smallest).")
@@ -176,5 +178,29 @@ struct OutputOptions: ParsableArguments {
     guard (0...9).contains(compression) else {
       throw ValidationError("--compression must be in 0...9, got \(compression)")
     }
+    let format = try outputFormat()
+    if format != .png, depth == .sixteen {
+      throw ValidationError("--depth 16 needs a PNG output; \(format.name) has 8 bits")
+    }
+  }
+
+  /// The picture's format, from the output's extension.
+  func outputFormat() throws -> PictureFormat {
+    do {
+      return try PictureFormat.forOutput(output)
+    } catch {
+      throw ValidationError(error.message)
+    }
+  }
+}
+
+/// Refuses an output path whose extension asks for a format this output cannot be (an
+/// engraving or depth map is a PNG: `--engrave e.jpg` would be lossy).
+func requirePNG(_ path: String?, option: String) throws {
+  guard let path else { return }
+  do {
+    _ = try PictureFormat.forOutput(path, option: option, allowed: [.png])
+  } catch {
+    throw ValidationError(error.message)
   }
 }

@@ -204,6 +204,8 @@ struct RenderCommand: ParsableCommand {
   var maxMemory: ByteCount?
 
   func validate() throws {
+    try requirePNG(engrave, option: "--engrave")
+    try requirePNG(depthMap, option: "--depth-map")
     if textFile != nil, !text.isEmpty {
       throw ValidationError("give the text or --text-file, not both")
     }

@@ -41,7 +41,9 @@ struct ShadingCommand: ParsableCommand {
       material.material, library: resources.materialLibrary,
       settings: try materialSettings(material, light: light), sources: &sources)
     let image = Pipeline.shadingImage(material: spec, size: size, parallelism: threads.parallelism)
-    let png = try PNGCodec.encode(image, depth: output.depth, compression: output.compression)
-    try OutputFile.write(png, to: output.output)
+    let data = try PictureCodec.encode(
+      CanvasImage(image), format: try output.outputFormat(), depth: output.depth,
+      compression: output.compression)
+    try OutputFile.write(data, to: output.output)
   }
 }

@@ -122,17 +122,18 @@ final class BadInputTests: XCTestCase {
       ),
       Case(
         name: "empty PNG", arguments: ["render", "A", "--shading-image", "empty.png"], status: 1,
-        message: "error: cannot read PNG 'empty.png': file is empty\n"),
+        message: "error: cannot read picture 'empty.png': file is empty\n"),
       Case(
         name: "not a PNG", arguments: ["render", "A", "--shading-image", "gif.png"], status: 1,
-        message: "error: cannot read PNG 'gif.png': not a PNG file (bad signature)\n"),
+        message:
+          "error: cannot read picture 'gif.png': a GIF file; emboss reads PNG, JPEG and WebP\n"),
       Case(
         name: "a directory as PNG", arguments: ["render", "A", "--shading-image", "folder.png"],
         status: 1,
-        message: "error: PNG file 'folder.png' is a directory\n"),
+        message: "error: picture file 'folder.png' is a directory\n"),
       Case(
         name: "missing PNG", arguments: ["render", "A", "--shading-image", "nope.png"], status: 1,
-        message: "error: PNG file 'nope.png' does not exist\n"),
+        message: "error: picture file 'nope.png' does not exist\n"),
       Case(
         name: "font that is not a font", arguments: ["render", "A", "--font", "font.ttf"],
         status: 1,
@@ -336,7 +337,7 @@ final class BadInputTests: XCTestCase {
       ),
       Case(
         name: "FIFO as the mask", arguments: ["render", "--mask", "fifo"], status: 1,
-        message: "error: cannot read PNG 'fifo': file is empty\n"),
+        message: "error: cannot read picture 'fifo': file is empty\n"),
       Case(
         name: "directory as the font", arguments: ["render", "A", "--font", "."], status: 1,
         message: "error: font file '.' is a directory\n"),

@@ -323,7 +323,8 @@ final class CLITests: XCTestCase {
     let unreadable = try run(["diff", "a.png", "bad.png"])
     XCTAssertEqual(unreadable.status, 2)
     XCTAssertEqual(
-      unreadable.stderr, "error: cannot read PNG 'bad.png': not a PNG file (bad signature)\n")
+      unreadable.stderr,
+      "error: cannot read picture 'bad.png': not a PNG, JPEG or WebP file (unknown signature)\n")
   }
 }
 

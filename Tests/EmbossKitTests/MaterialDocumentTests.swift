@@ -84,7 +84,8 @@ final class MaterialDocumentTests: XCTestCase {
     try document.removeItem(of: "lights", at: 0)
     XCTAssertFalse(document.text.contains("A fill"))
     XCTAssertTrue(document.text.contains("relief:\n  radius: 10\n"))
-    try document.appendItem(of: "lights", fields: [.init("kind", "distant"), .init("position", "[0, 0, 1]")])
+    try document.appendItem(
+      of: "lights", fields: [.init("kind", "distant"), .init("position", "[0, 0, 1]")])
     XCTAssertTrue(
       document.text.contains(
         "    color: \"#fff2d8\"\n  - kind: distant\n    position: [0, 0, 1]\n"),
@@ -93,7 +94,8 @@ final class MaterialDocumentTests: XCTestCase {
 
   func testAnInheritedListIsWrittenAsBlocks() throws {
     var document = MaterialDocument(text: "extends: gold  # keep\nrelief:\n  radius: 12\n")
-    try document.writeList("lights", items: [[.init("kind", "omni"), .init("position", "[1, 1, 1]")]])
+    try document.writeList(
+      "lights", items: [[.init("kind", "omni"), .init("position", "[1, 1, 1]")]])
     XCTAssertEqual(
       document.text,
       "extends: gold  # keep\nlights:\n  - kind: omni\n    position: [1, 1, 1]\nrelief:\n  radius: 12\n"

@@ -1,0 +1,2 @@
+#include <webp/decode.h>
+#include <webp/encode.h>

@@ -1,0 +1,145 @@
+import EmbossKit
+import Foundation
+import XCTest
+
+/// JPEG and WebP wherever a picture is read, the output format from `-o`'s extension, and
+/// a refused extension refused before anything is written.
+final class PictureFormatTests: XCTestCase {
+  var directory: URL!
+
+  override func setUpWithError() throws {
+    directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "emboss-formats-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+  }
+
+  override func tearDownWithError() throws {
+    try? FileManager.default.removeItem(at: directory)
+  }
+
+  func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+  func run(_ arguments: [String]) throws -> CLIRunner.Result {
+    try CLIRunner.run(arguments, in: directory)
+  }
+  func bytes(_ name: String) throws -> Data {
+    try Data(contentsOf: URL(fileURLWithPath: path(name)))
+  }
+
+  /// Mean absolute difference of two pictures' 8-bit color channels (same size).
+  func meanDifference(_ a: String, _ b: String) throws -> Double {
+    let x = try PictureCodec.readSamples(path: path(a))
+    let y = try PictureCodec.readSamples(path: path(b))
+    XCTAssertEqual(x.width, y.width)
+    XCTAssertEqual(x.height, y.height)
+    var total = 0.0
+    var count = 0
+    for i in stride(from: 0, to: min(x.rgba.count, y.rgba.count), by: 4) {
+      for c in 0..<3 {
+        total += abs(Double(x.rgba[i + c]) - Double(y.rgba[i + c])) / 257
+        count += 1
+      }
+    }
+    return total / Double(max(count, 1))
+  }
+
+  func testTheOutputsExtensionChoosesItsFormat() throws {
+    let common = ["render", "Jpeg", "--size", "64", "--material", "gold"]
+    XCTAssertEqual(try run(common + ["-o", "a.png"]).status, 0)
+    let jpeg = try run(common + ["-o", "a.jpg"])
+    XCTAssertEqual(jpeg.status, 0, jpeg.stderr)
+    XCTAssertEqual(Array(try bytes("a.jpg").prefix(3)), [0xFF, 0xD8, 0xFF])
+    XCTAssertEqual(try run(common + ["-o", "b.JPEG"]).status, 0)
+    XCTAssertEqual(Array(try bytes("b.JPEG").prefix(3)), [0xFF, 0xD8, 0xFF])
+    XCTAssertEqual(try run(common + ["-o", "a.webp"]).status, 0)
+    XCTAssertEqual(String(decoding: try bytes("a.webp")[8..<12], as: UTF8.self), "WEBP")
+    // Lossy, but the same picture: within a few levels on average.
+    XCTAssertLessThan(try meanDifference("a.png", "a.jpg"), 3)
+    XCTAssertLessThan(try meanDifference("a.png", "a.webp"), 3)
+    // The same for the lit ball and the contact sheet.
+    XCTAssertEqual(try run(["shading", "--size", "64", "-o", "ball.webp"]).status, 0)
+    XCTAssertEqual(PictureFormat.sniff(try bytes("ball.webp")), .webp)
+    // Equal pixels give equal bytes.
+    XCTAssertEqual(try run(common + ["-o", "c.jpg"]).status, 0)
+    XCTAssertEqual(try bytes("a.jpg"), try bytes("c.jpg"))
+  }
+
+  func testExtensionsItCannotWriteAreRefusedBeforeWriting() throws {
+    for (arguments, message) in [
+      (["render", "A", "-o", "a.gif"], "-o a.gif: cannot write .gif files"),
+      (["render", "A", "-o", "a.tiff"], "cannot write .tiff"),
+      (["render", "A", "--engrave", "e.jpg", "-o", "a.png"], "--engrave e.jpg: cannot write .jpg"),
+      (["render", "A", "--depth-map", "d.webp", "-o", "a.png"], "--depth-map d.webp"),
+      (["render", "A", "--depth", "16", "-o", "a.jpg"], "--depth 16 needs a PNG output"),
+      (["engrave", "x.png", "-o", "e.jpg"], "-o e.jpg: cannot write .jpg files"),
+    ] {
+      let result = try run(arguments)
+      XCTAssertEqual(result.status, 64, "\(arguments)")
+      XCTAssertTrue(result.stderr.contains(message), result.stderr)
+    }
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(atPath: directory.path), [], "nothing written")
+  }
+
+  func testJPEGAndWebPAreReadWhereverAPictureIs() throws {
+    XCTAssertEqual(try run(["render", "Logo", "--size", "80", "-o", "logo.jpg"]).status, 0)
+    XCTAssertEqual(try run(["render", "Logo", "--size", "80", "-o", "logo.webp"]).status, 0)
+    XCTAssertEqual(try run(["render", "Logo", "--size", "80", "-o", "logo.png"]).status, 0)
+    for input in ["logo.jpg", "logo.webp"] {
+      // engrave photo.jpg: the first thing a laser user tries.
+      let engrave = try run(["engrave", input, "--dpi", "254", "-o", "\(input).1bit.png"])
+      XCTAssertEqual(engrave.status, 0, engrave.stderr)
+      let bits = try PictureCodec.readSamples(path: path("\(input).1bit.png"))
+      let png = try PictureCodec.readSamples(path: path("logo.png"))
+      XCTAssertEqual(bits.width, png.width)
+      XCTAssertEqual(bits.pixelsPerMeter, 10000)
+      // As a mask, as a shading image, in diff.
+      XCTAssertEqual(try run(["render", "--mask", input, "-o", "\(input).mask.png"]).status, 0)
+      XCTAssertEqual(
+        try run(["render", "x", "--shading-image", input, "-o", "\(input).shaded.png"]).status, 0)
+      let diff = try run(["diff", "logo.png", input, "--tolerance", "40"])
+      XCTAssertEqual(diff.status, 0, String(decoding: diff.stdout, as: UTF8.self) + diff.stderr)
+    }
+    // The engraving of a JPEG is the engraving of the same pixels as a PNG.
+    let samples = try PictureCodec.readSamples(path: path("logo.jpg"))
+    let same = try PNGCodec.encodeRaw(
+      samples.rgba, width: samples.width, height: samples.height, channels: 4, bitDepth: 16,
+      compression: 1, pixelsPerMeter: 0, srgb: true)
+    try same.write(to: URL(fileURLWithPath: path("same.png")))
+    XCTAssertEqual(try run(["engrave", "same.png", "-o", "same.1bit.png"]).status, 0)
+    XCTAssertEqual(try run(["engrave", "logo.jpg", "-o", "jpg.1bit.png"]).status, 0)
+    XCTAssertEqual(try bytes("same.1bit.png"), try bytes("jpg.1bit.png"))
+  }
+
+  func testBrokenJPEGAndWebPAreErrorsNotCrashes() throws {
+    XCTAssertEqual(try run(["render", "Broken", "--size", "64", "-o", "ok.jpg"]).status, 0)
+    let good = try bytes("ok.jpg")
+    try good.prefix(good.count / 2).write(to: URL(fileURLWithPath: path("half.jpg")))
+    try Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x02, 0x01, 0x02]).write(
+      to: URL(fileURLWithPath: path("junk.jpg")))
+    try (Data("RIFF".utf8) + Data([0x20, 0, 0, 0]) + Data("WEBPVP8 ".utf8) + Data(count: 20))
+      .write(to: URL(fileURLWithPath: path("junk.webp")))
+    // A header that claims 60000 x 60000 pixels: refused from the header.
+    var huge = good
+    if let sof = (0..<(huge.count - 9)).first(where: { huge[$0] == 0xFF && huge[$0 + 1] == 0xC0 }) {
+      huge[sof + 5] = 0xEA
+      huge[sof + 6] = 0x60
+      huge[sof + 7] = 0xEA
+      huge[sof + 8] = 0x60
+    }
+    try huge.write(to: URL(fileURLWithPath: path("huge.jpg")))
+    for (input, message) in [
+      ("junk.jpg", "cannot read JPEG"), ("junk.webp", "cannot read WebP"),
+      ("huge.jpg", "over the limit"),
+    ] {
+      let result = try run(["engrave", input, "-o", "e.png"])
+      XCTAssertEqual(result.status, 1, "\(input): \(result.stderr)")
+      XCTAssertTrue(result.stderr.hasPrefix("error: "), result.stderr)
+      XCTAssertTrue(result.stderr.contains(message), result.stderr)
+      XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
+    }
+    // A truncated JPEG is read as far as it goes (libjpeg fills the rest), as viewers do.
+    let half = try run(["engrave", "half.jpg", "-o", "half.png"])
+    XCTAssertTrue(half.status == 0 || half.status == 1, half.stderr)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: path("e.png")))
+  }
+}
