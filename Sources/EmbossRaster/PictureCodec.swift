@@ -31,8 +31,10 @@ public enum PictureFormat: String, Sendable, CaseIterable {
     return nil
   }
 
-  /// The format an output path asks for by its extension: `.png`, `.jpg`/`.jpeg`, `.webp`;
-  /// PNG for standard output (`-`) and for a path without an extension. Throws for an
+  /// The format an output path asks for by its extension.
+  ///
+  /// `.png`, `.jpg`/`.jpeg`, `.webp`; PNG for standard output (`-`) and for a path without an
+  /// extension. Throws for an
   /// extension emboss cannot write (`-o a.gif`), or one not in `allowed`.
   public static func forOutput(
     _ path: String, option: String = "-o", allowed: [PictureFormat] = PictureFormat.allCases
