@@ -18,6 +18,8 @@ mkdir -p "$corpus"
 # Seeds: the regression inputs, and for materials the presets.
 cp Tests/EmbossKitTests/FuzzRegressions/"$1"/* "$corpus"/ 2>/dev/null || true
 [ "$1" = material ] && cp Materials/*.yaml "$corpus"/
+# For pictures: small PNG, JPEG and WebP files.
+[ "$1" = png ] && cp Tests/EmbossKitTests/Fixtures/pictures/* "$corpus"/ 2>/dev/null || true
 # For the whole render: option bytes, NUL, text, NUL, each preset, NUL, a --set line.
 if [ "$1" = render ]; then
   for preset in Materials/*.yaml; do

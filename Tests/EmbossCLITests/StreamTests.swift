@@ -79,7 +79,7 @@ final class StreamTests: XCTestCase {
       (#""$EMBOSS" render A --font fifo -o x.png"#, 1, "error: font file 'fifo' is empty\n"),
       (
         #""$EMBOSS" render --mask fifo -o x.png"#, 1,
-        "error: cannot read PNG 'fifo': file is empty\n"
+        "error: cannot read picture 'fifo': file is empty\n"
       ),
       (
         #""$EMBOSS" render A --material fifo -o x.png"#, 1,
@@ -172,10 +172,10 @@ final class StreamTests: XCTestCase {
     XCTAssertTrue(result.stderr.contains("give the text or --text-file, not both"), result.stderr)
     // The text file is an input: an output over it is refused, and it stays as it was.
     result = try shell(
-      #"echo Name > names.txt && "$EMBOSS" render --text-file names.txt -o names.txt"#)
+      #"echo Name > names && "$EMBOSS" render --text-file names -o names"#)
     XCTAssertEqual(result.status, 64)
     XCTAssertTrue(result.stderr.contains("is also the --text-file input"), result.stderr)
-    XCTAssertEqual(try read("names.txt"), Data("Name\n".utf8))
+    XCTAssertEqual(try read("names"), Data("Name\n".utf8))
   }
 
   /// Standard output redirected to a file collides with another output on that file.
