@@ -63,12 +63,24 @@ public enum DitherMethod: String, Sendable, CaseIterable {
     }
   }
 
-  /// Parses a method name; the error lists the valid ones.
+  /// The names people type for methods, as laser software and image editors call them.
+  public static let aliases: [String: DitherMethod] = [
+    "fs": .floydSteinberg, "floyd": .floydSteinberg, "floydsteinberg": .floydSteinberg,
+    "jarvis": .jarvisJudiceNinke, "jjn": .jarvisJudiceNinke, "bayer": .bayer8,
+    "ordered": .bayer8, "sierra2": .sierraTwoRow, "sierra-2": .sierraTwoRow,
+    "bluenoise": .blueNoise, "stochastic": .blueNoise,
+  ]
+
+  /// Parses a method name or an alias; the error lists the valid ones.
   public static func parse(_ name: String) -> Result<DitherMethod, EmbossError> {
-    if let method = DitherMethod(rawValue: name.lowercased()) { return .success(method) }
+    let key = name.lowercased()
+    if let method = DitherMethod(rawValue: key) ?? aliases[key] { return .success(method) }
     let names = allCases.map(\.rawValue)
     var message = "unknown dither '\(name)'"
-    if let close = suggestion(for: name, among: names) { message += "; did you mean '\(close)'?" }
+    if let close = suggestion(for: name, among: names + aliases.keys.sorted()) {
+      let method = DitherMethod(rawValue: close) ?? aliases[close]
+      message += "; did you mean '\(method?.rawValue ?? close)'?"
+    }
     return .failure(EmbossError(message + " (one of: \(names.joined(separator: ", ")))"))
   }
 }

@@ -53,12 +53,60 @@ public struct ColorLiteral: Sendable, Equatable {
     SIMD3(SRGB.decode(red), SRGB.decode(green), SRGB.decode(blue))
   }
 
+  /// The 148 CSS named colors (CSS Color Module Level 4), and `transparent`.
   static let names: [String: (UInt32, Float)] = [
-    "black": (0x000000, 1), "white": (0xffffff, 1), "gray": (0x808080, 1),
-    "grey": (0x808080, 1), "red": (0xff0000, 1), "green": (0x008000, 1),
-    "blue": (0x0000ff, 1), "yellow": (0xffff00, 1), "orange": (0xffa500, 1),
-    "gold": (0xffd700, 1), "silver": (0xc0c0c0, 1), "navy": (0x000080, 1),
-    "transparent": (0x000000, 0),
+    "aliceblue": (0xf0f8ff, 1), "antiquewhite": (0xfaebd7, 1), "aqua": (0x00ffff, 1),
+    "aquamarine": (0x7fffd4, 1), "azure": (0xf0ffff, 1), "beige": (0xf5f5dc, 1),
+    "bisque": (0xffe4c4, 1), "black": (0x000000, 1), "blanchedalmond": (0xffebcd, 1),
+    "blue": (0x0000ff, 1), "blueviolet": (0x8a2be2, 1), "brown": (0xa52a2a, 1),
+    "burlywood": (0xdeb887, 1), "cadetblue": (0x5f9ea0, 1), "chartreuse": (0x7fff00, 1),
+    "chocolate": (0xd2691e, 1), "coral": (0xff7f50, 1), "cornflowerblue": (0x6495ed, 1),
+    "cornsilk": (0xfff8dc, 1), "crimson": (0xdc143c, 1), "cyan": (0x00ffff, 1),
+    "darkblue": (0x00008b, 1), "darkcyan": (0x008b8b, 1), "darkgoldenrod": (0xb8860b, 1),
+    "darkgray": (0xa9a9a9, 1), "darkgreen": (0x006400, 1), "darkgrey": (0xa9a9a9, 1),
+    "darkkhaki": (0xbdb76b, 1), "darkmagenta": (0x8b008b, 1), "darkolivegreen": (0x556b2f, 1),
+    "darkorange": (0xff8c00, 1), "darkorchid": (0x9932cc, 1), "darkred": (0x8b0000, 1),
+    "darksalmon": (0xe9967a, 1), "darkseagreen": (0x8fbc8f, 1), "darkslateblue": (0x483d8b, 1),
+    "darkslategray": (0x2f4f4f, 1), "darkslategrey": (0x2f4f4f, 1),
+    "darkturquoise": (0x00ced1, 1), "darkviolet": (0x9400d3, 1), "deeppink": (0xff1493, 1),
+    "deepskyblue": (0x00bfff, 1), "dimgray": (0x696969, 1), "dimgrey": (0x696969, 1),
+    "dodgerblue": (0x1e90ff, 1), "firebrick": (0xb22222, 1), "floralwhite": (0xfffaf0, 1),
+    "forestgreen": (0x228b22, 1), "fuchsia": (0xff00ff, 1), "gainsboro": (0xdcdcdc, 1),
+    "ghostwhite": (0xf8f8ff, 1), "gold": (0xffd700, 1), "goldenrod": (0xdaa520, 1),
+    "gray": (0x808080, 1), "green": (0x008000, 1), "greenyellow": (0xadff2f, 1),
+    "grey": (0x808080, 1), "honeydew": (0xf0fff0, 1), "hotpink": (0xff69b4, 1),
+    "indianred": (0xcd5c5c, 1), "indigo": (0x4b0082, 1), "ivory": (0xfffff0, 1),
+    "khaki": (0xf0e68c, 1), "lavender": (0xe6e6fa, 1), "lavenderblush": (0xfff0f5, 1),
+    "lawngreen": (0x7cfc00, 1), "lemonchiffon": (0xfffacd, 1), "lightblue": (0xadd8e6, 1),
+    "lightcoral": (0xf08080, 1), "lightcyan": (0xe0ffff, 1),
+    "lightgoldenrodyellow": (0xfafad2, 1), "lightgray": (0xd3d3d3, 1),
+    "lightgreen": (0x90ee90, 1), "lightgrey": (0xd3d3d3, 1), "lightpink": (0xffb6c1, 1),
+    "lightsalmon": (0xffa07a, 1), "lightseagreen": (0x20b2aa, 1), "lightskyblue": (0x87cefa, 1),
+    "lightslategray": (0x778899, 1), "lightslategrey": (0x778899, 1),
+    "lightsteelblue": (0xb0c4de, 1), "lightyellow": (0xffffe0, 1), "lime": (0x00ff00, 1),
+    "limegreen": (0x32cd32, 1), "linen": (0xfaf0e6, 1), "magenta": (0xff00ff, 1),
+    "maroon": (0x800000, 1), "mediumaquamarine": (0x66cdaa, 1), "mediumblue": (0x0000cd, 1),
+    "mediumorchid": (0xba55d3, 1), "mediumpurple": (0x9370db, 1),
+    "mediumseagreen": (0x3cb371, 1), "mediumslateblue": (0x7b68ee, 1),
+    "mediumspringgreen": (0x00fa9a, 1), "mediumturquoise": (0x48d1cc, 1),
+    "mediumvioletred": (0xc71585, 1), "midnightblue": (0x191970, 1), "mintcream": (0xf5fffa, 1),
+    "mistyrose": (0xffe4e1, 1), "moccasin": (0xffe4b5, 1), "navajowhite": (0xffdead, 1),
+    "navy": (0x000080, 1), "oldlace": (0xfdf5e6, 1), "olive": (0x808000, 1),
+    "olivedrab": (0x6b8e23, 1), "orange": (0xffa500, 1), "orangered": (0xff4500, 1),
+    "orchid": (0xda70d6, 1), "palegoldenrod": (0xeee8aa, 1), "palegreen": (0x98fb98, 1),
+    "paleturquoise": (0xafeeee, 1), "palevioletred": (0xdb7093, 1), "papayawhip": (0xffefd5, 1),
+    "peachpuff": (0xffdab9, 1), "peru": (0xcd853f, 1), "pink": (0xffc0cb, 1),
+    "plum": (0xdda0dd, 1), "powderblue": (0xb0e0e6, 1), "purple": (0x800080, 1),
+    "rebeccapurple": (0x663399, 1), "red": (0xff0000, 1), "rosybrown": (0xbc8f8f, 1),
+    "royalblue": (0x4169e1, 1), "saddlebrown": (0x8b4513, 1), "salmon": (0xfa8072, 1),
+    "sandybrown": (0xf4a460, 1), "seagreen": (0x2e8b57, 1), "seashell": (0xfff5ee, 1),
+    "sienna": (0xa0522d, 1), "silver": (0xc0c0c0, 1), "skyblue": (0x87ceeb, 1),
+    "slateblue": (0x6a5acd, 1), "slategray": (0x708090, 1), "slategrey": (0x708090, 1),
+    "snow": (0xfffafa, 1), "springgreen": (0x00ff7f, 1), "steelblue": (0x4682b4, 1),
+    "tan": (0xd2b48c, 1), "teal": (0x008080, 1), "thistle": (0xd8bfd8, 1),
+    "tomato": (0xff6347, 1), "turquoise": (0x40e0d0, 1), "violet": (0xee82ee, 1),
+    "wheat": (0xf5deb3, 1), "white": (0xffffff, 1), "whitesmoke": (0xf5f5f5, 1),
+    "yellow": (0xffff00, 1), "yellowgreen": (0x9acd32, 1), "transparent": (0x000000, 0),
   ]
 
   /// Parses a color string; the error says what was expected (without naming where).
@@ -67,14 +115,18 @@ public struct ColorLiteral: Sendable, Equatable {
     if let (rgb, alpha) = names[s] {
       return .success(ColorLiteral(hex: rgb, alpha: alpha))
     }
-    let expected = "expected a color like \"#rrggbb\", \"#rgb\", \"#rrggbbaa\" or a name"
+    let expected =
+      "expected a color like \"#rrggbb\", \"#rgb\", \"#rrggbbaa\", rgb(...), hsl(...) or a CSS name"
+    if let open = s.firstIndex(of: "("), s.hasSuffix(")") {
+      return functional(
+        name: String(s[..<open]).trimmingCharacters(in: .whitespaces),
+        arguments: String(s[s.index(after: open)..<s.index(before: s.endIndex)]), text: text)
+    }
     guard s.hasPrefix("#") else {
       if let close = suggestion(for: s, among: names.keys.sorted()) {
         return .failure(EmbossError("unknown color name \"\(text)\"; did you mean \"\(close)\"?"))
       }
-      return .failure(
-        EmbossError(
-          "\(expected) (\(names.keys.sorted().joined(separator: ", "))), got \"\(text)\""))
+      return .failure(EmbossError("\(expected), got \"\(text)\""))
     }
     let digits = Array(s.dropFirst())
     guard digits.allSatisfy(\.isHexDigit), [3, 6, 8].contains(digits.count) else {
@@ -98,6 +150,63 @@ public struct ColorLiteral: Sendable, Equatable {
         ColorLiteral(
           red: value(digits[0...1]), green: value(digits[2...3]), blue: value(digits[4...5]),
           alpha: value(digits[6...7])))
+    }
+  }
+
+  /// `rgb(255, 0, 0)`, `rgb(100% 0% 0% / 50%)`, `rgba(...)`, `hsl(120, 100%, 50%)`,
+  /// `hsl(120deg 100% 50% / 0.5)`, `hsla(...)`, as CSS writes them.
+  static func functional(name: String, arguments: String, text: String) -> Result<
+    ColorLiteral, EmbossError
+  > {
+    func fail(_ why: String) -> Result<ColorLiteral, EmbossError> {
+      .failure(EmbossError("\(why), got \"\(text)\""))
+    }
+    // Components separated by commas or spaces; the alpha after "/" (or a fourth one).
+    let parts = arguments.replacingOccurrences(of: "/", with: " / ")
+      .split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
+    var values = parts.filter { $0 != "/" }
+    guard values.count == 3 || values.count == 4 else {
+      return fail("\(name)() takes three values and an optional alpha")
+    }
+    func number(_ v: String, percentOf scale: Float) -> Float? {
+      if v.hasSuffix("%") {
+        return Float(v.dropLast()).map { $0 / 100 * scale }
+      }
+      if v.hasSuffix("deg") { return Float(v.dropLast(3)) }
+      return Float(v)
+    }
+    var alpha: Float = 1
+    if values.count == 4 {
+      guard let a = number(values.removeLast(), percentOf: 1), a.isFinite else {
+        return fail("the alpha is a number 0...1 or a percentage")
+      }
+      alpha = min(max(a, 0), 1)
+    }
+    switch name {
+    case "rgb", "rgba":
+      let channels = values.map { number($0, percentOf: 255) }
+      guard channels.allSatisfy({ $0?.isFinite ?? false }) else {
+        return fail("rgb() takes numbers 0...255 or percentages")
+      }
+      let c = channels.map { min(max(($0 ?? 0) / 255, 0), 1) }
+      return .success(ColorLiteral(red: c[0], green: c[1], blue: c[2], alpha: alpha))
+    case "hsl", "hsla":
+      guard let h = number(values[0], percentOf: 360), let sat = number(values[1], percentOf: 1),
+        let light = number(values[2], percentOf: 1), h.isFinite, sat.isFinite, light.isFinite,
+        values[1].hasSuffix("%"), values[2].hasSuffix("%")
+      else {
+        return fail("hsl() takes a hue in degrees and two percentages")
+      }
+      let s = min(max(sat, 0), 1)
+      let l = min(max(light, 0), 1)
+      // HSL to HSB: brightness = l + s * min(l, 1 - l).
+      let brightness = l + s * min(l, 1 - l)
+      let saturation = brightness == 0 ? 0 : 2 * (1 - l / brightness)
+      var color = ColorLiteral(hue: h, saturation: saturation, brightness: brightness)
+      color.alpha = alpha
+      return .success(color)
+    default:
+      return fail("unknown color function \(name)(); rgb() and hsl() are known")
     }
   }
 

@@ -103,6 +103,8 @@ struct EngraveCommand: ParsableCommand {
 
   @OptionGroup var resolution: ResolutionOption
 
+  @OptionGroup var messages: QuietOption
+
   @Option(name: .customLong("max-pixels"), help: "Refuse images larger than this many pixels.")
   var maxPixels: Int = RenderLimits.default.maxPixels
 
@@ -117,7 +119,7 @@ struct EngraveCommand: ParsableCommand {
   func run() throws {
     let (bits, stored) = try Engrave.bitmap(
       picture: input, options: try engrave.options(resolution: resolution), maxPixels: maxPixels)
-    if let warning = resolution.resolution?.roundTripWarning { printError("warning: \(warning)") }
+    if let warning = resolution.resolution?.roundTripWarning { messages.say("warning: \(warning)") }
     let ppm = resolution.resolution?.pixelsPerMeter ?? stored
     try OutputFile.write(try Engrave.png(bits, pixelsPerMeter: ppm), to: output)
   }

@@ -53,12 +53,14 @@ func flagHelp<Value>(_ parameter: ChoiceParameter<Value>) -> ArgumentHelp {
 
 /// The key light's direction: it changes the lit ball.
 struct LightOptions: ParsableArguments {
+  // Values may be negative without `=` (`--light-angle -30`): the next word is the value.
   @Option(
-    name: .customLong("light-angle"), help: flagHelp(Parameters.lightAngle, valueName: "degrees"))
+    name: .customLong("light-angle"), parsing: .unconditional,
+    help: flagHelp(Parameters.lightAngle, valueName: "degrees"))
   var lightAngle: Float?
 
   @Option(
-    name: .customLong("light-altitude"),
+    name: .customLong("light-altitude"), parsing: .unconditional,
     help: ArgumentHelp(
       "Key light height above the surface in degrees, \(formatNumber(Parameters.lightAltitude.range.lowerBound))...\(formatNumber(Parameters.lightAltitude.range.upperBound)) (90: straight on; default with --light-angle: \(formatNumber(Parameters.lightAltitude.value))). Either makes the material's first light a distant light.",
       valueName: "degrees"))
@@ -202,5 +204,18 @@ func requirePNG(_ path: String?, option: String) throws {
     _ = try PictureFormat.forOutput(path, option: option, allowed: [.png])
   } catch {
     throw ValidationError(error.message)
+  }
+}
+
+/// `--quiet`: warnings and notes are not printed (errors still are).
+struct QuietOption: ParsableArguments {
+  @Flag(
+    name: [.customShort("q"), .long],
+    help: "Print no warnings or notes on standard error (errors are still printed).")
+  var quiet = false
+
+  /// Prints `line` (a warning or a note) unless quiet.
+  func say(_ line: String) {
+    if !quiet { printError(line) }
   }
 }

@@ -97,7 +97,7 @@ struct RenderCommand: ParsableCommand {
   var align: TextAlignment = .center
 
   @Option(
-    name: .customLong("letter-spacing"),
+    name: .customLong("letter-spacing"), parsing: .unconditional,
     help: ArgumentHelp(
       "Extra space between letters: px, or mm/cm/in/pt with --dpi (negative tightens).",
       valueName: "length"), transform: Length.argument)
@@ -141,6 +141,8 @@ struct RenderCommand: ParsableCommand {
   var engrave: String?
 
   @OptionGroup(title: "Engrave bitmap") var engraving: EngraveArguments
+
+  @OptionGroup var messages: QuietOption
 
   @Option(
     name: .customLong("depth-map"),
@@ -313,7 +315,7 @@ struct RenderCommand: ParsableCommand {
 
   func run() throws {
     let resources = try Resources.locate()
-    if let warning = resolution.resolution?.roundTripWarning { printError("warning: \(warning)") }
+    if let warning = resolution.resolution?.roundTripWarning { messages.say("warning: \(warning)") }
     let job = try job(resources: resources)
     if watch {
       let output = self.output.output
@@ -363,7 +365,7 @@ struct RenderCommand: ParsableCommand {
   private func write(_ result: RenderJob.Output, job: RenderJob) throws {
     // Fallback fonts make the picture depend on the machine's fonts: say which were used.
     for use in result.fallbackFonts {
-      printError("note: '\(use.characters)' set in fallback font \(use.name) (\(use.path))")
+      messages.say("note: '\(use.characters)' set in fallback font \(use.name) (\(use.path))")
     }
     var all = result.timings
     try all.measure("write") { try job.write(result) }

@@ -206,7 +206,7 @@ final class CLITests: XCTestCase {
       result.stderr,
       """
       bad.yaml:2:14: error: "surface.shininess": must be in 1...2048, got 0
-      bad.yaml:3:9: error: "surface.base": expected a color like "#rrggbb", "#rgb", "#rrggbbaa" or a name, got "#ggg"
+      bad.yaml:3:9: error: "surface.base": expected a color like "#rrggbb", "#rgb", "#rrggbbaa", rgb(...), hsl(...) or a CSS name, got "#ggg"
       bad.yaml:5:3: error: "relief.radus": unknown key; did you mean "radius"?
 
       """)

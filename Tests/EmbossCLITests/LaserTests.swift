@@ -223,8 +223,8 @@ final class LaserTests: XCTestCase {
         "--threshold must be in 0...255, got 300"
       ),
       (
-        ["render", "A", "--engrave", "e.png", "--dither", "floyd", "-o", "x.png"], 64,
-        "'--dither <method>': unknown dither 'floyd'; did you mean 'floyd-steinberg'? (one of: threshold, floyd-steinberg"
+        ["render", "A", "--engrave", "e.png", "--dither", "floyd-stienberg", "-o", "x.png"], 64,
+        "'--dither <method>': unknown dither 'floyd-stienberg'; did you mean 'floyd-steinberg'? (one of: threshold, floyd-steinberg"
       ),
       (["render", "A", "--svg", "t.svg", "-o", "x.png"], 64, "--svg needs --dpi"),
       (

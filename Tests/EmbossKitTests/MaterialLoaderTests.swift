@@ -81,7 +81,7 @@ final class MaterialLoaderTests: XCTestCase {
     XCTAssertEqual(
       errors("surface:\n  base: \"#ggg\"\n"),
       [
-        "test.yaml:2:9: error: \"surface.base\": expected a color like \"#rrggbb\", \"#rgb\", \"#rrggbbaa\" or a name, got \"#ggg\""
+        "test.yaml:2:9: error: \"surface.base\": expected a color like \"#rrggbb\", \"#rgb\", \"#rrggbbaa\", rgb(...), hsl(...) or a CSS name, got \"#ggg\""
       ])
     XCTAssertEqual(
       errors("surface:\n  base: #ff0000\n"),
