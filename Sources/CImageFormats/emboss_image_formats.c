@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include <jpeglib.h>
+#include <jerror.h>
 #include <webp/decode.h>
 #include <webp/encode.h>
 
@@ -35,8 +36,18 @@ static void jpeg_on_error(j_common_ptr info) {
   longjmp(sink->jump, 1);
 }
 
-/* Warnings (a corrupt but readable stream) are not fatal: libjpeg fills what it cannot read. */
+/* Warnings (a corrupt but readable stream) are not fatal, except the end of the data before
+   the end of the picture: libjpeg would fill the rest, so a few hundred bytes could stand for
+   millions of pixels. A truncated JPEG is an error, as a truncated PNG is. */
 static void jpeg_on_message(j_common_ptr info) { (void)info; }
+
+static void jpeg_on_emit(j_common_ptr info, int level) {
+  if (level < 0 && info->err->msg_code == JWRN_JPEG_EOF) {
+    jpeg_error_sink *sink = (jpeg_error_sink *)info->err;
+    set_error(sink->err, sink->err_len, "file is truncated");
+    longjmp(sink->jump, 1);
+  }
+}
 
 int emboss_jpeg_decode_rgba8(const unsigned char *data, size_t size, uint64_t max_pixels,
                              uint8_t **pixels_out, uint32_t *width_out, uint32_t *height_out,
@@ -53,6 +64,7 @@ int emboss_jpeg_decode_rgba8(const unsigned char *data, size_t size, uint64_t ma
   info.err = jpeg_std_error(&sink.base);
   sink.base.error_exit = jpeg_on_error;
   sink.base.output_message = jpeg_on_message;
+  sink.base.emit_message = jpeg_on_emit;
   sink.err = err;
   sink.err_len = err_len;
   uint8_t *volatile pixels = NULL;
