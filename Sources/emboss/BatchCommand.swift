@@ -39,7 +39,7 @@ struct BatchRunCommand: ParsableCommand {
 
   @Argument(
     help: ArgumentHelp(
-      "The rows: CSV with a header row, or JSON Lines (.jsonl).", valueName: "rows"))
+      "The rows: CSV with a header row, or JSON Lines (.jsonl).", valueName: "rows"), completion: .file(extensions: ["csv", "jsonl", "ndjson"]))
   var rows: String
 
   @Option(

@@ -13,10 +13,10 @@ struct DiffCommand: ParsableCommand {
       read or written or the sizes differ, 64 for invalid arguments.
       """)
 
-  @Argument(help: "The reference image (any PNG).")
+  @Argument(help: "The reference image (any PNG).", completion: pictureCompletion)
   var expected: String
 
-  @Argument(help: "The image to check (any PNG).")
+  @Argument(help: "The image to check (any PNG).", completion: pictureCompletion)
   var actual: String
 
   @Option(help: "Largest channel difference that still matches, in 8-bit levels.")
@@ -29,7 +29,7 @@ struct DiffCommand: ParsableCommand {
 
   @Option(
     name: .customLong("out"),
-    help: ArgumentHelp("Write expected | differences | actual here.", valueName: "file"))
+    help: ArgumentHelp("Write expected | differences | actual here.", valueName: "file"), completion: .file(extensions: ["png"]))
   var out: String?
 
   @Option(name: .customLong("max-pixels"), help: "Refuse images larger than this many pixels.")

@@ -42,7 +42,7 @@ struct EngraveArguments: ParsableArguments {
     help: ArgumentHelp(
       "threshold, floyd-steinberg, atkinson, jarvis-judice-ninke, stucki, burkes, sierra, sierra-2row, sierra-lite, bayer2, bayer4, bayer8 or blue-noise.",
       valueName: "method"),
-    transform: DitherMethod.argument)
+    completion: .list(DitherMethod.allCases.map(\.rawValue)), transform: DitherMethod.argument)
   var dither: DitherMethod = .threshold
 
   @Option(help: "0...255: gray at or above threshold/255 stays white (unburned).")
@@ -91,12 +91,12 @@ struct EngraveCommand: ParsableCommand {
     abstract:
       "Turn a picture (PNG, JPEG, WebP) into a 1-bit engrave bitmap (black = burn) with its DPI.")
 
-  @Argument(help: "The picture: a PNG, JPEG or WebP (a photo, a logo, an emboss render).")
+  @Argument(help: "The picture: a PNG, JPEG or WebP (a photo, a logo, an emboss render).", completion: pictureCompletion)
   var input: String
 
   @Option(
     name: .shortAndLong,
-    help: ArgumentHelp("Output 1-bit PNG, or - for standard output.", valueName: "file"))
+    help: ArgumentHelp("Output 1-bit PNG, or - for standard output.", valueName: "file"), completion: .file(extensions: ["png"]))
   var output: String
 
   @OptionGroup var engrave: EngraveArguments

@@ -62,7 +62,7 @@ struct SheetCommand: ParsableCommand {
     name: .shortAndLong,
     help: ArgumentHelp(
       "Output picture: .png, or .jpg / .webp (chosen by the extension); - for PNG on standard output.",
-      valueName: "file"))
+      valueName: "file"), completion: pictureCompletion)
   var output: String
 
   @Option(help: "The sample text.")
@@ -76,13 +76,13 @@ struct SheetCommand: ParsableCommand {
 
   @Option(
     parsing: .upToNextOption,
-    help: ArgumentHelp("Materials to show (default: every preset).", valueName: "name|file"))
+    help: ArgumentHelp("Materials to show (default: every preset).", valueName: "name|file"), completion: materialCompletion)
   var materials: [String] = []
 
   @Option(
     help: ArgumentHelp(
       "A font file, or an installed font by fontconfig pattern such as 'DejaVu Serif:bold' (default: the bundled font).",
-      valueName: "file|pattern"))
+      valueName: "file|pattern"), completion: fontCompletion)
   var font: String?
 
   @Option(name: .customLong("max-pixels"), help: "Refuse sheets larger than this many pixels.")

@@ -18,7 +18,7 @@ struct MaterialOptions: ParsableArguments {
   @Option(
     name: .long,
     help: ArgumentHelp(
-      "A preset name from Materials/ or a material file path.", valueName: "name|file"))
+      "A preset name from Materials/ or a material file path.", valueName: "name|file"), completion: materialCompletion)
   var material: String = Resources.defaultMaterialName
 
   @Option(
@@ -167,7 +167,7 @@ struct OutputOptions: ParsableArguments {
     name: .shortAndLong,
     help: ArgumentHelp(
       "Output picture: .png, or .jpg / .webp for previews (chosen by the extension); - for PNG on standard output.",
-      valueName: "file"))
+      valueName: "file"), completion: pictureCompletion)
   var output: String
 
   @Option(help: "Bits per channel: 8 or 16 (PNG).")
@@ -218,4 +218,29 @@ struct QuietOption: ParsableArguments {
   func say(_ line: String) {
     if !quiet { printError(line) }
   }
+}
+
+/// Shell completion for a picture path (read or written).
+let pictureCompletion = CompletionKind.file(extensions: ["png", "jpg", "jpeg", "webp"])
+
+/// Shell completion for `--font`: font files (a fontconfig name is typed).
+let fontCompletion = CompletionKind.file(extensions: ["ttf", "otf", "ttc", "otc"])
+
+/// Shell completion for `--material`: the preset names and the material files under the
+/// word typed so far.
+let materialCompletion = CompletionKind.custom { _, _, typed in
+  var out = (try? Resources.locate().materialLibrary.presetNames) ?? []
+  let folder = typed.range(of: "/", options: .backwards).map { String(typed[..<$0.upperBound]) } ?? ""
+  let listed = (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []
+  for name in listed.sorted() where !name.hasPrefix(".") {
+    var isDirectory: ObjCBool = false
+    let path = folder + name
+    FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+    if isDirectory.boolValue {
+      out.append(path + "/")
+    } else if name.hasSuffix(".yaml") || name.hasSuffix(".yml") {
+      out.append(path)
+    }
+  }
+  return out.filter { $0.hasPrefix(typed) }
 }

@@ -17,7 +17,7 @@ struct RenderCommand: ParsableCommand {
     name: .customLong("text-file"),
     help: ArgumentHelp(
       "Read the text from this file (- for standard input): UTF-8, real newlines, a leading BOM dropped.",
-      valueName: "file"))
+      valueName: "file"), completion: .file(extensions: ["txt"]))
   var textFile: String?
 
   @OptionGroup var output: OutputOptions
@@ -25,7 +25,7 @@ struct RenderCommand: ParsableCommand {
   @Option(
     help: ArgumentHelp(
       "A font file (TTF, OTF, TTC), or an installed font by fontconfig pattern: 'DejaVu Serif:bold', 'Noto Sans:style=Light' (emboss fonts lists them; default: the bundled Fonts/DejaVuSans-Bold.ttf).",
-      valueName: "file|pattern"))
+      valueName: "file|pattern"), completion: fontCompletion)
   var font: String?
 
   @Option(
@@ -72,7 +72,7 @@ struct RenderCommand: ParsableCommand {
 
   @OptionGroup var resolution: ResolutionOption
 
-  @Option(help: ArgumentHelp("A picture (any PNG) as the mask instead of text.", valueName: "file"))
+  @Option(help: ArgumentHelp("A picture (any PNG) as the mask instead of text.", valueName: "file"), completion: pictureCompletion)
   var mask: String?
 
   @Option(
@@ -132,12 +132,12 @@ struct RenderCommand: ParsableCommand {
     name: .customLong("shading-image"),
     help: ArgumentHelp(
       "A matcap PNG to use instead of the material's lit ball (its lights and surface are then unused).",
-      valueName: "file"))
+      valueName: "file"), completion: pictureCompletion)
   var shadingImage: String?
 
   @Option(
     help: ArgumentHelp(
-      "Also write a 1-bit engrave bitmap (black = burn) of the render here.", valueName: "file"))
+      "Also write a 1-bit engrave bitmap (black = burn) of the render here.", valueName: "file"), completion: .file(extensions: ["png"]))
   var engrave: String?
 
   @OptionGroup(title: "Engrave bitmap") var engraving: EngraveArguments
@@ -148,7 +148,7 @@ struct RenderCommand: ParsableCommand {
     name: .customLong("depth-map"),
     help: ArgumentHelp(
       "Also write the height field as gray here: white = surface, black = deepest (LightBurn 3D, CNC).",
-      valueName: "file"))
+      valueName: "file"), completion: .file(extensions: ["png"]))
   var depthMap: String?
 
   @Option(name: .customLong("depth-map-bits"), help: "8 or 16.")
@@ -160,7 +160,7 @@ struct RenderCommand: ParsableCommand {
   @Option(
     help: ArgumentHelp(
       "Also write an SVG (size in mm, needs --dpi) with the engrave bitmap and the cut line.",
-      valueName: "file"))
+      valueName: "file"), completion: .file(extensions: ["svg"]))
   var svg: String?
 
   @Option(
@@ -180,7 +180,7 @@ struct RenderCommand: ParsableCommand {
   @Option(
     name: .customLong("save-stages"),
     help: ArgumentHelp(
-      "Also write mask.png, height.png, normals.png and shading.png here.", valueName: "dir"))
+      "Also write mask.png, height.png, normals.png and shading.png here.", valueName: "dir"), completion: .directory)
   var saveStages: String?
 
   @Flag(

@@ -33,7 +33,7 @@ struct StudioCommand: ParsableCommand {
   @Option(
     help: ArgumentHelp(
       "The preview's font: a file, or a fontconfig name (default: the bundled font).",
-      valueName: "file|name"))
+      valueName: "file|name"), completion: fontCompletion)
   var font: String?
 
   @Option(help: ArgumentHelp("The preview's text size in pixels (8...1000).", valueName: "px"))

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Builds emboss and installs it with its fonts, materials, man page and shell completions.
+#
+#   bash install.sh [--prefix DIR] [--configuration release|debug] [--static-swift-stdlib]
+#
+# DIR defaults to ~/.local. Installed:
+#   DIR/bin/emboss
+#   DIR/share/emboss/Fonts, DIR/share/emboss/Materials   (found by the binary at run time)
+#   DIR/share/man/man1/emboss.1                          (generated from the command definitions)
+#   DIR/share/bash-completion/completions/emboss, DIR/share/zsh/site-functions/_emboss,
+#   DIR/share/fish/vendor_completions.d/emboss.fish
+# --static-swift-stdlib links Swift's runtime into the binary, so it runs on machines
+# without a Swift toolchain (the C libraries are still Debian's).
+set -euo pipefail
+cd "$(dirname "$0")"
+
+prefix="$HOME/.local"
+configuration=release
+static=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --prefix) prefix="$2"; shift 2 ;;
+    --prefix=*) prefix="${1#--prefix=}"; shift ;;
+    --configuration) configuration="$2"; shift 2 ;;
+    --configuration=*) configuration="${1#--configuration=}"; shift ;;
+    --static-swift-stdlib) static=(--static-swift-stdlib); shift ;;
+    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "install.sh: unknown option $1 (see --help)" >&2; exit 64 ;;
+  esac
+done
+case "$configuration" in
+  release|debug) ;;
+  *) echo "install.sh: --configuration is release or debug" >&2; exit 64 ;;
+esac
+mkdir -p "$prefix"
+prefix="$(cd "$prefix" && pwd)"
+
+bash .ci/install-deps
+swift build -c "$configuration" --product emboss ${static[@]+"${static[@]}"}
+binary="$(swift build -c "$configuration" --show-bin-path)/emboss"
+
+# The man page, from the command definitions (swift-argument-parser's generate-manual
+# plugin), dated by the last commit so that it does not change from one install to the next.
+date="$(git log -1 --format=%cs 2>/dev/null || date +%Y-%m-%d)"
+swift package plugin generate-manual --configuration "$configuration" --date "$date" \
+  --authors "the emboss authors" >/dev/null
+manual=".build/plugins/GenerateManual/outputs/emboss/emboss.1"
+
+install -d "$prefix/bin" "$prefix/share/emboss" "$prefix/share/man/man1" \
+  "$prefix/share/bash-completion/completions" "$prefix/share/zsh/site-functions" \
+  "$prefix/share/fish/vendor_completions.d"
+# Staged then renamed, so a running emboss is never overwritten in place.
+install -m 755 "$binary" "$prefix/bin/.emboss.new"
+mv -f "$prefix/bin/.emboss.new" "$prefix/bin/emboss"
+rm -rf "$prefix/share/emboss/Fonts" "$prefix/share/emboss/Materials"
+cp -R Fonts Materials "$prefix/share/emboss/"
+install -m 644 "$manual" "$prefix/share/man/man1/emboss.1"
+"$prefix/bin/emboss" --generate-completion-script bash > "$prefix/share/bash-completion/completions/emboss"
+"$prefix/bin/emboss" --generate-completion-script zsh > "$prefix/share/zsh/site-functions/_emboss"
+"$prefix/bin/emboss" --generate-completion-script fish > "$prefix/share/fish/vendor_completions.d/emboss.fish"
+
+echo "installed emboss in $prefix:"
+echo "  $prefix/bin/emboss (fonts and materials in $prefix/share/emboss)"
+echo "  man page: $prefix/share/man/man1/emboss.1"
+echo "  completions for bash, zsh and fish under $prefix/share"
+case ":$PATH:" in
+  *":$prefix/bin:"*) ;;
+  *) echo "add $prefix/bin to PATH, e.g. in ~/.bashrc: export PATH=\"$prefix/bin:\$PATH\"" ;;
+esac
