@@ -18,18 +18,116 @@ public struct ImageDiff: Sendable {
     public var worstY: Int
     /// Peak signal-to-noise ratio over all channels in dB; infinite for identical images.
     public var psnr: Double
+    /// Pixels beyond the tolerance forgiven as anti-aliasing, and pixels left out.
+    public var antialiasedPixels: Int = 0
+    public var ignoredPixels: Int = 0
 
+    /// Bad pixels over the pixels compared (ignored ones left out).
     public var badFraction: Double {
-      width * height == 0 ? 0 : Double(badPixels) / Double(width * height)
+      let compared = width * height - ignoredPixels
+      return compared <= 0 ? 0 : Double(badPixels) / Double(compared)
     }
 
     public var summary: String {
       let psnrText = psnr.isInfinite ? "inf" : String(format: "%.2f", psnr)
-      return String(
+      var text = String(
         format:
           "%d of %d pixels differ beyond tolerance (%.4f%%); worst channel difference %.2f levels at (%d, %d); PSNR %@ dB",
-        badPixels, width * height, badFraction * 100, worstDifference, worstX, worstY, psnrText)
+        badPixels, width * height - ignoredPixels, badFraction * 100, worstDifference, worstX,
+        worstY, psnrText)
+      if antialiasedPixels > 0 { text += "; \(antialiasedPixels) forgiven as anti-aliasing" }
+      if ignoredPixels > 0 { text += "; \(ignoredPixels) ignored" }
+      return text
     }
+
+    /// The report as JSON (`psnr` null for identical images).
+    public func json(options: Options, maxBadFraction: Double) -> String {
+      let psnrText = psnr.isInfinite ? "null" : String(format: "%.4f", psnr)
+      let match = badFraction <= maxBadFraction
+      return
+        "{\"width\":\(width),\"height\":\(height),\"pixels\":\(width * height - ignoredPixels),"
+        + "\"badPixels\":\(badPixels),\"badFraction\":\(String(format: "%.8f", badFraction)),"
+        + "\"antialiasedPixels\":\(antialiasedPixels),\"ignoredPixels\":\(ignoredPixels),"
+        + "\"worstDifference\":\(String(format: "%.4f", worstDifference)),\"worstX\":\(worstX),"
+        + "\"worstY\":\(worstY),\"psnr\":\(psnrText),\"tolerance\":\(options.tolerance),"
+        + "\"maxBadFraction\":\(maxBadFraction),\"match\":\(match)}"
+    }
+  }
+
+  /// How two pictures are compared.
+  public struct Options: Sendable, Equatable {
+    /// Largest channel difference that still matches, in 8-bit levels.
+    public var tolerance: Double
+    /// A pixel beyond the tolerance still matches when a pixel next to it (3 x 3) in the other
+    /// image matches it, both ways: an edge moved by a fraction of a pixel, anti-aliased
+    /// differently (as pixelmatch forgives anti-aliasing).
+    public var antialiasing: Bool
+    /// Rectangles left out of the comparison (a date, a version number).
+    public var ignore: [PixelRect]
+
+    public init(tolerance: Double = 0, antialiasing: Bool = false, ignore: [PixelRect] = []) {
+      self.tolerance = tolerance
+      self.antialiasing = antialiasing
+      self.ignore = ignore
+    }
+  }
+
+  /// What became of each pixel.
+  public enum Verdict: UInt8, Sendable {
+    case equal
+    /// Different, within the tolerance.
+    case close
+    case bad
+    /// Beyond the tolerance, forgiven as anti-aliasing.
+    case antialiased
+    case ignored
+  }
+
+  /// Each pixel's verdict, row by row (same sizes only).
+  public static func verdicts(
+    expected: PNGCodec.Samples, actual: PNGCodec.Samples, options: Options
+  ) -> [Verdict] {
+    let w = expected.width
+    let h = expected.height
+    // The largest channel difference between expected pixel i and actual pixel j, in levels;
+    // two fully transparent pixels are equal whatever color they hide.
+    func difference(_ i: Int, _ j: Int) -> Double {
+      if expected.rgba[4 * i + 3] == 0 && actual.rgba[4 * j + 3] == 0 { return 0 }
+      var worst = 0
+      for c in 0..<4 {
+        worst = max(worst, abs(Int(expected.rgba[4 * i + c]) - Int(actual.rgba[4 * j + c])))
+      }
+      return Double(worst) / 257
+    }
+    var out = [Verdict](repeating: .equal, count: w * h)
+    for y in 0..<h {
+      for x in 0..<w {
+        let i = y * w + x
+        if options.ignore.contains(where: { $0.contains(x: x, y: y) }) {
+          out[i] = .ignored
+          continue
+        }
+        let d = difference(i, i)
+        if d == 0 { continue }
+        if d <= options.tolerance {
+          out[i] = .close
+          continue
+        }
+        out[i] = .bad
+        guard options.antialiasing else { continue }
+        var expectedFound = false
+        var actualFound = false
+        for ny in max(0, y - 1)...min(h - 1, y + 1) {
+          for nx in max(0, x - 1)...min(w - 1, x + 1) where nx != x || ny != y {
+            let n = ny * w + nx
+            if difference(i, n) <= options.tolerance { expectedFound = true }
+            if difference(n, i) <= options.tolerance { actualFound = true }
+          }
+        }
+        if expectedFound && actualFound { out[i] = .antialiased }
+      }
+    }
+    return out
   }
 
   /// Compares equal-sized sample sets.
@@ -38,83 +136,114 @@ public struct ImageDiff: Sendable {
   public static func compare(
     expected: PNGCodec.Samples, actual: PNGCodec.Samples, tolerance: Double
   ) -> Report? {
+    compare(expected: expected, actual: actual, options: Options(tolerance: tolerance))
+  }
+
+  /// Compares equal-sized sample sets with `options`; nil when sizes differ.
+  public static func compare(
+    expected: PNGCodec.Samples, actual: PNGCodec.Samples, options: Options
+  ) -> Report? {
     guard expected.width == actual.width, expected.height == actual.height else { return nil }
+    let verdicts = verdicts(expected: expected, actual: actual, options: options)
     var bad = 0
+    var forgiven = 0
+    var ignored = 0
     var worst = 0.0
     var worstIndex = 0
     var squared = 0.0
     let count = expected.width * expected.height
     for i in 0..<count {
+      switch verdicts[i] {
+      case .ignored:
+        ignored += 1
+        continue
+      case .bad: bad += 1
+      case .antialiased: forgiven += 1
+      case .equal, .close: break
+      }
+      if expected.rgba[4 * i + 3] == 0 && actual.rgba[4 * i + 3] == 0 { continue }
       var pixelWorst = 0.0
       for c in 0..<4 {
         let d = abs(Double(expected.rgba[4 * i + c]) - Double(actual.rgba[4 * i + c])) / 257
         squared += d * d
         pixelWorst = max(pixelWorst, d)
       }
-      if pixelWorst > tolerance { bad += 1 }
       if pixelWorst > worst {
         worst = pixelWorst
         worstIndex = i
       }
     }
-    let mse = count == 0 ? 0 : squared / Double(count * 4)
+    let compared = count - ignored
+    let mse = compared == 0 ? 0 : squared / Double(compared * 4)
     let psnr = mse == 0 ? Double.infinity : 10 * log10(255 * 255 / mse)
     return Report(
       width: expected.width, height: expected.height, badPixels: bad, worstDifference: worst,
       worstX: count == 0 ? 0 : worstIndex % expected.width,
-      worstY: count == 0 ? 0 : worstIndex / expected.width, psnr: psnr)
+      worstY: count == 0 ? 0 : worstIndex / expected.width, psnr: psnr,
+      antialiasedPixels: forgiven, ignoredPixels: ignored)
+  }
+
+  /// The differences alone, the images' size: beyond the tolerance red, forgiven as
+  /// anti-aliasing yellow, within the tolerance dark orange, ignored blue, equal a dimmed gray
+  /// copy of the expected image. 8-bit RGBA samples.
+  public static func differences(
+    expected: PNGCodec.Samples, actual: PNGCodec.Samples, options: Options
+  ) -> [UInt8] {
+    let verdicts = verdicts(expected: expected, actual: actual, options: options)
+    var out = [UInt8](repeating: 255, count: verdicts.count * 4)
+    for (i, verdict) in verdicts.enumerated() {
+      let rgb: (UInt8, UInt8, UInt8)
+      switch verdict {
+      case .bad: rgb = (255, 0, 0)
+      case .antialiased: rgb = (255, 220, 0)
+      case .close: rgb = (160, 80, 0)
+      case .ignored: rgb = (40, 60, 160)
+      case .equal:
+        let e = expected.rgba[(4 * i)..<(4 * i + 4)].map { Int($0 >> 8) }
+        let gray = UInt8((e[0] + e[1] + e[2]) / 3 * e[3] / 255 / 3)
+        rgb = (gray, gray, gray)
+      }
+      (out[4 * i], out[4 * i + 1], out[4 * i + 2]) = rgb
+    }
+    return out
+  }
+
+  /// `differences` as an 8-bit PNG.
+  public static func differencesPNG(
+    expected: PNGCodec.Samples, actual: PNGCodec.Samples, options: Options
+  ) throws -> Data {
+    try PNGCodec.encodeRaw(
+      differences(expected: expected, actual: actual, options: options), width: expected.width,
+      height: expected.height, channels: 4, bitDepth: 8, compression: PNGCodec.defaultCompression,
+      pixelsPerMeter: 0, srgb: true)
   }
 
   /// A picture of the comparison: expected | differences | actual, side by side.
   ///
-  /// In the middle
-  /// panel, pixels beyond the tolerance are red, differences within it dark orange, and equal
-  /// pixels a dimmed gray copy of the expected image. 8-bit RGBA samples.
+  /// The middle panel is `differences` (magenta where one image is larger). 8-bit RGBA.
   public static func picture(
-    expected: PNGCodec.Samples, actual: PNGCodec.Samples, tolerance: Double
+    expected: PNGCodec.Samples, actual: PNGCodec.Samples, options: Options
   ) -> (width: Int, height: Int, rgba: [UInt8]) {
     let w = max(expected.width, actual.width)
     let h = max(expected.height, actual.height)
     let outWidth = 3 * w
     var out = [UInt8](repeating: 0, count: outWidth * h * 4)
-    func put(_ x: Int, _ y: Int, _ p: (UInt8, UInt8, UInt8, UInt8)) {
-      let i = 4 * (y * outWidth + x)
-      (out[i], out[i + 1], out[i + 2], out[i + 3]) = p
-    }
-    func sample(_ s: PNGCodec.Samples, _ x: Int, _ y: Int) -> (UInt8, UInt8, UInt8, UInt8)? {
-      guard x < s.width, y < s.height else { return nil }
-      let i = 4 * (y * s.width + x)
-      return (
-        UInt8(s.rgba[i] >> 8), UInt8(s.rgba[i + 1] >> 8), UInt8(s.rgba[i + 2] >> 8),
-        UInt8(s.rgba[i + 3] >> 8)
-      )
-    }
+    let same = expected.width == actual.width && expected.height == actual.height
+    let middle = same ? differences(expected: expected, actual: actual, options: options) : []
     for y in 0..<h {
       for x in 0..<w {
-        let e = sample(expected, x, y)
-        let a = sample(actual, x, y)
-        if let e { put(x, y, e) }
-        if let a { put(2 * w + x, y, a) }
-        var middle: (UInt8, UInt8, UInt8, UInt8) = (255, 0, 255, 255)
-        if e != nil, a != nil {
-          var worst = 0.0
-          let ie = 4 * (y * expected.width + x)
-          let ia = 4 * (y * actual.width + x)
-          for c in 0..<4 {
-            worst = max(
-              worst, abs(Double(expected.rgba[ie + c]) - Double(actual.rgba[ia + c])) / 257)
-          }
-          if worst > tolerance {
-            middle = (255, 0, 0, 255)
-          } else if worst > 0 {
-            middle = (160, 80, 0, 255)
-          } else if let e {
-            let luminance: Int = (Int(e.0) + Int(e.1) + Int(e.2)) / 3
-            let gray = UInt8(luminance * Int(e.3) / 255 / 3)
-            middle = (gray, gray, gray, 255)
-          }
+        for (panel, s) in [(0, expected), (2, actual)] where x < s.width && y < s.height {
+          let i = 4 * (y * s.width + x)
+          let o = 4 * (y * outWidth + panel * w + x)
+          for c in 0..<4 { out[o + c] = UInt8(s.rgba[i + c] >> 8) }
         }
-        put(w + x, y, middle)
+        let o = 4 * (y * outWidth + w + x)
+        if same {
+          let i = 4 * (y * w + x)
+          for c in 0..<4 { out[o + c] = middle[i + c] }
+        } else {
+          (out[o], out[o + 1], out[o + 2], out[o + 3]) = (255, 0, 255, 255)
+        }
       }
     }
     return (outWidth, h, out)
@@ -122,9 +251,9 @@ public struct ImageDiff: Sendable {
 
   /// `picture` encoded as an 8-bit PNG.
   public static func picturePNG(
-    expected: PNGCodec.Samples, actual: PNGCodec.Samples, tolerance: Double
+    expected: PNGCodec.Samples, actual: PNGCodec.Samples, options: Options
   ) throws -> Data {
-    let p = picture(expected: expected, actual: actual, tolerance: tolerance)
+    let p = picture(expected: expected, actual: actual, options: options)
     return try PNGCodec.encodeRaw(
       p.rgba, width: p.width, height: p.height, channels: 4, bitDepth: 8,
       compression: PNGCodec.defaultCompression, pixelsPerMeter: 0, srgb: true)

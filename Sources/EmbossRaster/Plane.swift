@@ -14,6 +14,11 @@ public struct PixelRect: Sendable, Equatable, CustomStringConvertible {
     self.height = max(0, height)
   }
 
+  /// Whether pixel (x, y) is inside.
+  public func contains(x px: Int, y py: Int) -> Bool {
+    px >= x && py >= y && px < x + width && py < y + height
+  }
+
   public var isEmpty: Bool { width == 0 || height == 0 }
   public var maxX: Int { x + width }
   public var maxY: Int { y + height }

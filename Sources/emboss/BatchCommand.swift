@@ -39,7 +39,8 @@ struct BatchRunCommand: ParsableCommand {
 
   @Argument(
     help: ArgumentHelp(
-      "The rows: CSV with a header row, or JSON Lines (.jsonl).", valueName: "rows"), completion: .file(extensions: ["csv", "jsonl", "ndjson"]))
+      "The rows: CSV with a header row, or JSON Lines (.jsonl).", valueName: "rows"),
+    completion: .file(extensions: ["csv", "jsonl", "ndjson"]))
   var rows: String
 
   @Option(

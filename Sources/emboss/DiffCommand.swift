@@ -8,15 +8,16 @@ struct DiffCommand: ParsableCommand {
     abstract: "Compare two images with a tolerance, as snapshot tests do.",
     discussion: """
       Differences are per channel, in 8-bit levels (16-bit files: difference / 257). A pixel \
-      is bad when any channel differs by more than the tolerance. Exit status: 0 when the \
-      bad fraction is at most --max-bad-fraction, 1 when it is not, 2 when a file cannot be \
-      read or written or the sizes differ, 64 for invalid arguments.
+      is bad when any channel differs by more than the tolerance; two fully transparent \
+      pixels are equal whatever color they hide. The pictures may be PNG, JPEG or WebP. \
+      Exit status: 0 when the bad fraction is at most --max-bad-fraction, 1 when it is not, \
+      2 when a file cannot be read or written or the sizes differ, 64 for invalid arguments.
       """)
 
-  @Argument(help: "The reference image (any PNG).", completion: pictureCompletion)
+  @Argument(help: "The reference image (PNG, JPEG or WebP).", completion: pictureCompletion)
   var expected: String
 
-  @Argument(help: "The image to check (any PNG).", completion: pictureCompletion)
+  @Argument(help: "The image to check (PNG, JPEG or WebP).", completion: pictureCompletion)
   var actual: String
 
   @Option(help: "Largest channel difference that still matches, in 8-bit levels.")
@@ -29,14 +30,38 @@ struct DiffCommand: ParsableCommand {
 
   @Option(
     name: .customLong("out"),
-    help: ArgumentHelp("Write expected | differences | actual here.", valueName: "file"), completion: .file(extensions: ["png"]))
+    help: ArgumentHelp("Write expected | differences | actual here.", valueName: "file"),
+    completion: .file(extensions: ["png"]))
   var out: String?
+
+  @Option(
+    name: .customLong("difference"),
+    help: ArgumentHelp(
+      "Write the differences alone, at the images' size: red beyond the tolerance, yellow forgiven as anti-aliasing, dark orange within it, blue ignored.",
+      valueName: "file"), completion: .file(extensions: ["png"]))
+  var difference: String?
+
+  @Flag(
+    help:
+      "Forgive a pixel beyond the tolerance when a neighbor in the other image matches it, both ways (an edge anti-aliased differently, as pixelmatch forgives)."
+  )
+  var antialiasing = false
+
+  @Option(
+    help: ArgumentHelp(
+      "Leave a rectangle out of the comparison (repeatable).", valueName: "x,y,w,h"),
+    transform: DiffCommand.rectangle)
+  var ignore: [PixelRect] = []
+
+  @Flag(help: "Print the result as one JSON object instead of a sentence.")
+  var json = false
 
   @Option(name: .customLong("max-pixels"), help: "Refuse images larger than this many pixels.")
   var maxPixels: Int = RenderLimits.default.maxPixels
 
   func validate() throws {
     try requirePNG(out, option: "--out")
+    try requirePNG(difference, option: "--difference")
     guard tolerance.isFinite, tolerance >= 0 else {
       throw ValidationError("--tolerance must be 0 or more, got \(tolerance)")
     }
@@ -45,7 +70,8 @@ struct DiffCommand: ParsableCommand {
     }
     if let out,
       let conflict = OutputConflicts.check(
-        outputs: [("--out", out)], inputs: [("expected", expected), ("actual", actual)])
+        outputs: [("--out", out)] + (difference.map { [("--difference", $0)] } ?? []),
+        inputs: [("expected", expected), ("actual", actual)])
     {
       throw ValidationError(conflict)
     }
@@ -61,9 +87,11 @@ struct DiffCommand: ParsableCommand {
       printError("error: \(error.message)")
       throw ExitCode(2)
     }
+    let options = ImageDiff.Options(
+      tolerance: tolerance, antialiasing: antialiasing, ignore: ignore)
     guard
       let report = ImageDiff.compare(
-        expected: expectedSamples, actual: actualSamples, tolerance: tolerance)
+        expected: expectedSamples, actual: actualSamples, options: options)
     else {
       printError(
         "error: sizes differ: '\(expected)' is \(expectedSamples.width)x\(expectedSamples.height), '\(actual)' is \(actualSamples.width)x\(actualSamples.height)"
@@ -71,17 +99,42 @@ struct DiffCommand: ParsableCommand {
       throw ExitCode(2)
     }
     do {
-      try printLine(report.summary)
+      var files: [(path: String, data: Data)] = []
       if let out {
-        try OutputFile.write(
-          try ImageDiff.picturePNG(
-            expected: expectedSamples, actual: actualSamples, tolerance: tolerance), to: out)
+        files.append(
+          (
+            out,
+            try ImageDiff.picturePNG(
+              expected: expectedSamples, actual: actualSamples, options: options)
+          ))
       }
+      if let difference {
+        files.append(
+          (
+            difference,
+            try ImageDiff.differencesPNG(
+              expected: expectedSamples, actual: actualSamples, options: options)
+          ))
+      }
+      if !files.isEmpty { try OutputFile.write(files) }
+      try printLine(
+        json ? report.json(options: options, maxBadFraction: maxBadFraction) : report.summary)
     } catch let error as EmbossError {
       // 1 means "they differ": a write that failed is trouble, like a file that cannot be read.
       printError("error: \(error.message)")
       throw ExitCode(2)
     }
     if report.badFraction > maxBadFraction { throw ExitCode(1) }
+  }
+
+  /// `x,y,w,h` in pixels.
+  static func rectangle(_ text: String) throws -> PixelRect {
+    let parts = text.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+    guard parts.count == 4, let x = parts[0], let y = parts[1], let w = parts[2],
+      let h = parts[3], x >= 0, y >= 0, w > 0, h > 0
+    else {
+      throw ValidationError("--ignore takes x,y,w,h in pixels (w and h positive), got \(text)")
+    }
+    return PixelRect(x: x, y: y, width: w, height: h)
   }
 }

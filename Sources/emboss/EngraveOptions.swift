@@ -91,12 +91,15 @@ struct EngraveCommand: ParsableCommand {
     abstract:
       "Turn a picture (PNG, JPEG, WebP) into a 1-bit engrave bitmap (black = burn) with its DPI.")
 
-  @Argument(help: "The picture: a PNG, JPEG or WebP (a photo, a logo, an emboss render).", completion: pictureCompletion)
+  @Argument(
+    help: "The picture: a PNG, JPEG or WebP (a photo, a logo, an emboss render).",
+    completion: pictureCompletion)
   var input: String
 
   @Option(
     name: .shortAndLong,
-    help: ArgumentHelp("Output 1-bit PNG, or - for standard output.", valueName: "file"), completion: .file(extensions: ["png"]))
+    help: ArgumentHelp("Output 1-bit PNG, or - for standard output.", valueName: "file"),
+    completion: .file(extensions: ["png"]))
   var output: String
 
   @OptionGroup var engrave: EngraveArguments

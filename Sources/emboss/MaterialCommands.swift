@@ -76,7 +76,8 @@ struct SheetCommand: ParsableCommand {
 
   @Option(
     parsing: .upToNextOption,
-    help: ArgumentHelp("Materials to show (default: every preset).", valueName: "name|file"), completion: materialCompletion)
+    help: ArgumentHelp("Materials to show (default: every preset).", valueName: "name|file"),
+    completion: materialCompletion)
   var materials: [String] = []
 
   @Option(

@@ -18,7 +18,8 @@ struct MaterialOptions: ParsableArguments {
   @Option(
     name: .long,
     help: ArgumentHelp(
-      "A preset name from Materials/ or a material file path.", valueName: "name|file"), completion: materialCompletion)
+      "A preset name from Materials/ or a material file path.", valueName: "name|file"),
+    completion: materialCompletion)
   var material: String = Resources.defaultMaterialName
 
   @Option(
@@ -230,8 +231,10 @@ let fontCompletion = CompletionKind.file(extensions: ["ttf", "otf", "ttc", "otc"
 /// word typed so far.
 let materialCompletion = CompletionKind.custom { _, _, typed in
   var out = (try? Resources.locate().materialLibrary.presetNames) ?? []
-  let folder = typed.range(of: "/", options: .backwards).map { String(typed[..<$0.upperBound]) } ?? ""
-  let listed = (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []
+  let folder =
+    typed.range(of: "/", options: .backwards).map { String(typed[..<$0.upperBound]) } ?? ""
+  let listed =
+    (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []
   for name in listed.sorted() where !name.hasPrefix(".") {
     var isDirectory: ObjCBool = false
     let path = folder + name

@@ -72,7 +72,9 @@ struct RenderCommand: ParsableCommand {
 
   @OptionGroup var resolution: ResolutionOption
 
-  @Option(help: ArgumentHelp("A picture (any PNG) as the mask instead of text.", valueName: "file"), completion: pictureCompletion)
+  @Option(
+    help: ArgumentHelp("A picture (any PNG) as the mask instead of text.", valueName: "file"),
+    completion: pictureCompletion)
   var mask: String?
 
   @Option(
@@ -137,7 +139,8 @@ struct RenderCommand: ParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "Also write a 1-bit engrave bitmap (black = burn) of the render here.", valueName: "file"), completion: .file(extensions: ["png"]))
+      "Also write a 1-bit engrave bitmap (black = burn) of the render here.", valueName: "file"),
+    completion: .file(extensions: ["png"]))
   var engrave: String?
 
   @OptionGroup(title: "Engrave bitmap") var engraving: EngraveArguments
@@ -180,7 +183,8 @@ struct RenderCommand: ParsableCommand {
   @Option(
     name: .customLong("save-stages"),
     help: ArgumentHelp(
-      "Also write mask.png, height.png, normals.png and shading.png here.", valueName: "dir"), completion: .directory)
+      "Also write mask.png, height.png, normals.png and shading.png here.", valueName: "dir"),
+    completion: .directory)
   var saveStages: String?
 
   @Flag(

@@ -129,7 +129,8 @@ final class PictureFormatTests: XCTestCase {
     try huge.write(to: URL(fileURLWithPath: path("huge.jpg")))
     for (input, message) in [
       ("junk.jpg", "cannot read JPEG"), ("junk.webp", "cannot read WebP"),
-      ("huge.jpg", "over the limit"), ("half.jpg", "cannot read JPEG 'half.jpg': file is truncated"),
+      ("huge.jpg", "over the limit"),
+      ("half.jpg", "cannot read JPEG 'half.jpg': file is truncated"),
     ] {
       let result = try run(["engrave", input, "-o", "e.png"])
       XCTAssertEqual(result.status, 1, "\(input): \(result.stderr)")

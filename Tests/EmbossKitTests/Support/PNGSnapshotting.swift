@@ -62,7 +62,8 @@ enum PNGComparison {
       ?? FileManager.default.temporaryDirectory.appendingPathComponent("emboss-snapshot-diffs").path
     try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     let path = directory + "/diff-\(UUID().uuidString.prefix(8)).png"
-    if let png = try? ImageDiff.picturePNG(expected: expected, actual: actual, tolerance: tolerance)
+    if let png = try? ImageDiff.picturePNG(
+      expected: expected, actual: actual, options: ImageDiff.Options(tolerance: tolerance))
     {
       try? png.write(to: URL(fileURLWithPath: path))
     }
