@@ -75,10 +75,11 @@ public func fuzzRender(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     laser.depthMap = ("d.png", o[7] % 2 == 0 ? .eight : .sixteen, o[7] & 2 != 0)
   }
   if o[3] & 0x40 != 0 {
-    laser.svg = (
-      "s.svg", pick(o[8] / 8, [0, 0.5, 4, 30]),
-      o[9] % 3 == 0 ? (x: Int(o[10]) % 200, y: Int(o[11]) % 60) : nil
-    )
+    laser.svg = SVGRequest(
+      path: "s.svg", cutOffset: pick(o[8] / 8, [0, 0.5, 4, 30, -1, -6]),
+      cutRegion: o[9] % 3 == 0 ? (x: Int(o[10]) % 200, y: Int(o[11]) % 60) : nil,
+      cutOuter: o[9] & 4 != 0, cutMinSize: pick(o[9] / 8, [0, 0, 2, 40]),
+      inkVectors: pick(o[10] / 16, [nil, nil, .fill, .score]))
   }
   guard let flagSettings = try? flags.settings(dpi: resolution?.dpi) else { return 0 }
   let job = RenderJob(

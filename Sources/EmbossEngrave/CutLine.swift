@@ -33,7 +33,8 @@ public struct ClosedCurve: Sendable, Equatable {
 /// The cut line around a mask: its outline (every outer border and every hole), optionally
 /// offset outward, as smooth closed curves.
 public enum CutLine {
-  /// Traces the mask's 0.5-coverage outline, `offset` pixels outside it (0: on it).
+  /// Traces the mask's 0.5-coverage outline, `offset` pixels outside it (0: on it; negative:
+  /// inside it).
   ///
   /// 1. A signed distance field (negative inside) is computed to sub-pixel precision on both
   ///    sides of the edge (`EdgeDistance`), over the ink bounds grown by the offset.
@@ -48,16 +49,66 @@ public enum CutLine {
     parallelism: Parallelism = .allCores
   ) -> [ClosedCurve] {
     guard !mask.inkBounds.isEmpty else { return [] }
-    let margin = Int(offset.rounded(.up)) + 3
+    let margin = Int(max(offset, 0).rounded(.up)) + 3
     let region = mask.inkBounds.grown(by: margin)
     let field = signedDistance(
-      mask: mask.plane, region: region, within: Float(offset) + 3, parallelism: parallelism)
+      mask: mask.plane, region: region, within: Float(abs(offset)) + 3, parallelism: parallelism)
     let loops = marchingSquares(field, level: Float(offset))
     return loops.compactMap { loop -> ClosedCurve? in
       let points = simplify(loop, tolerance: tolerance)
       guard points.count >= 3 else { return nil }
       let shifted = points.map { $0 + SIMD2(Double(region.x) + 0.5, Double(region.y) + 0.5) }
       return smooth(shifted)
+    }
+  }
+
+  /// The signed area of a curve's outline (its end points): its sign tells outer contours
+  /// from holes (outer ones have the sign of the largest loop).
+  static func signedArea(_ curve: ClosedCurve) -> Double {
+    let points = [curve.start] + curve.segments.map(\.2)
+    var sum = 0.0
+    for i in 0..<points.count {
+      let a = points[i]
+      let b = points[(i + 1) % points.count]
+      sum += a.x * b.y - b.x * a.y
+    }
+    return sum / 2
+  }
+
+  /// Whether point `p` is inside the curve's polygon (its flattened outline), even-odd.
+  static func contains(_ curve: ClosedCurve, _ p: SIMD2<Double>) -> Bool {
+    let polygon = curve.flattened(steps: 4)
+    var inside = false
+    var j = polygon.count - 1
+    for i in 0..<polygon.count {
+      let a = polygon[i]
+      let b = polygon[j]
+      if (a.y > p.y) != (b.y > p.y), p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x {
+        inside.toggle()
+      }
+      j = i
+    }
+    return inside
+  }
+
+  /// The outermost loops only: no holes, and nothing inside another loop (a sticker's
+  /// outline).
+  public static func outermost(_ curves: [ClosedCurve]) -> [ClosedCurve] {
+    curves.enumerated().filter { i, curve in
+      !curves.enumerated().contains { j, other in j != i && contains(other, curve.start) }
+    }.map(\.element)
+  }
+
+  /// The loops whose bounding box is at least `size` pixels on its narrower side: holes and
+  /// islands too small to cut as pieces (slivers between letters) are dropped.
+  public static func dropping(_ curves: [ClosedCurve], smallerThan size: Double) -> [ClosedCurve] {
+    curves.filter { curve in
+      let points = [curve.start] + curve.segments.flatMap { [$0.0, $0.1, $0.2] }
+      let xs = points.map(\.x)
+      let ys = points.map(\.y)
+      let width = (xs.max() ?? 0) - (xs.min() ?? 0)
+      let height = (ys.max() ?? 0) - (ys.min() ?? 0)
+      return min(width, height) >= size
     }
   }
 

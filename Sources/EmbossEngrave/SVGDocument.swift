@@ -9,20 +9,32 @@ import Foundation
 /// `height` are in millimeters at the given DPI, with a matching `viewBox`, so 1 user unit is
 /// one pixel and the image and the path line up exactly.
 public enum SVGDocument {
-  /// The cut line's color: red, what laser software reads as "cut" by default.
-  static let stroke = "#ff0000"
-  /// The cut line's width in millimeters: a hairline.
-  static let strokeWidthMM = 0.1
+  /// The cut line's default color: red, what laser software reads as "cut" by default.
+  public static let cutColor = "#ff0000"
+  /// The cut line's default width in millimeters: a hairline.
+  public static let cutWidthMM = 0.1
+  /// The scored ink outline's color: blue, a third layer after black (engrave) and red.
+  public static let scoreColor = "#0000ff"
+
+  /// How the ink's outline is written as vectors, besides the bitmap.
+  public enum InkVectors: String, Sendable, CaseIterable {
+    /// Filled black: laser software engraves it as a vector fill.
+    case fill
+    /// Stroked in `scoreColor`: scored (a light cut along the letters' edges).
+    case score
+  }
 
   public static func make(
-    canvasWidth: Int, canvasHeight: Int, image: Data?, cut: [ClosedCurve], dpi: Double
+    canvasWidth: Int, canvasHeight: Int, image: Data?, cut: [ClosedCurve], dpi: Double,
+    cutColor: String = cutColor, cutWidthMM: Double = cutWidthMM,
+    ink: [ClosedCurve] = [], inkVectors: InkVectors? = nil
   ) -> String {
     // The view covers the canvas and every curve (an offset cut may leave the canvas).
     var minX = 0.0
     var minY = 0.0
     var maxX = Double(canvasWidth)
     var maxY = Double(canvasHeight)
-    for curve in cut {
+    for curve in cut + ink {
       for p in [curve.start] + curve.segments.flatMap({ [$0.0, $0.1, $0.2] }) {
         minX = min(minX, p.x.rounded(.down))
         minY = min(minY, p.y.rounded(.down))
@@ -55,9 +67,9 @@ public enum SVGDocument {
 
         """
     }
-    if !cut.isEmpty {
+    func pathData(_ curves: [ClosedCurve]) -> String {
       var d = ""
-      for curve in cut {
+      for curve in curves {
         d += "M\(number(curve.start.x)),\(number(curve.start.y))"
         for (c1, c2, p) in curve.segments {
           d +=
@@ -65,8 +77,25 @@ public enum SVGDocument {
         }
         d += " Z "
       }
+      return d.trimmingCharacters(in: .whitespaces)
+    }
+    if let inkVectors, !ink.isEmpty {
+      switch inkVectors {
+      case .fill:
+        svg += """
+            <path id="ink" d="\(pathData(ink))" fill="#000000" fill-rule="evenodd" stroke="none"/>
+
+          """
+      case .score:
+        svg += """
+            <path id="ink" d="\(pathData(ink))" fill="none" fill-rule="evenodd" stroke="\(scoreColor)" stroke-width="\(number(cutWidthMM / mm))"/>
+
+          """
+      }
+    }
+    if !cut.isEmpty {
       svg += """
-          <path d="\(d.trimmingCharacters(in: .whitespaces))" fill="none" fill-rule="evenodd" stroke="\(stroke)" stroke-width="\(number(strokeWidthMM / mm))"/>
+          <path id="cut" d="\(pathData(cut))" fill="none" fill-rule="evenodd" stroke="\(cutColor)" stroke-width="\(number(cutWidthMM / mm))"/>
 
         """
     }

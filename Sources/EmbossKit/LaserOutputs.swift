@@ -7,8 +7,8 @@ public struct LaserRequest: Sendable {
   public var engrave: (path: String, options: EngraveOptions)?
   /// Height field as gray: white = surface, black = deepest (or inverted).
   public var depthMap: (path: String, depth: BitDepth, invert: Bool)?
-  /// SVG with the engrave bitmap and the cut line (`cutOffset` in pixels).
-  public var svg: (path: String, cutOffset: Double, cutRegion: (x: Int, y: Int)?)?
+  /// SVG with the engrave bitmap and the cut line.
+  public var svg: SVGRequest?
   /// How the SVG's image is engraved when no engraving file is asked for (with one, its
   /// options).
   public var engraveOptions = EngraveOptions()
@@ -87,12 +87,56 @@ public struct LaserRequest: Sendable {
       }
       // The region is picked on the picture as seen from the front, then mirrored.
       if mirror { mask = mask.mirrored() }
-      let curves = CutLine.trace(mask: mask, offset: svg.cutOffset, parallelism: parallelism)
+      var curves = CutLine.trace(mask: mask, offset: svg.cutOffset, parallelism: parallelism)
+      if svg.cutOuter { curves = CutLine.outermost(curves) }
+      if svg.cutMinSize > 0 { curves = CutLine.dropping(curves, smallerThan: svg.cutMinSize) }
+      // The ink's own outline as vectors: the whole shape, mirrored like everything else.
+      let ink =
+        svg.inkVectors == nil
+        ? []
+        : CutLine.trace(
+          mask: mirror ? render.mask.mirrored() : render.mask, parallelism: parallelism)
       let document = SVGDocument.make(
         canvasWidth: render.image.width, canvasHeight: render.image.height, image: engravePNG,
-        cut: curves, dpi: resolution?.dpi ?? 96)
+        cut: curves, dpi: resolution?.dpi ?? 96, cutColor: svg.cutColor,
+        cutWidthMM: svg.cutWidthMM, ink: ink, inkVectors: svg.inkVectors)
       files.append((svg.path, Data(document.utf8)))
     }
     return files
+  }
+}
+
+/// What the SVG holds and how its lines look.
+public struct SVGRequest: Sendable {
+  public var path: String
+  /// The cut line's distance from the ink, in pixels: outside when positive, inside when
+  /// negative.
+  public var cutOffset: Double
+  /// Only the shape under this pixel is cut around.
+  public var cutRegion: (x: Int, y: Int)?
+  /// Only the outermost contours: no holes (a sticker's outline).
+  public var cutOuter: Bool
+  /// Loops narrower than this many pixels (on their bounding box's narrower side) are not
+  /// cut: slivers and specks that would fall out as loose pieces.
+  public var cutMinSize: Double
+  /// The cut line's stroke (laser software makes a layer per color).
+  public var cutColor: String
+  public var cutWidthMM: Double
+  /// The ink's outline as vectors too (filled, or scored in a third color).
+  public var inkVectors: SVGDocument.InkVectors?
+
+  public init(
+    path: String, cutOffset: Double = 0, cutRegion: (x: Int, y: Int)? = nil,
+    cutOuter: Bool = false, cutMinSize: Double = 0, cutColor: String = SVGDocument.cutColor,
+    cutWidthMM: Double = SVGDocument.cutWidthMM, inkVectors: SVGDocument.InkVectors? = nil
+  ) {
+    self.path = path
+    self.cutOffset = cutOffset
+    self.cutRegion = cutRegion
+    self.cutOuter = cutOuter
+    self.cutMinSize = cutMinSize
+    self.cutColor = cutColor
+    self.cutWidthMM = cutWidthMM
+    self.inkVectors = inkVectors
   }
 }

@@ -48,6 +48,15 @@ public struct ColorLiteral: Sendable, Equatable {
     self.alpha = alpha
   }
 
+  /// `#rrggbb` (the alpha left out), as SVG writes colors.
+  public var hex: String {
+    "#"
+      + [red, green, blue].map {
+        let v = Int((min(max($0, 0), 1) * 255).rounded())
+        return String(v, radix: 16).count == 1 ? "0" + String(v, radix: 16) : String(v, radix: 16)
+      }.joined()
+  }
+
   /// Linear-light RGB.
   public var linear: SIMD3<Float> {
     SIMD3(SRGB.decode(red), SRGB.decode(green), SRGB.decode(blue))

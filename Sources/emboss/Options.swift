@@ -6,6 +6,7 @@ extension TextAlignment: ExpressibleByArgument {}
 extension TextDirection: ExpressibleByArgument {}
 extension ReliefProfile: ExpressibleByArgument {}
 extension ReliefDirection: ExpressibleByArgument {}
+extension SVGDocument.InkVectors: ExpressibleByArgument {}
 
 extension BitDepth: ExpressibleByArgument {
   public init?(argument: String) {

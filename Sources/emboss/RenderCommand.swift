@@ -167,11 +167,43 @@ struct RenderCommand: ParsableCommand {
   var svg: String?
 
   @Option(
-    name: .customLong("cut-offset"),
+    name: .customLong("cut-offset"), parsing: .unconditional,
     help: ArgumentHelp(
-      "Cut this far outside the ink (px, or mm with --dpi), like a sticker outline.",
+      "Cut this far outside the ink (px, or mm with --dpi), like a sticker outline; negative cuts inside it (-0.5mm).",
       valueName: "length"), transform: Length.argument)
   var cutOffset: Length = .zero
+
+  @Flag(
+    name: .customLong("cut-outer"),
+    help: "Cut the outer contour only: no holes (the inside of an o), as a sticker needs.")
+  var cutOuter = false
+
+  @Option(
+    name: .customLong("cut-min-size"),
+    help: ArgumentHelp(
+      "Do not cut loops narrower than this (px, or mm with --dpi) on their narrower side: slivers and specks that would fall out as loose pieces.",
+      valueName: "length"), transform: Length.argument)
+  var cutMinSize: Length = .zero
+
+  @Option(
+    name: .customLong("cut-color"),
+    help: ArgumentHelp(
+      "The cut line's color (laser software makes a layer per color).", valueName: "color"))
+  var cutColor: String = SVGDocument.cutColor
+
+  @Option(
+    name: .customLong("cut-width"),
+    help: ArgumentHelp(
+      "The cut line's stroke width (px, or mm with --dpi; default 0.1mm).", valueName: "length"),
+    transform: Length.argument)
+  var cutWidth: Length?
+
+  @Option(
+    name: .customLong("ink-vectors"),
+    help: ArgumentHelp(
+      "Also write the ink's outline as vectors in the SVG: fill (vector engrave, black) or score (stroked in blue).",
+      valueName: "fill|score"))
+  var inkVectors: SVGDocument.InkVectors?
 
   @Option(
     name: .customLong("cut-region"),
@@ -245,7 +277,19 @@ struct RenderCommand: ParsableCommand {
         throw ValidationError("--height \(height) is \(pixels) pixels; it must be 2...20000 pixels")
       }
     }
-    _ = try resolution.pixels(cutOffset, option: "--cut-offset")
+    let offset = try resolution.pixels(cutOffset, option: "--cut-offset", allowNegative: true)
+    guard offset > -1000 else {
+      throw ValidationError("--cut-offset must be more than -1000 pixels, got \(cutOffset)")
+    }
+    _ = try resolution.pixels(cutMinSize, option: "--cut-min-size")
+    if let cutWidth {
+      guard try resolution.pixels(cutWidth, option: "--cut-width") > 0 else {
+        throw ValidationError("--cut-width must be more than 0")
+      }
+    }
+    if case .failure(let error) = ColorLiteral.parse(cutColor) {
+      throw ValidationError("--cut-color \(cutColor): \(error.message)")
+    }
     if svg != nil && resolution.dpi == nil {
       throw ValidationError("--svg needs --dpi: the SVG's size is in millimeters")
     }
@@ -307,10 +351,18 @@ struct RenderCommand: ParsableCommand {
     if let depthMap { laser.depthMap = (depthMap, depthMapBits, depthMapInvert) }
     if let svg {
       let point = cutRegion
-      laser.svg = (
-        svg, try resolution.pixels(cutOffset, option: "--cut-offset"),
-        point.map { (x: $0.x, y: $0.y) }
-      )
+      let dpi = resolution.dpi ?? 96
+      laser.svg = SVGRequest(
+        path: svg,
+        cutOffset: try resolution.pixels(cutOffset, option: "--cut-offset", allowNegative: true),
+        cutRegion: point.map { (x: $0.x, y: $0.y) }, cutOuter: cutOuter,
+        cutMinSize: try resolution.pixels(cutMinSize, option: "--cut-min-size"),
+        cutColor: try ColorLiteral.parse(cutColor).get().hex,
+        cutWidthMM: try cutWidth.map {
+          try resolution.pixels($0, option: "--cut-width") * 25.4 / dpi
+        }
+          ?? SVGDocument.cutWidthMM,
+        inkVectors: inkVectors)
     }
     return OutputPlan(
       image: output.output, depth: output.depth, compression: output.compression,

@@ -65,7 +65,7 @@ final class LaserTests: XCTestCase {
       svg.contains(String(format: "width=\"%gmm\"", (width * 1000).rounded() / 1000)),
       svg.prefix(300).description)
     XCTAssertTrue(svg.contains("data:image/png;base64,"))
-    XCTAssertTrue(svg.contains("<path d=\"M"))
+    XCTAssertTrue(svg.contains("<path id=\"cut\" d=\"M"))
   }
 
   func testDPIThatDoesNotRoundTripWarns() throws {
@@ -128,7 +128,7 @@ final class LaserTests: XCTestCase {
     // the mirrored shape, and the plain one does not.
     func points(_ file: String) throws -> [SIMD2<Double>] {
       let svg = try String(contentsOfFile: path(file), encoding: .utf8)
-      guard let start = svg.range(of: "<path d=\""),
+      guard let start = svg.range(of: "<path id=\"cut\" d=\""),
         let end = svg[start.upperBound...].firstIndex(of: "\"")
       else { return [] }
       let numbers = svg[start.upperBound..<end].split(whereSeparator: {
@@ -160,6 +160,39 @@ final class LaserTests: XCTestCase {
     XCTAssertGreaterThan(try onEdge("t.svg", "d.png"), 0.97)
     XCTAssertGreaterThan(try onEdge("t-m.svg", "d-m.png"), 0.97, "the cut line is mirrored")
     XCTAssertLessThan(try onEdge("t.svg", "d-m.png"), 0.9, "the check tells mirrored from not")
+  }
+
+  /// The cut line's options: the slivers a 2 mm offset around "Name Tag" leaves between the
+  /// letters are dropped by --cut-min-size, --cut-outer keeps the outer contours only, a
+  /// negative offset is accepted without '=', and the styles reach the SVG.
+  func testCutLineOptions() throws {
+    func loops(_ extra: [String]) throws -> Int {
+      let result = try run(
+        [
+          "render", "Name Tag", "--height", "20mm", "--dpi", "254", "--svg", "t.svg",
+          "--cut-offset", "2mm", "-o", "p.png",
+        ] + extra)
+      XCTAssertEqual(result.status, 0, result.stderr)
+      let svg = try String(contentsOfFile: path("t.svg"), encoding: .utf8)
+      guard let start = svg.range(of: #"<path id="cut" d=""#) else { return 0 }
+      return svg[start.upperBound...].prefix { $0 != "\"" }.filter { $0 == "M" }.count
+    }
+    let all = try loops([])
+    XCTAssertGreaterThan(all, 2, "the outlines and the slivers between letters")
+    XCTAssertEqual(try loops(["--cut-min-size", "1mm"]), 2)
+    XCTAssertEqual(try loops(["--cut-outer"]), 2)
+    let inside = try run(
+      [
+        "render", "Ok", "--dpi", "254", "--svg", "i.svg", "--cut-offset", "-0.2mm",
+        "--cut-color", "blue", "--cut-width", "0.3mm", "--ink-vectors", "fill", "-o", "p.png",
+      ])
+    XCTAssertEqual(inside.status, 0, inside.stderr)
+    let svg = try String(contentsOfFile: path("i.svg"), encoding: .utf8)
+    XCTAssertTrue(svg.contains(##"stroke="#0000ff" stroke-width="3""##), svg.suffix(300).description)
+    XCTAssertTrue(svg.contains(#"<path id="ink""#))
+    let bad = try run(["render", "A", "--dpi", "254", "--svg", "x.svg", "--cut-color", "nope", "-o", "x.png"])
+    XCTAssertEqual(bad.status, 64)
+    XCTAssertTrue(bad.stderr.contains("--cut-color nope"), bad.stderr)
   }
 
   /// A render's engraving is the engraving of the PNG emboss writes for it (over a

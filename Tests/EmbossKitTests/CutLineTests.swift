@@ -73,6 +73,53 @@ final class CutLineTests: XCTestCase {
     XCTAssertNil(CutLine.region(of: mask, at: -1, 5), "outside the image")
   }
 
+  /// A negative offset cuts inside the ink: every point of the line is on ink about that far
+  /// from the edge.
+  func testANegativeOffsetCutsInside() throws {
+    let mask = try TextLayout(text: "I", font: Fixtures.font(), style: TextStyle(pixelSize: 120))
+      .rasterize()
+    let curves = CutLine.trace(mask: mask, offset: -3, parallelism: .serial)
+    XCTAssertEqual(curves.count, 1)
+    let sdf = CutLine.signedDistance(
+      mask: mask.plane, region: mask.plane.bounds, within: 8, parallelism: .serial)
+    for p in curves[0].flattened(steps: 4) {
+      let d = sdf[Int(p.x - 0.5 + 0.5), Int(p.y - 0.5 + 0.5)]
+      XCTAssertEqual(Double(d), -3, accuracy: 1.0, "\(p)")
+    }
+  }
+
+  /// A sticker's outline: only the outermost loops; and loops too small to cut are dropped.
+  func testOutermostAndSmallLoops() throws {
+    let mask = try TextLayout(text: "o.", font: Fixtures.font(), style: TextStyle(pixelSize: 80))
+      .rasterize()
+    let curves = CutLine.trace(mask: mask, parallelism: .serial)
+    XCTAssertEqual(curves.count, 3, "the o, its hole, the dot")
+    let outer = CutLine.outermost(curves)
+    XCTAssertEqual(outer.count, 2, "the o and the dot, no hole")
+    XCTAssertTrue(outer.allSatisfy { CutLine.signedArea($0).sign == CutLine.signedArea(outer[0]).sign })
+    // The dot is about 12 px wide, the o's hole about 25, the o about 45.
+    XCTAssertEqual(CutLine.dropping(curves, smallerThan: 16).count, 2, "the dot dropped")
+    XCTAssertEqual(CutLine.dropping(curves, smallerThan: 30).count, 1, "the hole dropped too")
+  }
+
+  func testCutStyleAndInkVectors() throws {
+    let curve = CutLine.smooth([SIMD2(0, 0), SIMD2(10, 0), SIMD2(10, 10), SIMD2(0, 10)])
+    let plain = SVGDocument.make(canvasWidth: 20, canvasHeight: 20, image: nil, cut: [curve], dpi: 254)
+    XCTAssertTrue(plain.contains(#"id="cut""#))
+    XCTAssertTrue(plain.contains(##"stroke="#ff0000" stroke-width="1""##), plain)
+    XCTAssertFalse(plain.contains(#"id="ink""#))
+    let filled = SVGDocument.make(
+      canvasWidth: 20, canvasHeight: 20, image: nil, cut: [curve], dpi: 254, cutColor: "#00ff00",
+      cutWidthMM: 0.3, ink: [curve], inkVectors: .fill)
+    XCTAssertTrue(filled.contains(#"<path id="ink" d="M0,0"#), filled)
+    XCTAssertTrue(filled.contains(##"fill="#000000""##))
+    XCTAssertTrue(filled.contains(##"stroke="#00ff00" stroke-width="3""##), filled)
+    let scored = SVGDocument.make(
+      canvasWidth: 20, canvasHeight: 20, image: nil, cut: [], dpi: 254, ink: [curve],
+      inkVectors: .score)
+    XCTAssertTrue(scored.contains(##"fill="none" fill-rule="evenodd" stroke="#0000ff""##), scored)
+  }
+
   func testSVGSizeInMillimetersMatchesTheViewBox() throws {
     let curve = CutLine.smooth([SIMD2(-2, -2), SIMD2(10, -2), SIMD2(10, 10), SIMD2(-2, 10)])
     let svg = SVGDocument.make(
