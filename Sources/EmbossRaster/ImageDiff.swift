@@ -183,9 +183,10 @@ public struct ImageDiff: Sendable {
       antialiasedPixels: forgiven, ignoredPixels: ignored)
   }
 
-  /// The differences alone, the images' size: beyond the tolerance red, forgiven as
-  /// anti-aliasing yellow, within the tolerance dark orange, ignored blue, equal a dimmed gray
-  /// copy of the expected image. 8-bit RGBA samples.
+  /// The differences alone, at the images' size, as 8-bit RGBA samples.
+  ///
+  /// Beyond the tolerance red, forgiven as anti-aliasing yellow, within the tolerance dark
+  /// orange, ignored blue, equal a dimmed gray copy of the expected image.
   public static func differences(
     expected: PNGCodec.Samples, actual: PNGCodec.Samples, options: Options
   ) -> [UInt8] {

@@ -188,9 +188,12 @@ final class LaserTests: XCTestCase {
       ])
     XCTAssertEqual(inside.status, 0, inside.stderr)
     let svg = try String(contentsOfFile: path("i.svg"), encoding: .utf8)
-    XCTAssertTrue(svg.contains(##"stroke="#0000ff" stroke-width="3""##), svg.suffix(300).description)
+    XCTAssertTrue(
+      svg.contains(##"stroke="#0000ff" stroke-width="3""##), svg.suffix(300).description)
     XCTAssertTrue(svg.contains(#"<path id="ink""#))
-    let bad = try run(["render", "A", "--dpi", "254", "--svg", "x.svg", "--cut-color", "nope", "-o", "x.png"])
+    let bad = try run([
+      "render", "A", "--dpi", "254", "--svg", "x.svg", "--cut-color", "nope", "-o", "x.png",
+    ])
     XCTAssertEqual(bad.status, 64)
     XCTAssertTrue(bad.stderr.contains("--cut-color nope"), bad.stderr)
   }

@@ -96,7 +96,8 @@ final class CutLineTests: XCTestCase {
     XCTAssertEqual(curves.count, 3, "the o, its hole, the dot")
     let outer = CutLine.outermost(curves)
     XCTAssertEqual(outer.count, 2, "the o and the dot, no hole")
-    XCTAssertTrue(outer.allSatisfy { CutLine.signedArea($0).sign == CutLine.signedArea(outer[0]).sign })
+    let sign = CutLine.signedArea(outer[0]).sign
+    XCTAssertTrue(outer.allSatisfy { CutLine.signedArea($0).sign == sign })
     // The dot is about 12 px wide, the o's hole about 25, the o about 45.
     XCTAssertEqual(CutLine.dropping(curves, smallerThan: 16).count, 2, "the dot dropped")
     XCTAssertEqual(CutLine.dropping(curves, smallerThan: 30).count, 1, "the hole dropped too")
@@ -104,7 +105,8 @@ final class CutLineTests: XCTestCase {
 
   func testCutStyleAndInkVectors() throws {
     let curve = CutLine.smooth([SIMD2(0, 0), SIMD2(10, 0), SIMD2(10, 10), SIMD2(0, 10)])
-    let plain = SVGDocument.make(canvasWidth: 20, canvasHeight: 20, image: nil, cut: [curve], dpi: 254)
+    let plain = SVGDocument.make(
+      canvasWidth: 20, canvasHeight: 20, image: nil, cut: [curve], dpi: 254)
     XCTAssertTrue(plain.contains(#"id="cut""#))
     XCTAssertTrue(plain.contains(##"stroke="#ff0000" stroke-width="1""##), plain)
     XCTAssertFalse(plain.contains(#"id="ink""#))
