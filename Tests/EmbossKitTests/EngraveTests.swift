@@ -135,8 +135,11 @@ final class EngraveTests: XCTestCase {
   }
 
   func testUnknownDitherListsTheValidOnes() throws {
-    guard case .failure(let error) = DitherMethod.parse("floyd") else { return XCTFail() }
-    XCTAssertTrue(error.message.hasPrefix("unknown dither 'floyd'"), error.message)
+    guard case .failure(let error) = DitherMethod.parse("flyod") else { return XCTFail() }
+    XCTAssertTrue(error.message.hasPrefix("unknown dither 'flyod'"), error.message)
+    XCTAssertTrue(error.message.contains("did you mean 'floyd-steinberg'?"), error.message)
+    XCTAssertEqual(try DitherMethod.parse("fs").get(), .floydSteinberg)
+    XCTAssertEqual(try DitherMethod.parse("ordered").get(), .bayer8)
     XCTAssertTrue(
       error.message.contains("floyd-steinberg, atkinson, jarvis-judice-ninke"), error.message)
   }
