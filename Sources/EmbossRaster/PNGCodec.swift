@@ -305,7 +305,11 @@ public enum PNGCodec {
   public static func decode(_ data: Data, maxPixels: Int = RenderLimits.default.maxPixels) throws
     -> Decoded
   {
-    let samples = try decodeSamples(data, maxPixels: maxPixels)
+    decoded(try decodeSamples(data, maxPixels: maxPixels))
+  }
+
+  /// Samples (sRGB-encoded) as linear-light straight-alpha pixels.
+  static func decoded(_ samples: Samples) -> Decoded {
     let table = SRGB.decode16Table
     let pixels = (0..<(samples.width * samples.height)).map { i in
       SIMD4(

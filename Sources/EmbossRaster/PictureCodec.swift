@@ -123,17 +123,7 @@ public enum PictureCodec {
   public static func decode(_ data: Data, maxPixels: Int = RenderLimits.default.maxPixels) throws
     -> PNGCodec.Decoded
   {
-    if PictureFormat.sniff(data) == .png { return try PNGCodec.decode(data, maxPixels: maxPixels) }
-    let samples = try decodeSamples(data, maxPixels: maxPixels)
-    let table = SRGB.decode16Table
-    let pixels = (0..<(samples.width * samples.height)).map { i in
-      SIMD4(
-        table[Int(samples.rgba[4 * i])], table[Int(samples.rgba[4 * i + 1])],
-        table[Int(samples.rgba[4 * i + 2])], Float(samples.rgba[4 * i + 3]) / 65535)
-    }
-    return PNGCodec.Decoded(
-      image: RGBAImage(width: samples.width, height: samples.height, pixels: pixels),
-      pixelsPerMeter: samples.pixelsPerMeter)
+    PNGCodec.decoded(try decodeSamples(data, maxPixels: maxPixels))
   }
 
   /// The width and height in the header; nil when it cannot be read.
