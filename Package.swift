@@ -6,6 +6,9 @@ let package = Package(
   name: "emboss",
   products: [
     .library(name: "EmbossKit", targets: ["EmbossKit"]),
+    // Snapshot tests of renders in other packages; separate, so that depending on EmbossKit
+    // does not bring in swift-snapshot-testing.
+    .library(name: "EmbossSnapshotTesting", targets: ["EmbossSnapshotTesting"]),
     .executable(name: "emboss", targets: ["emboss"]),
   ],
   dependencies: [
@@ -101,6 +104,12 @@ let package = Package(
         .embedInCode("Assets/studio.css"),
       ]
     ),
+    .target(
+      name: "EmbossSnapshotTesting",
+      dependencies: [
+        "EmbossKit", .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
+      ]
+    ),
     // Process-level C support: allocator tuning, temporary files removed on signals.
     .target(name: "CSupport"),
     .executableTarget(
@@ -115,6 +124,7 @@ let package = Package(
       dependencies: [
         "EmbossKit", "EmbossSupport", "EmbossRaster", "EmbossModel", "EmbossText", "EmbossRelief",
         "EmbossShading", "EmbossEngrave", "EmbossCompositing", "EmbossMaterials",
+        "EmbossSnapshotTesting",
         .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
       ],
       exclude: ["__Snapshots__", "FuzzRegressions", "Fixtures"]

@@ -1,4 +1,5 @@
 import EmbossKit
+import EmbossSnapshotTesting
 import SnapshotTesting
 import XCTest
 
