@@ -36,8 +36,13 @@ mkdir -p "$prefix"
 prefix="$(cd "$prefix" && pwd)"
 
 bash .ci/install-deps
-swift build -c "$configuration" --product emboss ${static[@]+"${static[@]}"}
-binary="$(swift build -c "$configuration" --show-bin-path)/emboss"
+# A static build has a build folder of its own: the man page plugin below builds the
+# ordinary way into .build, which must not replace the binary installed.
+scratch=()
+[ "${#static[@]}" -gt 0 ] && scratch=(--scratch-path .build-static)
+swift build -c "$configuration" --product emboss ${static[@]+"${static[@]}"} \
+  ${scratch[@]+"${scratch[@]}"}
+binary="$(swift build -c "$configuration" ${scratch[@]+"${scratch[@]}"} --show-bin-path)/emboss"
 
 # The man page, from the command definitions (swift-argument-parser's generate-manual
 # plugin), dated by the last commit so that it does not change from one install to the next.

@@ -37,7 +37,9 @@ public enum ShadedMaterial {
   public struct LookupMap: Sendable, Equatable {
     /// The ink bounds on the canvas; per-pixel arrays are row-major over it.
     public let rect: PixelRect
+    /// The shading image's width in pixels, which the tap positions refer to.
     public let shadingWidth: Int
+    /// The shading image's height in pixels.
     public let shadingHeight: Int
     /// The taps of each band of `bandRows` rows (the last band may be shorter).
     public let bands: [TapBand]
@@ -69,9 +71,11 @@ public enum ShadedMaterial {
     public internal(set) var groupCounts: [UInt8] = []
     /// Per row, and one past the last: the index of the row's first group and first tap.
     public internal(set) var rowGroups: [Int32] = [0]
+    /// Per row, and one past the last: the index of the row's first tap.
     public internal(set) var rowTaps: [Int32] = [0]
     /// Per group: its weight, and its number of taps.
     public internal(set) var groupWeights: [Float] = []
+    /// Per group: its number of taps.
     public internal(set) var groupTaps: [UInt8] = []
     /// Tap positions in continuous coordinates of the shading image (see `lookup`).
     public internal(set) var taps: [SIMD2<Float>] = []

@@ -6,7 +6,9 @@ import EmbossSupport
 /// Stored as a 1-bit grayscale PNG stores it: rows top first, packed 8 pixels a byte, most
 /// significant bit first, 1 = white.
 public struct BitImage: Sendable, Equatable {
+  /// The width in pixels.
   public let width: Int
+  /// The height in pixels.
   public let height: Int
   /// Bytes per row.
   public let rowBytes: Int
@@ -46,6 +48,7 @@ public struct BitImage: Sendable, Equatable {
     return out
   }
 
+  /// Whether the pixel at (x, y) is set (burned); x and y must be inside the image.
   public subscript(x: Int, y: Int) -> Bool {
     get { rows[y * rowBytes + x >> 3] & (0x80 >> UInt8(x & 7)) == 0 }
     set {

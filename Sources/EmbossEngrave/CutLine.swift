@@ -6,9 +6,12 @@ import EmbossSupport
 ///
 /// Coordinates in canvas pixels (origin top-left, y down).
 public struct ClosedCurve: Sendable, Equatable {
+  /// Where the curve starts, and ends.
   public var start: SIMD2<Double>
+  /// Cubic Bézier segments, each as (first control point, second control point, end point).
   public var segments: [(SIMD2<Double>, SIMD2<Double>, SIMD2<Double>)]
 
+  /// Whether two curves have the same start and the same segments.
   public static func == (a: ClosedCurve, b: ClosedCurve) -> Bool {
     a.start == b.start && a.segments.count == b.segments.count
       && zip(a.segments, b.segments).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 && $0.2 == $1.2 }

@@ -89,6 +89,7 @@ public enum DitherMethod: String, Sendable, CaseIterable {
 ///
 /// Validated values.
 public struct EngraveOptions: Sendable, Equatable {
+  /// How gray levels become dots.
   public var method: DitherMethod
   /// 0...255: gray at or above threshold / 255 stays white (threshold mode), and the
   /// decision level of the error-diffusion and ordered modes.
@@ -104,6 +105,7 @@ public struct EngraveOptions: Sendable, Equatable {
   /// Beam width in pixels: burned runs are shortened by half of it at each end.
   public var dotWidth: Float
 
+  /// Options with every value given; see each property for its meaning.
   public init(
     method: DitherMethod = .threshold, threshold: Int = 128, serpentine: Bool = true,
     gamma: Float = 1, negative: Bool = false, mirror: Bool = false, dotWidth: Float = 0
@@ -123,7 +125,9 @@ public struct EngraveOptions: Sendable, Equatable {
 /// Rows are made on demand, so no full-size gray (or float color) copy of the picture is
 /// ever held.
 public struct GraySource: Sendable {
+  /// The width in pixels.
   public let width: Int
+  /// The height in pixels.
   public let height: Int
   /// Whether `negative` was applied to the color under the alpha already.
   let negativeApplied: Bool

@@ -24,6 +24,8 @@ public enum SVGDocument {
     case score
   }
 
+  /// The SVG document's text for an engraving: its picture, the cut line and the ink as vectors,
+  /// sized in millimeters.
   public static func make(
     canvasWidth: Int, canvasHeight: Int, image: Data?, cut: [ClosedCurve], dpi: Double,
     cutColor: String = cutColor, cutWidthMM: Double = cutWidthMM,

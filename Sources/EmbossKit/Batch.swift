@@ -5,9 +5,12 @@ import Foundation
 /// One row of a batch file: its number (1 for the first row after the header) and its
 /// values by column name.
 public struct BatchRow: Sendable, Equatable {
+  /// The row's number: 1 for the first row after the header.
   public var number: Int
+  /// The row's values by column name.
   public var values: [String: String]
 
+  /// A row with its number and values.
   public init(number: Int, values: [String: String]) {
     self.number = number
     self.values = values
@@ -191,6 +194,7 @@ public struct NameTemplate: Sendable, Equatable {
   }
 
   let parts: [Part]
+  /// The template as written.
   public let template: String
 
   /// Parses `template`; `option` names it in messages.
@@ -296,6 +300,7 @@ public struct NameTemplate: Sendable, Equatable {
 
 /// SHA-256 digests, as lowercase hexadecimal.
 public enum SHA256Digest {
+  /// The SHA-256 digest of `data`, as 64 lowercase hexadecimal digits.
   public static func hex(_ data: Data) -> String {
     var digest = [UInt8](repeating: 0, count: 32)
     var length: UInt32 = 0
@@ -315,25 +320,35 @@ public enum SHA256Digest {
 
 /// One line of a batch's manifest (JSON Lines): what a row was given, what it wrote.
 public struct BatchManifestEntry: Codable, Sendable, Equatable {
+  /// A file a row wrote, and its digest.
   public struct Output: Codable, Sendable, Equatable {
+    /// The file's path as written in the manifest.
     public var path: String
+    /// The SHA-256 digest of the file's bytes, in hexadecimal.
     public var sha256: String
   }
 
+  /// The row's number in the rows file (1 for the first row after the header).
   public var row: Int
   /// `rendered`, `skipped` (its outputs were already there, as a previous run wrote them)
   /// or `failed`.
   public var status: String
   /// SHA-256 of the row's render arguments and emboss's version.
   public var inputs: String
+  /// The files the row wrote (or, when skipped, found as a previous run wrote them).
   public var outputs: [Output]
+  /// Why the row failed: the message emboss would print; nil when it did not.
   public var error: String?
+  /// How long the row took, in milliseconds.
   public var milliseconds: Double
   /// With gang sheets: the sheet the row is on, and its top-left corner there in mm.
   public var sheet: Int?
+  /// The left edge of the row's place on its gang sheet, in mm.
   public var x: Double?
+  /// The top edge of the row's place on its gang sheet, in mm.
   public var y: Double?
 
+  /// An entry with no gang sheet place.
   public init(
     row: Int, status: String, inputs: String, outputs: [Output], error: String?,
     milliseconds: Double
@@ -373,9 +388,14 @@ public struct BatchManifestEntry: Codable, Sendable, Equatable {
 
 /// Which rows of a batch a machine takes: row r (1-based) when (r - 1) % count == index.
 public struct BatchShard: Sendable, Equatable {
+  /// This machine's index, 0-based.
   public var index: Int
+  /// How many machines share the rows.
   public var count: Int
 
+  /// Shard `index` of `count`.
+  ///
+  /// - Throws: `EmbossError` when `count` is less than 1 or `index` is not in 0..<count.
   public init(index: Int, count: Int) throws {
     guard count >= 1, (0..<count).contains(index) else {
       throw EmbossError("shard \(index)/\(count): the index must be in 0...count-1")
@@ -419,6 +439,7 @@ public struct BatchShard: Sendable, Equatable {
     try self.init(index: index, count: total)
   }
 
+  /// Whether this shard renders row `row` (1-based).
   public func takes(_ row: Int) -> Bool { (row - 1) % count == index }
 }
 
@@ -428,9 +449,12 @@ public struct BatchRunner {
   /// What a row renders: its render arguments (hashed as the row's inputs) and the paths it
   /// writes (checked for collisions before anything is rendered).
   public struct Plan: Sendable {
+    /// The row's render arguments, in order, as a command line would give them.
     public var arguments: [String]
+    /// The files the row writes, as paths.
     public var outputs: [String]
 
+    /// A row's arguments and outputs.
     public init(arguments: [String], outputs: [String]) {
       self.arguments = arguments
       self.outputs = outputs
@@ -439,19 +463,30 @@ public struct BatchRunner {
 
   /// Progress after each row.
   public struct Progress: Sendable {
+    /// Rows done so far.
     public var done: Int
+    /// Rows that failed so far (each reported in the manifest with its message).
     public var failed: Int
+    /// Rows skipped so far: their outputs were there as a previous run wrote them.
     public var skipped: Int
+    /// Rows this run took (all rows, or this shard's).
     public var total: Int
+    /// Seconds since the batch started.
     public var seconds: Double
   }
 
+  /// The rows file (CSV or JSON Lines).
   public var rowsPath: String
+  /// Where the manifest is written (JSON Lines, one entry per row).
   public var manifestPath: String
+  /// The rows this machine takes; nil for all of them.
   public var shard: BatchShard?
+  /// How many rows are rendered at once.
   public var workers: Int
+  /// emboss's version, part of each row's input digest.
   public var version: String
 
+  /// A batch over `rowsPath` with its manifest, shard, workers and version.
   public init(
     rowsPath: String, manifestPath: String, shard: BatchShard?, workers: Int, version: String
   ) {

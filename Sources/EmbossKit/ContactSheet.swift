@@ -3,9 +3,12 @@
 public enum ContactSheet {
   /// One tile's inputs.
   public struct Entry: Sendable {
+    /// The name shown under the material's tile.
     public var name: String
+    /// The material rendered in the tile.
     public var material: MaterialSpec
 
+    /// A tile for `material`, labeled `name`.
     public init(name: String, material: MaterialSpec) {
       self.name = name
       self.material = material

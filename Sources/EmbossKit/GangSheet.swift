@@ -21,8 +21,11 @@ public final class GangSheetPacker {
     var image: Data?
   }
 
+  /// The sheet's width in mm (the laser's bed).
   public let width: Double
+  /// The sheet's height in mm.
   public let height: Double
+  /// The space between engravings, and around the sheet's edge, in mm.
   public let gap: Double
   /// The sheets' SVG paths, with `{sheet}` (and any `{shard}`) fields.
   public let names: NameTemplate
@@ -36,6 +39,8 @@ public final class GangSheetPacker {
   /// Pixels per millimeter of the previews.
   static let previewScale = 4.0
 
+  /// A sheet layout of `width` x `height` mm, with `gap` mm between pieces, files named by `names`,
+  /// for shard `shard` (nil: no shard in the names).
   public init(width: Double, height: Double, gap: Double, names: NameTemplate, shard: Int?) {
     self.width = width
     self.height = height

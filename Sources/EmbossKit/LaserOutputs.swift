@@ -13,8 +13,10 @@ public struct LaserRequest: Sendable {
   /// options).
   public var engraveOptions = EngraveOptions()
 
+  /// No laser outputs.
   public init() {}
 
+  /// Whether no laser output is asked for.
   public var isEmpty: Bool { engrave == nil && depthMap == nil && svg == nil }
 
   /// Every path written, with the option that names it.
@@ -108,6 +110,7 @@ public struct LaserRequest: Sendable {
 
 /// What the SVG holds and how its lines look.
 public struct SVGRequest: Sendable {
+  /// Where the SVG is written.
   public var path: String
   /// The cut line's distance from the ink, in pixels: outside when positive, inside when
   /// negative.
@@ -121,10 +124,12 @@ public struct SVGRequest: Sendable {
   public var cutMinSize: Double
   /// The cut line's stroke (laser software makes a layer per color).
   public var cutColor: String
+  /// The cut line's stroke width in mm.
   public var cutWidthMM: Double
   /// The ink's outline as vectors too (filled, or scored in a third color).
   public var inkVectors: SVGDocument.InkVectors?
 
+  /// An SVG request; see each property for its meaning.
   public init(
     path: String, cutOffset: Double = 0, cutRegion: (x: Int, y: Int)? = nil,
     cutOuter: Bool = false, cutMinSize: Double = 0, cutColor: String = SVGDocument.cutColor,

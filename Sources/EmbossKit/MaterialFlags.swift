@@ -22,20 +22,29 @@ public struct MaterialFlags: Sendable, Equatable {
     }
   }
 
+  /// `--radius`: the bevel's width (`relief.radius`).
   public var radius: Length?
+  /// `--profile`: the bevel's shape (`relief.profile`).
   public var profile: ReliefProfile?
+  /// `--relief-depth`: how deep the relief looks (`relief.depth`).
   public var reliefDepth: Depth?
   /// Core Image's per-pixel slope factor.
   public var scale: Float?
+  /// `--soften`: the relief's blur (`relief.soften`).
   public var soften: Length?
+  /// `--direction`: raised or lowered (`relief.direction`).
   public var direction: ReliefDirection?
   /// A color or `transparent`.
   public var background: String?
+  /// `--shading-size`: the lit ball's size in pixels (`shading.size`).
   public var shadingSize: Int?
   /// The key light (the material's first light) as a distant light from this direction.
   public var lightAngle: Float?
+  /// `--light-altitude`: the first light's height above the surface in degrees
+  /// (`lights[0].altitude`).
   public var lightAltitude: Float?
 
+  /// No flags given.
   public init() {}
 
   /// The settings, in a fixed order, lengths converted to pixels at `dpi`.

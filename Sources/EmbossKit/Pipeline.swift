@@ -2,14 +2,18 @@ import Foundation
 
 /// What the pipeline renders: validated values only, so rendering cannot fail.
 public struct RenderInput: Sendable {
+  /// The coverage the relief rises from.
   public var mask: CoverageMask
+  /// The validated material: surface, lights, environment, relief and background.
   public var material: MaterialSpec
   /// A picture used as the lit ball instead of the material's (`--shading-image`).
   public var shadingImage: RGBAImage?
+  /// What to make beyond the picture.
   public var outputs: RenderOutputs
   /// Threads; the result does not depend on it.
   public var parallelism: Parallelism
 
+  /// A render of `mask` in `material`; see each property for the others.
   public init(
     mask: CoverageMask, material: MaterialSpec, shadingImage: RGBAImage? = nil,
     outputs: RenderOutputs = [], parallelism: Parallelism = .allCores
@@ -24,7 +28,9 @@ public struct RenderInput: Sendable {
 
 /// What a render makes besides the embossed image.
 public struct RenderOutputs: OptionSet, Sendable, Hashable {
+  /// The set's bits.
   public let rawValue: Int
+  /// The set with these bits.
   public init(rawValue: Int) { self.rawValue = rawValue }
 
   /// The embossed shape over a transparent background, whatever the material's: what is
@@ -36,8 +42,11 @@ public struct RenderOutputs: OptionSet, Sendable, Hashable {
 
 /// A render and every stage it went through, with the material it was made with.
 public struct RenderResult: Sendable {
+  /// The material the picture was rendered in.
   public let material: MaterialSpec
+  /// The mask the relief rose from.
   public let mask: CoverageMask
+  /// The relief: heights and the slopes the normals come from.
   public let height: HeightField
   /// The shading image: the material's lit ball (or the external one).
   ///
@@ -46,6 +55,8 @@ public struct RenderResult: Sendable {
   /// otherwise a relight through the cache shades only the texels the composite reads
   /// (`shadingImageIsWhole` is then false).
   public let shadingImage: RGBAImage
+  /// Whether `shadingImage` is the whole ball (asked for with `wholeShadingImage`, or given), or
+  /// only the pixels the picture read.
   public let shadingImageIsWhole: Bool
   /// The embossed picture over the material's background.
   public let image: CanvasImage
@@ -248,6 +259,7 @@ public final class StageCache {
   /// The texels the cached lookup map reads (found on its first reuse).
   var texelsRead: [Bool]?
 
+  /// An empty cache: the first render computes every stage.
   public init() {}
 
   /// The entry at `slot` when its key is `key`, else `make()`, remembered.

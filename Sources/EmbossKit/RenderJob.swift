@@ -14,14 +14,17 @@ public struct TextMask: Sendable, Equatable {
   public var fontPath: String?
   /// The face in the font file (collections hold several).
   public var fontIndex: Int
+  /// Size, alignment, spacing, direction, features and variations.
   public var style: TextStyle
   /// Makes the text's ink this many pixels tall (overrides `style.pixelSize`).
   public var inkHeight: Double?
+  /// A fixed canvas size; nil: the ink plus its padding.
   public var canvas: CanvasSize?
   /// Characters the font lacks are taken from other fonts (installed or bundled); false
   /// makes them an error.
   public var fallback: Bool
 
+  /// Text in a font; see each property for its meaning.
   public init(
     text: String, fontPath: String? = nil, fontIndex: Int = 0, style: TextStyle = TextStyle(),
     inkHeight: Double? = nil, canvas: CanvasSize? = nil, fallback: Bool = true
@@ -98,12 +101,16 @@ public struct TextMask: Sendable, Equatable {
 
 /// A picture (a logo, a scan) as the mask.
 public struct PictureMask: Sendable, Equatable {
+  /// The picture's path (PNG, JPEG or WebP).
   public var path: String
+  /// How the picture's pixels become coverage.
   public var mode: MaskMode
+  /// Swaps ink and background.
   public var invert: Bool
   /// 0...255, for `MaskMode.threshold`.
   public var threshold: Int
 
+  /// A picture mask; see each property for its meaning.
   public init(path: String, mode: MaskMode = .threshold, invert: Bool = false, threshold: Int = 128)
   {
     self.path = path
@@ -115,10 +122,12 @@ public struct PictureMask: Sendable, Equatable {
 
 /// The mask stage's result: the coverage, and for text the fallback fonts it used.
 public struct MaskResult: Sendable {
+  /// The mask: how much of each pixel is ink.
   public var coverage: CoverageMask
   /// Fonts other than the chosen one that set characters it lacks.
   public var fallbackFonts: [FontUse]
 
+  /// A mask, and the fallback fonts that set part of it.
   public init(coverage: CoverageMask, fallbackFonts: [FontUse] = []) {
     self.coverage = coverage
     self.fallbackFonts = fallbackFonts
@@ -179,7 +188,9 @@ extension Pipeline {
 public struct OutputPlan: Sendable {
   /// The embossed picture: a path, or `-` for standard output.
   public var image: String
+  /// Bits per channel of the picture: 8 or 16.
   public var depth: BitDepth
+  /// The PNG's zlib compression level, 0...9.
   public var compression: Int
   /// Stored in every PNG (pHYs) and used for the SVG's millimeters.
   public var resolution: Resolution?
@@ -188,6 +199,7 @@ public struct OutputPlan: Sendable {
   /// `mask.png`, `height.png`, `normals.png` and `shading.png` go here.
   public var stagesDirectory: String?
 
+  /// Files for a render whose picture goes to `image`; see each property for the others.
   public init(
     image: String, depth: BitDepth = .eight, compression: Int = PNGCodec.defaultCompression,
     resolution: Resolution? = nil, laser: LaserRequest = LaserRequest(),
@@ -286,6 +298,7 @@ public struct OutputPlan: Sendable {
 /// then the command line's settings) and the mask (the steps that can fail), run the
 /// pipeline (which cannot), and make every output file.
 public struct RenderJob: Sendable {
+  /// The text or picture the relief rises from.
   public var mask: MaskSource
   /// A preset name or a path.
   public var material: String
@@ -293,10 +306,14 @@ public struct RenderJob: Sendable {
   public var settings: [MaterialSetting]
   /// An external shading image (PNG) replacing the material's lit ball.
   public var shadingImagePath: String?
+  /// The files to make.
   public var output: OutputPlan
+  /// How many threads the stages use.
   public var parallelism: Parallelism
+  /// Sizes past which inputs are refused before any memory is taken.
   public var limits: RenderLimits
 
+  /// A render job; see each property for its meaning.
   public init(
     mask: MaskSource, material: String = Resources.defaultMaterialName,
     settings: [MaterialSetting] = [],
@@ -314,7 +331,9 @@ public struct RenderJob: Sendable {
 
   /// A finished render and its files, not yet written.
   public struct Output: Sendable {
+    /// What the pipeline made: the picture and every stage.
     public var result: RenderResult
+    /// Every file to write, as (path, bytes), the picture last.
     public var files: [(path: String, data: Data)]
     /// Every stage, loading and encoding included.
     public var timings: StageTimings
@@ -373,6 +392,7 @@ public struct RenderJob: Sendable {
       result: result, files: files, timings: timings, fallbackFonts: maskResult.fallbackFonts)
   }
 
+  /// Renders, discarding the list of material files read.
   public func run(resources: Resources, cache: StageCache = StageCache()) throws -> Output {
     var sources: [String] = []
     return try run(resources: resources, cache: cache, materialSources: &sources)

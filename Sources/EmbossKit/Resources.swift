@@ -7,18 +7,26 @@ import Foundation
 /// `.build/release/emboss` finds the checkout it was built from); the source checkout this
 /// library was compiled from.
 public struct Resources: Sendable {
+  /// The folder that holds `Fonts/` and `Materials/`.
   public let root: String
 
+  /// The bundled font used when none is given.
   public static let defaultFontName = "DejaVuSans-Bold.ttf"
+  /// The preset used when no material is given.
   public static let defaultMaterialName = "default"
 
+  /// Resources in `root`, which is not checked (see `locate`).
   public init(root: String) {
     self.root = root
   }
 
+  /// The bundled fonts' folder.
   public var fontsDirectory: String { root + "/Fonts" }
+  /// The presets' folder.
   public var materialsDirectory: String { root + "/Materials" }
+  /// The default font's file.
   public var defaultFontPath: String { fontsDirectory + "/" + Self.defaultFontName }
+  /// The presets, by name.
   public var materialLibrary: MaterialLibrary { MaterialLibrary(directories: [materialsDirectory]) }
 
   /// The first candidate root holding both `Fonts/` and `Materials/`.

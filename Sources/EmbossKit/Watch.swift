@@ -7,6 +7,7 @@ import Foundation
 /// An error is reported and the last good output stays
 /// as it is (outputs are written atomically); the watcher then waits for the next save.
 public struct MaterialWatcher {
+  /// What a watch reports after each change.
   public enum Event {
     /// A render was written; `stages` are the stages that ran.
     case rendered(milliseconds: Double, stages: [String])
@@ -14,11 +15,14 @@ public struct MaterialWatcher {
     case failed([String])
   }
 
+  /// The render repeated when its inputs change.
   public var job: RenderJob
+  /// Where fonts and presets are found.
   public var resources: Resources
   /// How often the files are compared with their last contents.
   public var interval: Duration
 
+  /// A watch over `job`'s input files, checked every `interval`.
   public init(job: RenderJob, resources: Resources, interval: Duration = .milliseconds(100)) {
     self.job = job
     self.resources = resources

@@ -15,21 +15,28 @@ public struct MaterialDocument: Sendable, Equatable {
   /// The file's text.
   public private(set) var text: String
 
+  /// A document holding `text`, not yet checked (see `check`).
   public init(text: String) {
     self.text = text
   }
 
   /// Why an edit was not made.
   public struct EditError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Why the edit was refused.
     public var message: String
+    /// A refusal saying `message`.
     public init(_ message: String) { self.message = message }
+    /// The message.
     public var description: String { message }
   }
 
   /// A key and its YAML value, as written in a list item.
   public struct Field: Sendable, Equatable {
+    /// The key path as in a file (`surface.shininess`, `lights[0].color`).
     public var key: String
+    /// The new value, as YAML.
     public var yaml: String
+    /// Sets `key` to `yaml`.
     public init(_ key: String, _ yaml: String) {
       self.key = key
       self.yaml = yaml

@@ -7,8 +7,10 @@ import Yams
 /// Where named materials (presets) live: `--material gold` is `<directory>/gold.yaml` in the
 /// first directory that has it.
 public struct MaterialLibrary: Sendable {
+  /// Folders searched for presets, in order.
   public var directories: [String]
 
+  /// A library of the presets in `directories`.
   public init(directories: [String]) {
     self.directories = directories
   }
@@ -57,6 +59,7 @@ public enum MaterialLoader {
   /// The largest material file read: 16 MiB.
   public static let fileLimit = 16 << 20
 
+  /// Loads a preset or a file with no settings on top.
   public static func load(_ reference: String, library: MaterialLibrary) throws -> MaterialSpec {
     var sources: [String] = []
     return try load(reference, library: library, sources: &sources)

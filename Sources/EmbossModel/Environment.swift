@@ -28,8 +28,10 @@ public struct Environment: Sendable, Equatable {
   public let bandWidth: Float
   /// Elevation of the horizon in degrees, relative to the direction the flat top reflects.
   public let horizonAngle: Float
+  /// Rectangular lights in the environment, reflected by the surface (studio panels).
   public let softboxes: [Softbox]
 
+  /// An environment; see each property for its meaning.
   public init(
     intensity: Float = Parameters.environmentIntensity.value,
     sky: SIMD3<Float> = Parameters.sky.defaultValue,
@@ -83,10 +85,14 @@ public struct Softbox: Sendable, Equatable {
   public let altitude: Float
   /// Angular width and height in degrees.
   public let width: Float
+  /// Angular height in degrees.
   public let height: Float
+  /// The softbox's color, linear light.
   public let color: SIMD3<Float>
+  /// The softbox's brightness, multiplying `color`.
   public let intensity: Float
 
+  /// A softbox; see each property for its meaning.
   public init(
     angle: Float = Parameters.softboxAngle.value,
     altitude: Float = Parameters.softboxAltitude.value,

@@ -24,6 +24,7 @@ public enum Light: Sendable, Equatable {
   /// The material files' default light: an omni light at the upper left, in front.
   public static let standard = Light.omni(OmniLight())
 
+  /// Which kind of light this is.
   public var kind: LightKind {
     switch self {
     case .omni: .omni
@@ -41,6 +42,7 @@ public enum Light: Sendable, Equatable {
     }
   }
 
+  /// The light's color, linear light.
   public var color: SIMD3<Float> {
     switch self {
     case .omni(let light): light.color
@@ -49,6 +51,7 @@ public enum Light: Sendable, Equatable {
     }
   }
 
+  /// The light's brightness, multiplying `color`.
   public var intensity: Float {
     switch self {
     case .omni(let light): light.intensity
@@ -69,10 +72,14 @@ public enum Light: Sendable, Equatable {
 
 /// A point light radiating in all directions; it does not fall off with distance.
 public struct OmniLight: Sendable, Equatable {
+  /// Where the light is, in sphere radii (the ball's center at the origin, z toward the viewer).
   public let position: SIMD3<Float>
+  /// The light's color, linear light.
   public let color: SIMD3<Float>
+  /// The light's brightness, multiplying `color`.
   public let intensity: Float
 
+  /// An omni light; the defaults are the material files' default light.
   public init(
     position: SIMD3<Float> = Parameters.lightPosition.defaultValue,
     color: SIMD3<Float> = Parameters.lightColor.defaultValue,
@@ -102,9 +109,12 @@ public struct OmniLight: Sendable, Equatable {
 public struct DistantLight: Sendable, Equatable {
   /// Toward the light (any length but zero).
   public let direction: SIMD3<Float>
+  /// The light's color, linear light.
   public let color: SIMD3<Float>
+  /// The light's brightness, multiplying `color`.
   public let intensity: Float
 
+  /// A distant light; see each property for its meaning.
   public init(
     direction: SIMD3<Float>, color: SIMD3<Float> = Parameters.lightColor.defaultValue,
     intensity: Float = Parameters.lightIntensity.value
@@ -138,14 +148,18 @@ public struct DistantLight: Sendable, Equatable {
 
 /// A point light shining toward a target within a cone whose edge softens over its outer 20%.
 public struct SpotLight: Sendable, Equatable {
+  /// Where the light is, in sphere radii (the ball's center at the origin, z toward the viewer).
   public let position: SIMD3<Float>
   /// The point the cone's axis passes through.
   public let target: SIMD3<Float>
   /// Half-angle of the cone in degrees.
   public let cone: Float
+  /// The light's color, linear light.
   public let color: SIMD3<Float>
+  /// The light's brightness, multiplying `color`.
   public let intensity: Float
 
+  /// A spot light; see each property for its meaning.
   public init(
     position: SIMD3<Float> = Parameters.lightPosition.defaultValue,
     target: SIMD3<Float> = Parameters.lightTarget.defaultValue,

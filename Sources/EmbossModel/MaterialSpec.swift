@@ -12,16 +12,20 @@ public struct MaterialSpec: Sendable, Equatable {
   public let name: String
   /// One line for `emboss materials`.
   public let description: String
+  /// How the surface reflects light.
   public let surface: Surface
   /// At least one.
   public let lights: [Light]
   /// What the surface reflects besides the lights (`Environment.none`: nothing).
   public let environment: Environment
+  /// The relief's shape and depth.
   public let relief: ReliefSpec
   /// Side of the shading image (the lit ball) in pixels.
   public let shadingSize: Int
+  /// What the text is composited over.
   public let background: Background
 
+  /// A material from validated parts; see each property for its meaning.
   public init(
     name: String, description: String = Parameters.description.defaultValue ?? "",
     surface: Surface = .standard, lights: [Light] = [.standard], environment: Environment = .none,

@@ -12,12 +12,21 @@ import EmbossSupport
 public enum Parameters {
   // MARK: Top level
 
+  /// The `description` parameter.
+  ///
+  /// One line shown in listings.
   public static let description = TextParameter(
     key: "description", defaultValue: "Neutral gray metal under one white light",
     help: "one line shown in listings")
+  /// The `extends` parameter.
+  ///
+  /// Start from another material: a preset name, or a file relative to this one.
   public static let extends = TextParameter(
     key: "extends", defaultValue: nil,
     help: "start from another material: a preset name, or a file relative to this one")
+  /// The `background` parameter.
+  ///
+  /// What the text is composited over: an opaque color or `transparent`.
   public static let background = BackgroundParameter(
     key: "background", defaultValue: .transparent, defaultText: "`transparent`",
     help: "what the text is composited over: an opaque color or `transparent`",
@@ -25,32 +34,58 @@ public enum Parameters {
 
   // MARK: Surface
 
+  /// The `surface.base` parameter.
+  ///
+  /// The surface's own color: diffuse color, and the reflection color of a metal.
   public static let base = ColorParameter(
     key: "surface.base", defaultValue: SIMD3(repeating: 0.5), defaultText: "`#bcbcbc` (linear 0.5)",
     help: "the surface's own color: diffuse color, and the reflection color of a metal")
+  /// The `surface.specular` parameter.
+  ///
+  /// Highlight color; with `ggx`, the reflectance facing the viewer (F0: about `#3b3b3b` for
+  /// varnish, glass or plastic).
   public static let specular = ColorParameter(
     key: "surface.specular", defaultValue: SIMD3(repeating: 1), defaultText: "`#ffffff`",
     help:
       "highlight color; with `ggx`, the reflectance facing the viewer (F0: about `#3b3b3b` for varnish, glass or plastic)"
   )
+  /// The `surface.shininess` parameter.
+  ///
+  /// Sharpness of highlights and reflections: higher is smaller and sharper (with `ggx`, roughness
+  /// alpha = sqrt(2 / (shininess + 2))).
   public static let shininess = NumberParameter(
     key: "surface.shininess", range: 1...2048, defaultValue: 32,
     help:
       "sharpness of highlights and reflections: higher is smaller and sharper (with `ggx`, roughness alpha = sqrt(2 / (shininess + 2)))"
   )
+  /// The `surface.ambient` parameter.
+  ///
+  /// Share of the base color seen without any light.
   public static let ambient = NumberParameter(
     key: "surface.ambient", range: 0...1, defaultValue: 0.1,
     help: "share of the base color seen without any light")
+  /// The `surface.metallic` parameter.
+  ///
+  /// How much highlights and reflections take the base color (1: a metal such as gold); with `ggx`,
+  /// the diffuse color fades out as it rises.
   public static let metallic = NumberParameter(
     key: "surface.metallic", range: 0...1, defaultValue: 0,
     help:
       "how much highlights and reflections take the base color (1: a metal such as gold); with `ggx`, the diffuse color fades out as it rises"
   )
+  /// The `surface.model` parameter.
+  ///
+  /// How highlights are computed: the classic (not energy-conserving), or microfacet GGX with Smith
+  /// shadowing (energy-conserving: a sharper highlight is also a brighter one).
   public static let model = ChoiceParameter<SpecularModel>(
     key: "surface.model", defaultValue: .blinnPhong,
     help:
       "how highlights are computed: the classic (not energy-conserving), or microfacet GGX with Smith shadowing (energy-conserving: a sharper highlight is also a brighter one)"
   )
+  /// The `surface.fresnel` parameter.
+  ///
+  /// How much highlights and reflections rise toward white at grazing angles (Schlick); 0: the same
+  /// at every angle.
   public static let fresnel = NumberParameter(
     key: "surface.fresnel", range: 0...1, defaultValue: 0,
     help:
@@ -59,119 +94,216 @@ public enum Parameters {
 
   // MARK: Lights
 
+  /// The `lights` parameter.
+  ///
+  /// Replaces the whole list of the material it extends.
   public static let lights = ListParameter(
     key: "lights", defaultText: "one omni light at `[-1, 1, 1.5]`, white, intensity 1",
     rangeText: "at least one", help: "replaces the whole list of the material it extends")
+  /// The `lights[].kind` parameter.
+  ///
+  /// Point light; light from a direction; cone light. Each kind takes only its own keys.
   public static let lightKind = ChoiceParameter<LightKind>(
     key: "lights[].kind", defaultValue: .omni,
     help: "point light; light from a direction; cone light. Each kind takes only its own keys")
+  /// The `lights[].position` parameter.
+  ///
+  /// `omni`, `spot`: where the light is; `distant`: the direction it comes from (not [0, 0, 0]).
   public static let lightPosition = VectorParameter(
     key: "lights[].position", range: -1000...1000, defaultValue: SIMD3(-1, 1, 1.5),
     unit: "sphere radii",
     help:
       "`omni`, `spot`: where the light is; `distant`: the direction it comes from (not [0, 0, 0])")
+  /// The `lights[].angle` parameter.
+  ///
+  /// `distant`, instead of `position`: the direction around the view axis, counterclockwise from
+  /// the right (120: top left).
   public static let lightAngle = NumberParameter(
     key: "lights[].angle", range: -360...360, defaultValue: 120, unit: "degrees",
     help:
       "`distant`, instead of `position`: the direction around the view axis, counterclockwise from the right (120: top left)",
     flag: "--light-angle")
+  /// The `lights[].altitude` parameter.
+  ///
+  /// `distant`, with `angle`: the height above the surface (90: straight on).
   public static let lightAltitude = NumberParameter(
     key: "lights[].altitude", range: -90...90, defaultValue: 30, unit: "degrees",
     help: "`distant`, with `angle`: the height above the surface (90: straight on)",
     flag: "--light-altitude")
+  /// The `lights[].color` parameter.
+  ///
+  /// The light's color.
   public static let lightColor = ColorParameter(
     key: "lights[].color", defaultValue: SIMD3(repeating: 1), defaultText: "`#ffffff`",
     help: "the light's color")
+  /// The `lights[].intensity` parameter.
+  ///
+  /// The light's strength.
   public static let lightIntensity = NumberParameter(
     key: "lights[].intensity", range: 0...100, defaultValue: 1, help: "the light's strength")
+  /// The `lights[].target` parameter.
+  ///
+  /// `spot` only: the point the cone's axis passes through.
   public static let lightTarget = VectorParameter(
     key: "lights[].target", range: -1000...1000, defaultValue: .zero, unit: "sphere radii",
     help: "`spot` only: the point the cone's axis passes through")
+  /// The `lights[].cone` parameter.
+  ///
+  /// `spot` only: half-angle of the cone; the edge softens over its outer 20%.
   public static let lightCone = NumberParameter(
     key: "lights[].cone", range: 1...90, defaultValue: 30, unit: "degrees",
     help: "`spot` only: half-angle of the cone; the edge softens over its outer 20%")
 
   // MARK: Environment
 
+  /// The `environment.intensity` parameter.
+  ///
+  /// What the surface reflects besides the lights; 0: no environment.
   public static let environmentIntensity = NumberParameter(
     key: "environment.intensity", range: 0...100, defaultValue: 0,
     help: "what the surface reflects besides the lights; 0: no environment")
+  /// The `environment.sky` parameter.
+  ///
+  /// Straight up.
   public static let sky = ColorParameter(
     key: "environment.sky", defaultValue: SIMD3(0.35, 0.5, 0.8), defaultText: "`#a0bce7`",
     help: "straight up")
+  /// The `environment.horizon` parameter.
+  ///
+  /// The sky at the horizon.
   public static let horizon = ColorParameter(
     key: "environment.horizon", defaultValue: SIMD3(0.9, 0.92, 0.95), defaultText: "`#f3f6f9`",
     help: "the sky at the horizon")
+  /// The `environment.ground` parameter.
+  ///
+  /// Below the horizon (and the band).
   public static let ground = ColorParameter(
     key: "environment.ground", defaultValue: SIMD3(0.12, 0.1, 0.08), defaultText: "`#615950`",
     help: "below the horizon (and the band)")
+  /// The `environment.band` parameter.
+  ///
+  /// A band just below the horizon: the dark line across polished chrome.
   public static let band = ColorParameter(
     key: "environment.band", defaultValue: SIMD3(0.02, 0.02, 0.025), defaultText: "`#27272c`",
     help: "a band just below the horizon: the dark line across polished chrome")
+  /// The `environment.band-width` parameter.
+  ///
+  /// The band's height; 0: no band.
   public static let bandWidth = NumberParameter(
     key: "environment.band-width", range: 0...45, defaultValue: 0, unit: "degrees",
     help: "the band's height; 0: no band")
+  /// The `environment.horizon-angle` parameter.
+  ///
+  /// Where the horizon sits relative to what the flat top reflects: -15 puts the top in the sky
+  /// just above it.
   public static let horizonAngle = NumberParameter(
     key: "environment.horizon-angle", range: -89...89, defaultValue: 0, unit: "degrees",
     help:
       "where the horizon sits relative to what the flat top reflects: -15 puts the top in the sky just above it"
   )
+  /// The `environment.softboxes` parameter.
+  ///
+  /// Soft rectangular area lights the surface reflects.
   public static let softboxes = ListParameter(
     key: "environment.softboxes", defaultText: "none", rangeText: "",
     help: "soft rectangular area lights the surface reflects")
+  /// The `environment.softboxes[].angle` parameter.
+  ///
+  /// Where the box is around the view axis, as for lights.
   public static let softboxAngle = NumberParameter(
     key: "environment.softboxes[].angle", range: -360...360, defaultValue: 120, unit: "degrees",
     help: "where the box is around the view axis, as for lights")
+  /// The `environment.softboxes[].altitude` parameter.
+  ///
+  /// The box's height above the surface (90: facing the viewer).
   public static let softboxAltitude = NumberParameter(
     key: "environment.softboxes[].altitude", range: -90...90, defaultValue: 45, unit: "degrees",
     help: "the box's height above the surface (90: facing the viewer)")
+  /// The `environment.softboxes[].width` parameter.
+  ///
+  /// Its width as seen from the surface.
   public static let softboxWidth = NumberParameter(
     key: "environment.softboxes[].width", range: 1...180, defaultValue: 30, unit: "degrees",
     help: "its width as seen from the surface")
+  /// The `environment.softboxes[].height` parameter.
+  ///
+  /// Its height as seen from the surface.
   public static let softboxHeight = NumberParameter(
     key: "environment.softboxes[].height", range: 1...180, defaultValue: 20, unit: "degrees",
     help: "its height as seen from the surface")
+  /// The `environment.softboxes[].color` parameter.
+  ///
+  /// Its color.
   public static let softboxColor = ColorParameter(
     key: "environment.softboxes[].color", defaultValue: SIMD3(repeating: 1),
     defaultText: "`#ffffff`",
     help: "its color")
+  /// The `environment.softboxes[].intensity` parameter.
+  ///
+  /// Its strength.
   public static let softboxIntensity = NumberParameter(
     key: "environment.softboxes[].intensity", range: 0...100, defaultValue: 1,
     help: "its strength")
 
   // MARK: Relief
 
+  /// The `relief.radius` parameter.
+  ///
+  /// Distance from the edge at which the bevel reaches the plateau (on the command line a length:
+  /// px, or mm/cm/in/pt with --dpi).
   public static let radius = NumberParameter(
     key: "relief.radius", range: 0.5...1000, defaultValue: 10, unit: "pixels",
     help:
       "distance from the edge at which the bevel reaches the plateau (on the command line a length: px, or mm/cm/in/pt with --dpi)",
     flag: "--radius")
+  /// The `relief.profile` parameter.
+  ///
+  /// Fillet (quarter circle), chisel (straight), S-curve; Photoshop's Chisel Hard (= `linear`) and
+  /// Chisel Soft (the chisel with creases rounded: soften of at least 15% of the radius).
   public static let profile = ChoiceParameter<ReliefProfile>(
     key: "relief.profile", defaultValue: .round,
     help:
       "fillet (quarter circle), chisel (straight), S-curve; Photoshop's Chisel Hard (= `linear`) and Chisel Soft (the chisel with creases rounded: soften of at least 15% of the radius)",
     flag: "--profile")
+  /// The `relief.depth` parameter.
+  ///
+  /// The plateau's height: a multiple of the radius (`1.5` or `1.5x`), which keeps the look at any
+  /// resolution, or pixels (`12px`; on the command line any length).
   public static let depth = NumberParameter(
     key: "relief.depth", range: 0...100, defaultValue: 1, unit: "x radius",
     help:
       "the plateau's height: a multiple of the radius (`1.5` or `1.5x`), which keeps the look at any resolution, or pixels (`12px`; on the command line any length)",
     flag: "--relief-depth")
+  /// The `relief.scale` parameter.
+  ///
+  /// Instead of `depth`: Core Image's `inputScale`, the slopes of the 0...1 height field per pixel
+  /// times this (steeper at lower resolution); at radius 10, `depth: 1` is `scale: 10`.
   public static let scale = NumberParameter(
     key: "relief.scale", range: 0...1000, defaultValue: nil,
     help:
       "instead of `depth`: Core Image's `inputScale`, the slopes of the 0...1 height field per pixel times this (steeper at lower resolution); at radius 10, `depth: 1` is `scale: 10`",
     flag: "--scale")
+  /// The `relief.soften` parameter.
+  ///
+  /// Blur of the relief (standard deviation): rounds creases and the top edge (on the command line
+  /// a length).
   public static let soften = NumberParameter(
     key: "relief.soften", range: 0...1000, defaultValue: 0, unit: "pixels",
     help:
       "blur of the relief (standard deviation): rounds creases and the top edge (on the command line a length)",
     flag: "--soften")
+  /// The `relief.direction` parameter.
+  ///
+  /// Embossed or debossed.
   public static let direction = ChoiceParameter<ReliefDirection>(
     key: "relief.direction", defaultValue: .raised, help: "embossed or debossed",
     flag: "--direction")
 
   // MARK: Shading
 
+  /// The `shading.size` parameter.
+  ///
+  /// Side of the lit-ball image (the shading image).
   public static let shadingSize = IntegerParameter(
     key: "shading.size", range: 16...4096, defaultValue: 512, unit: "pixels",
     help: "side of the lit-ball image (the shading image)", flag: "--shading-size")
@@ -224,13 +356,19 @@ public enum Parameters {
 /// One line of the parameter table, as text: what `emboss parameters`, the docs and a
 /// parameter editor show.
 public struct ParameterRow: Sendable, Equatable {
+  /// The key, as in a material file and `--set`.
   public var key: String
   /// "number", "color", a list of choices...
   public var type: String
+  /// The unit, or empty.
   public var unit: String
+  /// The default, as the table shows it.
   public var defaultText: String
+  /// The range or the choices, as the table shows them.
   public var rangeText: String
+  /// One line of help.
   public var help: String
+  /// The command-line flag that overrides the key, if any.
   public var flag: String?
 }
 
@@ -241,12 +379,17 @@ public protocol ParameterDefinition: Sendable {
 
 /// A finite number in a range.
 public struct NumberParameter: ParameterDefinition {
+  /// The key, as in a material file and `--set`.
   public let key: String
+  /// The values allowed.
   public let range: ClosedRange<Float>
   /// nil: no default (an alternative to another key).
   public let defaultValue: Float?
+  /// The unit, or empty.
   public let unit: String
+  /// One line of help.
   public let help: String
+  /// The command-line flag that overrides the key, if any.
   public let flag: String?
 
   init(
@@ -278,6 +421,7 @@ public struct NumberParameter: ParameterDefinition {
     }
   }
 
+  /// The parameter's line in the table.
   public var row: ParameterRow {
     ParameterRow(
       key: key, type: "number", unit: unit, defaultText: defaultValue.map(formatNumber) ?? "",
@@ -289,13 +433,22 @@ public struct NumberParameter: ParameterDefinition {
 
 /// A whole number in a range.
 public struct IntegerParameter: ParameterDefinition {
+  /// The key, as in a material file and `--set`.
   public let key: String
+  /// The values allowed.
   public let range: ClosedRange<Int>
+  /// The value when the key is not given.
   public let defaultValue: Int
+  /// The unit, or empty.
   public let unit: String
+  /// One line of help.
   public let help: String
+  /// The command-line flag that overrides the key, if any.
   public let flag: String?
 
+  /// Checks that `value` is in `range`.
+  ///
+  /// - Throws: `ParameterError` naming the key and the range.
   public func check(_ value: Int) throws(ParameterError) {
     guard range.contains(value) else {
       throw ParameterError(
@@ -303,6 +456,7 @@ public struct IntegerParameter: ParameterDefinition {
     }
   }
 
+  /// The parameter's line in the table.
   public var row: ParameterRow {
     ParameterRow(
       key: key, type: "whole number", unit: unit, defaultText: String(defaultValue),
@@ -312,12 +466,18 @@ public struct IntegerParameter: ParameterDefinition {
 
 /// An opaque color, linear light.
 public struct ColorParameter: ParameterDefinition {
+  /// The key, as in a material file and `--set`.
   public let key: String
+  /// The value when the key is not given, linear light.
   public let defaultValue: SIMD3<Float>
   /// How the default is written (a hex color).
   public let defaultText: String
+  /// One line of help.
   public let help: String
 
+  /// Checks that every component of `value` is in 0...1.
+  ///
+  /// - Throws: `ParameterError` naming the key.
   public func check(_ value: SIMD3<Float>) throws(ParameterError) {
     guard value.x.isFinite, value.y.isFinite, value.z.isFinite, value.min() >= 0 else {
       throw ParameterError(
@@ -325,6 +485,7 @@ public struct ColorParameter: ParameterDefinition {
     }
   }
 
+  /// The parameter's line in the table.
   public var row: ParameterRow {
     ParameterRow(
       key: key, type: "color", unit: "", defaultText: defaultText, rangeText: "", help: help,
@@ -334,12 +495,20 @@ public struct ColorParameter: ParameterDefinition {
 
 /// A point or direction `[x, y, z]`, each component in a range.
 public struct VectorParameter: ParameterDefinition {
+  /// The key, as in a material file and `--set`.
   public let key: String
+  /// The values allowed for each component.
   public let range: ClosedRange<Float>
+  /// The value when the key is not given.
   public let defaultValue: SIMD3<Float>
+  /// The unit, or empty.
   public let unit: String
+  /// One line of help.
   public let help: String
 
+  /// Checks that every component of `value` is in `range`.
+  ///
+  /// - Throws: `ParameterError` naming the key and the range.
   public func check(_ value: SIMD3<Float>) throws(ParameterError) {
     for axis in 0..<3 where !(value[axis].isFinite && range.contains(value[axis])) {
       throw ParameterError(
@@ -350,6 +519,7 @@ public struct VectorParameter: ParameterDefinition {
     }
   }
 
+  /// The parameter's line in the table.
   public var row: ParameterRow {
     let d = defaultValue
     return ParameterRow(
@@ -372,9 +542,13 @@ public protocol ChoiceDefinition: ParameterDefinition {
 public struct ChoiceParameter<Value: RawRepresentable & CaseIterable & Sendable>:
   ChoiceDefinition
 where Value.RawValue == String {
+  /// The key, as in a material file and `--set`.
   public let key: String
+  /// The value when the key is not given.
   public let defaultValue: Value
+  /// One line of help.
   public let help: String
+  /// The command-line flag that overrides the key, if any.
   public let flag: String?
 
   init(key: String, defaultValue: Value, help: String, flag: String? = nil) {
@@ -384,9 +558,12 @@ where Value.RawValue == String {
     self.flag = flag
   }
 
+  /// Every choice's name, in declaration order.
   public var names: [String] { Value.allCases.map(\.rawValue) }
+  /// The default choice's name.
   public var defaultName: String { defaultValue.rawValue }
 
+  /// The parameter's line in the table.
   public var row: ParameterRow {
     ParameterRow(
       key: key, type: names.map { "`\($0)`" }.joined(separator: ", "), unit: "",
@@ -396,10 +573,14 @@ where Value.RawValue == String {
 
 /// Free text.
 public struct TextParameter: ParameterDefinition {
+  /// The key, as in a material file and `--set`.
   public let key: String
+  /// The value when the key is not given; nil for none.
   public let defaultValue: String?
+  /// One line of help.
   public let help: String
 
+  /// The parameter's line in the table.
   public var row: ParameterRow {
     ParameterRow(
       key: key, type: "text", unit: "", defaultText: defaultValue.map { "\"\($0)\"" } ?? "",
@@ -409,12 +590,18 @@ public struct TextParameter: ParameterDefinition {
 
 /// A color or `transparent`.
 public struct BackgroundParameter: ParameterDefinition {
+  /// The key, as in a material file and `--set`.
   public let key: String
+  /// The value when the key is not given.
   public let defaultValue: Background
+  /// The default, as the table shows it.
   public let defaultText: String
+  /// One line of help.
   public let help: String
+  /// The command-line flag that overrides the key, if any.
   public let flag: String?
 
+  /// The parameter's line in the table.
   public var row: ParameterRow {
     ParameterRow(
       key: key, type: "color or `transparent`", unit: "", defaultText: defaultText,
@@ -424,11 +611,16 @@ public struct BackgroundParameter: ParameterDefinition {
 
 /// A list of entries (lights, softboxes), each with its own keys.
 public struct ListParameter: ParameterDefinition {
+  /// The key, as in a material file and `--set`.
   public let key: String
+  /// The default, as the table shows it.
   public let defaultText: String
+  /// What the list may hold, as the table shows it.
   public let rangeText: String
+  /// One line of help.
   public let help: String
 
+  /// The parameter's line in the table.
   public var row: ParameterRow {
     ParameterRow(
       key: key, type: "list", unit: "", defaultText: defaultText, rangeText: rangeText, help: help,
@@ -438,14 +630,18 @@ public struct ListParameter: ParameterDefinition {
 
 /// A value outside what its parameter allows.
 public struct ParameterError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The key whose value is wrong.
   public var key: String
+  /// What is wrong with it.
   public var message: String
 
+  /// An error for `key`.
   public init(key: String, message: String) {
     self.key = key
     self.message = message
   }
 
+  /// The key in quotes, then the message.
   public var description: String { "\"\(key)\": \(message)" }
 }
 

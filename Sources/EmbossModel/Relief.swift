@@ -77,8 +77,11 @@ public enum ReliefDepth: Sendable, Equatable {
 public struct ReliefSpec: Sendable, Equatable {
   /// Distance from the edge, in pixels, over which the height rises to the plateau.
   public let radius: Float
+  /// The bevel's shape from the edge to the plateau.
   public let profile: ReliefProfile
+  /// How deep the relief looks.
   public let depth: ReliefDepth
+  /// Raised out of the surface, or lowered into it.
   public let direction: ReliefDirection
   /// Blur of the relief in pixels (Photoshop's and Krita's "soften"): the standard deviation
   /// of a Gaussian over the heights.
@@ -86,6 +89,7 @@ public struct ReliefSpec: Sendable, Equatable {
   /// 0: exact, sharp creases.
   public let soften: Float
 
+  /// A relief from validated values; see each property for its meaning.
   public init(
     radius: Float = Parameters.radius.value,
     profile: ReliefProfile = Parameters.profile.defaultValue,

@@ -29,11 +29,13 @@ public struct Surface: Sendable, Equatable {
   /// 0...1: how much the highlights take the base color (1 = colored metal such as gold);
   /// with `ggx`, also how much of the diffuse color gives way to reflection.
   public let metallic: Float
+  /// How highlights are computed: Blinn-Phong or GGX.
   public let model: SpecularModel
   /// 0...1: how much reflection rises toward white at grazing angles (Schlick's Fresnel
   /// term); 0 keeps it the same at every angle.
   public let fresnel: Float
 
+  /// A surface from validated values; see each property for its meaning.
   public init(
     base: SIMD3<Float> = Parameters.base.defaultValue,
     specular: SIMD3<Float> = Parameters.specular.defaultValue,

@@ -7,14 +7,19 @@ import EmbossSupport
 /// `RGBAImage`. This keeps a 4096x4096 render of a small word from holding 256 MiB of
 /// identical background pixels.
 public struct CanvasImage: Sendable, Equatable {
+  /// The canvas width in pixels.
   public let width: Int
+  /// The canvas height in pixels.
   public let height: Int
   /// The color of every pixel outside `contentRect`.
   public let fill: SIMD4<Float>
   /// Where `content` lies on the canvas; inside the canvas.
   public let contentRect: PixelRect
+  /// The pixels inside `contentRect`.
   public var content: RGBAImage
 
+  /// A canvas of `fill` with `content` at `contentRect`, which must lie inside the canvas and have
+  /// `content`'s size.
   public init(
     width: Int, height: Int, fill: SIMD4<Float>, contentRect: PixelRect, content: RGBAImage
   ) {

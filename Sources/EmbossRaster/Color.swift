@@ -6,11 +6,13 @@ import Foundation
 /// Inside the pipeline colors are linear light;
 /// encoding happens only at the file edge.
 public enum SRGB {
+  /// The linear value of an sRGB-encoded value in 0...1.
   @inline(__always)
   public static func decode(_ v: Float) -> Float {
     v <= 0.04045 ? v / 12.92 : powf((v + 0.055) / 1.055, 2.4)
   }
 
+  /// The sRGB-encoded value (0...1) of a linear value, clamped to 0...1 (NaN gives 0).
   @inline(__always)
   public static func encode(_ v: Float) -> Float {
     let c = v > 0 ? (v < 1 ? v : 1) : 0  // NaN -> 0
@@ -37,10 +39,14 @@ public enum SRGB {
 public struct ColorLiteral: Sendable, Equatable {
   /// sRGB-encoded components 0...1.
   public var red: Float
+  /// The green component, sRGB-encoded, 0...1.
   public var green: Float
+  /// The blue component, sRGB-encoded, 0...1.
   public var blue: Float
+  /// The opacity, 0...1.
   public var alpha: Float
 
+  /// A color from sRGB-encoded components in 0...1.
   public init(red: Float, green: Float, blue: Float, alpha: Float = 1) {
     self.red = red
     self.green = green

@@ -2,10 +2,12 @@ import EmbossSupport
 
 /// An anti-aliased coverage mask: 0 outside the shape, 1 inside (linear area coverage).
 public struct CoverageMask: Sendable, Equatable {
+  /// Coverage per pixel: 0 background, 1 ink, between on anti-aliased edges.
   public var plane: Plane
   /// The smallest rectangle holding every non-zero sample.
   public var inkBounds: PixelRect
 
+  /// A mask over `plane`, whose ink lies inside `inkBounds`.
   public init(plane: Plane, inkBounds: PixelRect) {
     self.plane = plane
     self.inkBounds = inkBounds
@@ -17,7 +19,9 @@ public struct CoverageMask: Sendable, Equatable {
     self.inkBounds = plane.bounds(above: 0)
   }
 
+  /// The width in pixels.
   public var width: Int { plane.width }
+  /// The height in pixels.
   public var height: Int { plane.height }
 
   /// The mask mirrored left to right.

@@ -6,7 +6,9 @@ import EmbossSupport
 public enum DistanceTransform {
   /// The result for a `width` x `height` grid, row-major.
   public struct Result: Sendable {
+    /// The grid's width.
     public let width: Int
+    /// The grid's height.
     public let height: Int
     /// Linear index (y * width + x) of the nearest seed; -1 where there is none.
     ///

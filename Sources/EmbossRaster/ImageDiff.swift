@@ -7,19 +7,25 @@ import Foundation
 /// Differences are measured on the stored samples (sRGB-encoded for color files) in 8-bit
 /// levels: a 16-bit difference d counts as d / 257 levels.
 public struct ImageDiff: Sendable {
+  /// The result of a comparison.
   public struct Report: Sendable, Equatable {
+    /// The images' width in pixels.
     public var width: Int
+    /// The images' height in pixels.
     public var height: Int
     /// Pixels with some channel more than `tolerance` levels off.
     public var badPixels: Int
     /// The largest difference of any channel, in 8-bit levels, and where it is.
     public var worstDifference: Double
+    /// The column of the worst difference.
     public var worstX: Int
+    /// The row of the worst difference.
     public var worstY: Int
     /// Peak signal-to-noise ratio over all channels in dB; infinite for identical images.
     public var psnr: Double
     /// Pixels beyond the tolerance forgiven as anti-aliasing, and pixels left out.
     public var antialiasedPixels: Int = 0
+    /// Pixels left out by `Options.ignore`.
     public var ignoredPixels: Int = 0
 
     /// Bad pixels over the pixels compared (ignored ones left out).
@@ -28,6 +34,7 @@ public struct ImageDiff: Sendable {
       return compared <= 0 ? 0 : Double(badPixels) / Double(compared)
     }
 
+    /// One line: the bad pixels, the worst difference and where, and the PSNR.
     public var summary: String {
       let psnrText = psnr.isInfinite ? "inf" : String(format: "%.2f", psnr)
       var text = String(
@@ -65,6 +72,7 @@ public struct ImageDiff: Sendable {
     /// Rectangles left out of the comparison (a date, a version number).
     public var ignore: [PixelRect]
 
+    /// Options; the defaults compare exactly.
     public init(tolerance: Double = 0, antialiasing: Bool = false, ignore: [PixelRect] = []) {
       self.tolerance = tolerance
       self.antialiasing = antialiasing

@@ -259,8 +259,11 @@ public enum PNGCodec {
   /// A file's samples as stored (sRGB-encoded for color images), widened to 16 bits:
   /// RGBA, straight alpha, row-major.
   public struct Samples: Sendable, Equatable {
+    /// The width in pixels.
     public var width: Int
+    /// The height in pixels.
     public var height: Int
+    /// Row-major RGBA samples as stored (sRGB-encoded for color files), scaled to 16 bits.
     public var rgba: [UInt16]
     /// From the pHYs chunk, 0 when absent.
     public var pixelsPerMeter: UInt32
@@ -296,6 +299,7 @@ public enum PNGCodec {
 
   /// A decoded file: linear-light straight-alpha pixels and the stored density, if any.
   public struct Decoded: Sendable {
+    /// The pixels, linear light, straight alpha.
     public var image: RGBAImage
     /// From the pHYs chunk, 0 when absent.
     public var pixelsPerMeter: UInt32
@@ -372,7 +376,9 @@ public enum PNGCodec {
 /// Rows come in order; a decoding error (a truncated or corrupt stream) is thrown by
 /// `read`, and the reader is then done.
 public final class PNGRowReader: @unchecked Sendable {
+  /// The width in pixels.
   public let width: Int
+  /// The height in pixels.
   public let height: Int
   /// From the pHYs chunk, 0 when absent.
   public let pixelsPerMeter: UInt32

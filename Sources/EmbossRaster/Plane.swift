@@ -2,11 +2,16 @@ import EmbossSupport
 
 /// A rectangle of whole pixels: origin top-left, x right, y down.
 public struct PixelRect: Sendable, Equatable, CustomStringConvertible {
+  /// The left edge.
   public var x: Int
+  /// The top edge.
   public var y: Int
+  /// The width in pixels.
   public var width: Int
+  /// The height in pixels.
   public var height: Int
 
+  /// A rectangle with its top-left corner at (x, y).
   public init(x: Int, y: Int, width: Int, height: Int) {
     self.x = x
     self.y = y
@@ -19,8 +24,11 @@ public struct PixelRect: Sendable, Equatable, CustomStringConvertible {
     px >= x && py >= y && px < x + width && py < y + height
   }
 
+  /// Whether the rectangle holds no pixel.
   public var isEmpty: Bool { width == 0 || height == 0 }
+  /// One past the right edge.
   public var maxX: Int { x + width }
+  /// One past the bottom edge.
   public var maxY: Int { y + height }
 
   /// The rectangle grown by `margin` on every side.
@@ -28,6 +36,7 @@ public struct PixelRect: Sendable, Equatable, CustomStringConvertible {
     PixelRect(x: x - margin, y: y - margin, width: width + 2 * margin, height: height + 2 * margin)
   }
 
+  /// The pixels in both rectangles; empty when they do not overlap.
   public func intersection(_ other: PixelRect) -> PixelRect {
     let x0 = max(x, other.x)
     let y0 = max(y, other.y)
@@ -36,6 +45,7 @@ public struct PixelRect: Sendable, Equatable, CustomStringConvertible {
     return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
   }
 
+  /// `WxH+X+Y`, as ImageMagick writes geometry.
   public var description: String { "\(width)x\(height)+\(x)+\(y)" }
 }
 
@@ -44,8 +54,11 @@ public struct PixelRect: Sendable, Equatable, CustomStringConvertible {
 /// Used for coverage (0...1), heights (0 on the mask edge, 1 on the plateau, negative when
 /// lowered) and any other scalar field. Pixel (x, y) has its center at (x + 0.5, y + 0.5).
 public struct Plane: Sendable, Equatable {
+  /// The width in pixels.
   public let width: Int
+  /// The height in pixels.
   public let height: Int
+  /// Row-major values.
   public var pixels: [Float]
 
   /// A plane of `width` x `height` filled with `value`.
@@ -56,6 +69,7 @@ public struct Plane: Sendable, Equatable {
     self.pixels = [Float](repeating: value, count: width * height)
   }
 
+  /// A plane holding `pixels`, which must number `width` x `height`.
   public init(width: Int, height: Int, pixels: [Float]) {
     precondition(pixels.count == width * height, "pixel count does not match size")
     self.width = width
@@ -63,6 +77,7 @@ public struct Plane: Sendable, Equatable {
     self.pixels = pixels
   }
 
+  /// The value at (x, y), which must be inside the plane.
   @inlinable @inline(__always)
   public subscript(x: Int, y: Int) -> Float {
     get { pixels[y * width + x] }
@@ -76,6 +91,7 @@ public struct Plane: Sendable, Equatable {
     return pixels[y * width + x]
   }
 
+  /// The whole plane as a rectangle.
   public var bounds: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
 
   /// The smallest rectangle holding every sample above `threshold`; empty when there is none.

@@ -7,10 +7,14 @@ import EmbossSupport
 /// Where alpha is 0 the color is still meaningful (the shading image keeps rim colors there
 /// so bilinear lookups never blend with undefined values).
 public struct RGBAImage: Sendable, Equatable {
+  /// The width in pixels.
   public let width: Int
+  /// The height in pixels.
   public let height: Int
+  /// Row-major pixels, linear light, straight alpha.
   public var pixels: [SIMD4<Float>]
 
+  /// An image with every pixel `fill`.
   public init(width: Int, height: Int, fill: SIMD4<Float> = .zero) {
     precondition(width >= 0 && height >= 0, "negative image size")
     self.width = width
@@ -18,6 +22,7 @@ public struct RGBAImage: Sendable, Equatable {
     self.pixels = [SIMD4<Float>](repeating: fill, count: width * height)
   }
 
+  /// An image holding `pixels`, which must number `width` x `height`.
   public init(width: Int, height: Int, pixels: [SIMD4<Float>]) {
     precondition(pixels.count == width * height, "pixel count does not match size")
     self.width = width
@@ -25,6 +30,7 @@ public struct RGBAImage: Sendable, Equatable {
     self.pixels = pixels
   }
 
+  /// The pixel at (x, y), which must be inside the image.
   @inline(__always)
   public subscript(x: Int, y: Int) -> SIMD4<Float> {
     get { pixels[y * width + x] }

@@ -14,10 +14,12 @@ public struct SubSamples: Sendable, Equatable {
   /// 4 x 4 grid (zero, with weight 0, for cells with no ink); or 1, the slope just inside the
   /// edge, for a pixel whose ink is a sliver no cell reaches.
   public var offsets: [Int32] = [0]
+  /// The sub-samples' slopes (dh/dx, dh/dy); see `offsets`.
   public var slopes: [SIMD2<Float>] = []
   /// The share (0...1) of each sample's cell that is ink: its weight in the pixel's color.
   public var weights: [Float] = []
 
+  /// How many pixels are sub-sampled.
   public var count: Int { pixels.count }
 
   mutating func append(_ other: SubSamples) {
@@ -35,7 +37,9 @@ public struct SubSamples: Sendable, Equatable {
 /// Only `region`
 /// (the ink bounds grown by one pixel) is stored; every height outside it is 0.
 public struct HeightField: Sendable, Equatable {
+  /// The canvas width in pixels.
   public let canvasWidth: Int
+  /// The canvas height in pixels.
   public let canvasHeight: Int
   /// Where heights can be non-zero, in canvas pixels; may reach one pixel past the canvas.
   public let region: PixelRect

@@ -13,6 +13,7 @@ import EmbossSupport
 /// rim (2 pixels), the normal lying in the image plane toward the pixel, whose color continues
 /// the rim's; further out, nothing.
 public struct BallGeometry: Sendable, Equatable {
+  /// The shading image's width and height in pixels.
   public let size: Int
   /// The pixel's normal (interior), or its rim direction (rim and the band outside), or zero.
   var normals: [SIMD3<Float>]

@@ -3,21 +3,32 @@ import EmbossKit
 /// The parameter table as the page builds its controls from it: one entry per parameter,
 /// with its kind, range, unit, default and help (`Parameters`, the one definition).
 public struct StudioSchema: Sendable, Encodable {
+  /// One parameter as the page shows it.
   public struct Entry: Sendable, Encodable, Equatable {
+    /// The key, as in a material file.
     public var key: String
     /// One of number, integer, color, vector, choice, text, background, list.
     public var kind: String
+    /// The smallest value allowed (numbers and vectors).
     public var min: Double?
+    /// The largest value allowed (numbers and vectors).
     public var max: Double?
+    /// The unit, or empty.
     public var unit: String
+    /// The default, as the parameter table shows it.
     public var defaultText: String
+    /// The names a choice takes.
     public var choices: [String]?
+    /// One line of help.
     public var help: String
+    /// The command-line flag that overrides the key, if any.
     public var flag: String?
   }
 
+  /// Every parameter, in the table's order.
   public var parameters: [Entry]
 
+  /// The schema of `Parameters`.
   public static func make() -> StudioSchema {
     StudioSchema(parameters: Parameters.all.map(entry))
   }

@@ -12,6 +12,7 @@ import Foundation
 /// host name there); it serves only its own assets and the one material file's session (no
 /// request names a file); request bodies are capped at `bodyLimit` bytes.
 public final class StudioServer: @unchecked Sendable {
+  /// The material being edited.
   public let session: StudioSession
   /// The per-run secret in the URL.
   public let token: String
@@ -19,8 +20,10 @@ public final class StudioServer: @unchecked Sendable {
   public static let bodyLimit = 64 << 10
   private var servers: [HTTPServer] = []
   private var tasks: [Task<Void, any Error>] = []
+  /// The port listened on, once started (0 before).
   public private(set) var port: UInt16 = 0
 
+  /// A server for `session`, with `token` or a new random one.
   public init(session: StudioSession, token: String? = nil) {
     self.session = session
     self.token = token ?? Self.makeToken()

@@ -12,11 +12,14 @@ import Foundation
 public final class StudioSession: @unchecked Sendable {
   /// What the preview renders the material on.
   public struct Scene: Sendable, Equatable, Codable {
+    /// The text rendered.
     public var text: String
     /// A font file or a fontconfig pattern; nil: the bundled default.
     public var font: String?
+    /// The text's em size in pixels.
     public var size: Float
 
+    /// A scene; the defaults are the studio's.
     public init(text: String = "Emboss", font: String? = nil, size: Float = 160) {
       self.text = text
       self.font = font
@@ -36,11 +39,15 @@ public final class StudioSession: @unchecked Sendable {
 
   /// Why a request could not be done; `message` is shown to the user.
   public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong, for the user.
     public var message: String
+    /// A failure saying `message`.
     public init(_ message: String) { self.message = message }
+    /// The message.
     public var description: String { message }
   }
 
+  /// Where fonts and presets are found.
   public let resources: Resources
   /// The material file edited (absolute).
   public private(set) var path: String
@@ -166,7 +173,9 @@ public final class StudioSession: @unchecked Sendable {
     try document.writeList(list, items: items)
   }
 
+  /// Goes back one step in the history of texts (a drag is one step).
   public func undo() -> StudioState { step(-1) }
+  /// Goes forward one step after an undo.
   public func redo() -> StudioState { step(1) }
 
   private func step(_ delta: Int) -> StudioState {
@@ -277,8 +286,11 @@ public final class StudioSession: @unchecked Sendable {
 
   /// A rendered stage as PNG, and how long it took.
   public struct Rendered: Sendable {
+    /// The stage's picture, as PNG.
     public var png: Data
+    /// How long the render took, in milliseconds.
     public var milliseconds: Double
+    /// The revision rendered.
     public var revision: Int
   }
 
@@ -341,13 +353,21 @@ public final class StudioSession: @unchecked Sendable {
 /// What the page shows: the revision (renders name it), the file's text, the material's
 /// values (effective, inherited ones included) and the scene.
 public struct StudioState: Sendable, Encodable {
+  /// The document's revision; renders name the one they show.
   public var revision: Int
+  /// The material file's path.
   public var path: String
+  /// The file's text, as it would be saved.
   public var text: String
+  /// The material's values, inherited and default ones included.
   public var values: StudioValues
+  /// What the preview renders the material on.
   public var scene: StudioSession.Scene
+  /// Whether there is an edit to undo.
   public var canUndo: Bool
+  /// Whether there is an undone edit to redo.
   public var canRedo: Bool
+  /// Whether the text differs from the file on disk.
   public var unsaved: Bool
   /// A message for the user (the file changed on disk), shown once.
   public var notice: String?

@@ -9,32 +9,48 @@ public struct StudioValues: Sendable, Encodable, Equatable {
   public var numbers: [String: Double] = [:]
   /// Colors (`#rrggbb`), choices, the background and other text values by key path.
   public var texts: [String: String] = [:]
+  /// The lights, in order.
   public var lights: [LightValues] = []
+  /// The environment's softboxes, in order.
   public var softboxes: [SoftboxValues] = []
   /// Every key path the file writes (`lights[0].angle`), sorted.
   public var written: [String] = []
 
+  /// One light's values.
   public struct LightValues: Sendable, Encodable, Equatable {
+    /// `omni`, `distant` or `spot`.
     public var kind: String
     /// The position; for a distant light, the direction it comes from.
     public var position: [Double]
     /// The direction as Photoshop's angle and altitude in degrees.
     public var angle: Double
+    /// The height above the surface in degrees (90: straight on).
     public var altitude: Double
     /// Whether the file gives this light by angle and altitude (the page edits those).
     public var byAngle: Bool
+    /// The color, `#rrggbb`.
     public var color: String
+    /// The brightness, multiplying the color.
     public var intensity: Double
+    /// A spot light's target.
     public var target: [Double]
+    /// A spot light's cone angle in degrees.
     public var cone: Double
   }
 
+  /// One softbox's values.
   public struct SoftboxValues: Sendable, Encodable, Equatable {
+    /// Around the view axis in degrees, counterclockwise from the right.
     public var angle: Double
+    /// Above the image plane in degrees.
     public var altitude: Double
+    /// Angular width in degrees.
     public var width: Double
+    /// Angular height in degrees.
     public var height: Double
+    /// The color, `#rrggbb`.
     public var color: String
+    /// The brightness, multiplying the color.
     public var intensity: Double
   }
 

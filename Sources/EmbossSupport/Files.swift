@@ -93,6 +93,7 @@ public enum StandardStream {
     }
   }
 
+  /// Writes `data` to standard output, all of it or an error.
   public static func writeOutput(_ data: Data) throws {
     try write(data, to: STDOUT_FILENO, name: "standard output")
   }

@@ -22,6 +22,7 @@ import Glibc
 /// A failure before step 3 removes every staged file and leaves every regular file as it was.
 /// SIGINT, SIGTERM and SIGHUP remove staged files too (see `emboss_temp_create`).
 public enum OutputFile {
+  /// Writes one file, atomically, as `write(_:)` writes several.
   public static func write(_ data: Data, to path: String) throws {
     try write([(path, data)])
   }

@@ -7,8 +7,10 @@ import Foundation
 /// bands of rows (or columns) whose results land in disjoint memory, and no reduction depends
 /// on which thread ran what.
 public struct Parallelism: Sendable, Equatable {
+  /// How many threads work at once, at least 1.
   public let threads: Int
 
+  /// `threads` threads (at least 1).
   public init(threads: Int) {
     self.threads = max(1, threads)
   }
@@ -18,6 +20,7 @@ public struct Parallelism: Sendable, Equatable {
     Parallelism(threads: ProcessInfo.processInfo.activeProcessorCount)
   }
 
+  /// One thread: the caller's.
   public static let serial = Parallelism(threads: 1)
 
   /// Calls `body` once for each band of `bandSize` consecutive indices in `0..<count`.

@@ -16,6 +16,7 @@ public struct RenderLimits: Sendable, Equatable {
   /// count at `bytesPerPixel`.
   public var maxMemory: Int
 
+  /// Limits; the defaults are the command line's.
   public init(
     maxPixels: Int = 100_000_000, maxTextLength: Int = 10_000,
     maxMemory: Int = RenderLimits.defaultMemory
@@ -25,6 +26,7 @@ public struct RenderLimits: Sendable, Equatable {
     self.maxMemory = maxMemory
   }
 
+  /// The command line's limits.
   public static let `default` = RenderLimits()
 
   /// Peak bytes per canvas pixel of a render before its sub-samples: the mask, distances,

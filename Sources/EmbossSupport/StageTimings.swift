@@ -1,9 +1,12 @@
 /// How long each stage of a render took, in order.
 public struct StageTimings: Sendable {
+  /// Each stage's name and wall time in seconds, in the order they ran.
   public private(set) var stages: [(name: String, seconds: Double)] = []
 
+  /// No stages yet.
   public init() {}
 
+  /// The sum of the stages' times, in seconds.
   public var total: Double { stages.reduce(0) { $0 + $1.seconds } }
 
   /// Runs `body`, recording its wall time under `name`.
@@ -18,6 +21,7 @@ public struct StageTimings: Sendable {
     return result
   }
 
+  /// Adds `other`'s stages after these.
   public mutating func append(_ other: StageTimings) {
     stages += other.stages
   }

@@ -5,13 +5,17 @@ import Foundation
 ///
 /// Physical units need a resolution to become pixels.
 public struct Length: Sendable, Equatable, CustomStringConvertible {
+  /// A length's unit.
   public enum Unit: String, Sendable, CaseIterable {
     case px, mm, cm, `in`, pt
   }
 
+  /// The number as given.
   public var value: Double
+  /// The unit as given (`px` when none was).
   public var unit: Unit
 
+  /// A length of `value` `unit`.
   public init(value: Double, unit: Unit) {
     self.value = value
     self.unit = unit
@@ -30,6 +34,7 @@ public struct Length: Sendable, Equatable, CustomStringConvertible {
     return Length(value: value, unit: .px)
   }
 
+  /// Whether the unit needs a resolution to become pixels (anything but `px`).
   public var isPhysical: Bool { unit != .px }
 
   /// In pixels at `dpi` (ignored for pixel lengths).
@@ -64,6 +69,7 @@ public struct Length: Sendable, Equatable, CustomStringConvertible {
     return pixels
   }
 
+  /// The length as people write it: `12`, `20mm`.
   public var description: String {
     let number = value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     // Pixels are written as plain numbers, as people give them.
@@ -73,12 +79,15 @@ public struct Length: Sendable, Equatable, CustomStringConvertible {
 
 /// Pixels per inch as PNG stores them: pHYs holds whole pixels per meter.
 public struct Resolution: Sendable, Equatable {
+  /// Pixels per inch.
   public var dpi: Double
 
+  /// A resolution of `dpi` pixels per inch.
   public init(dpi: Double) {
     self.dpi = dpi
   }
 
+  /// The resolutions accepted, in dpi.
   public static let range: ClosedRange<Double> = 1...100_000
 
   /// The pHYs value: pixels per meter, rounded.

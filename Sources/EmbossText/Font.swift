@@ -8,6 +8,7 @@ import Foundation
 ///
 /// FreeType faces are not thread-safe; a `Font` is used by one stage at a time.
 public final class Font: @unchecked Sendable {
+  /// The font file's path.
   public let path: String
   /// The face in the file (collections such as `.ttc` hold several).
   public let index: Int
@@ -207,9 +208,13 @@ public final class Font: @unchecked Sendable {
 
 /// A variation axis of a variable font (`wght` 100...900).
 public struct FontAxis: Sendable, Equatable {
+  /// The axis tag (`wght`, `wdth`, `opsz`).
   public var tag: String
+  /// The smallest value.
   public var minimum: Double
+  /// The value when none is given.
   public var defaultValue: Double
+  /// The largest value.
   public var maximum: Double
 }
 

@@ -9,12 +9,16 @@ import Foundation
 public enum FontCatalog {
   /// One face of an installed font file.
   public struct Entry: Sendable, Hashable, Comparable {
+    /// The family name (`DejaVu Serif`).
     public var family: String
+    /// The style name (`Bold`).
     public var style: String
+    /// The font file's path.
     public var path: String
     /// The face in the file (collections hold several).
     public var index: Int
 
+    /// Orders entries by family, style, path and face, ignoring case.
     public static func < (a: Entry, b: Entry) -> Bool {
       (a.family.lowercased(), a.style.lowercased(), a.path, a.index)
         < (b.family.lowercased(), b.style.lowercased(), b.path, b.index)

@@ -10,6 +10,7 @@ public struct FontFeatures: Sendable, Hashable {
   /// wins over an earlier one for the same characters.
   public let items: [String]
 
+  /// No features: the font's defaults.
   public static let none = FontFeatures(checked: [])
 
   private init(checked items: [String]) { self.items = items }
@@ -69,13 +70,18 @@ public struct FontFeatures: Sendable, Hashable {
 /// Variation axis values of a variable font, as `--variations "wght=650,wdth=80"` gives
 /// them.
 public struct FontVariations: Sendable, Hashable {
+  /// One axis and its value.
   public struct Value: Sendable, Hashable {
+    /// The axis tag, as HarfBuzz packs it.
     public var tag: hb_tag_t
+    /// The axis value.
     public var value: Float
   }
 
+  /// The values in order: a later one wins for the same axis.
   public let values: [Value]
 
+  /// No variations: the font's defaults.
   public static let none = FontVariations(checked: [])
 
   private init(checked values: [Value]) { self.values = values }

@@ -6,6 +6,7 @@ import EmbossSupport
 /// Text the chosen font can set is set in it alone; a fallback font is asked for only for
 /// a character it lacks, so it never changes what the chosen font renders.
 public final class FontSet {
+  /// The chosen font.
   public let primary: Font
   let fallback: FontCatalog.Fallback?
   let style: TextStyle
@@ -99,8 +100,12 @@ public final class FontSet {
 
 /// A fallback font and the characters it set.
 public struct FontUse: Sendable, Equatable {
+  /// The font's family and style, as listed.
   public var name: String
+  /// The font file's path.
   public var path: String
+  /// The face in the file.
   public var index: Int
+  /// The characters it set, each once, in order of appearance.
   public var characters: String
 }

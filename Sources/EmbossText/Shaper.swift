@@ -5,11 +5,16 @@ import Foundation
 /// A glyph placed by a shaper: a glyph of a font and its pen position on the line, in
 /// pixels: x to the right of the line's start, y up from the baseline (mark offsets).
 public struct ShapedGlyph: Sendable, Equatable {
+  /// The font the glyph is from.
   public var font: Font
+  /// The glyph's index in the font.
   public var glyph: UInt32
+  /// The pen position, in pixels to the right of the line's start.
   public var x: Double
+  /// The offset up from the baseline, in pixels (marks).
   public var y: Double
 
+  /// A glyph placed at (x, y).
   public init(font: Font, glyph: UInt32, x: Double, y: Double = 0) {
     self.font = font
     self.glyph = glyph
@@ -17,6 +22,7 @@ public struct ShapedGlyph: Sendable, Equatable {
     self.y = y
   }
 
+  /// Whether both are the same glyph of the same font object at the same place.
   public static func == (a: ShapedGlyph, b: ShapedGlyph) -> Bool {
     a.font === b.font && a.glyph == b.glyph && a.x == b.x && a.y == b.y
   }
@@ -25,10 +31,14 @@ public struct ShapedGlyph: Sendable, Equatable {
 /// One line of text, shaped: its glyphs in visual order (left to right), its advance width
 /// and its paragraph direction.
 public struct ShapedLine: Sendable, Equatable {
+  /// The glyphs in visual order, left to right.
   public var glyphs: [ShapedGlyph]
+  /// The line's advance width in pixels.
   public var width: Double
+  /// Whether the paragraph direction is right to left.
   public var rightToLeft: Bool
 
+  /// A shaped line.
   public init(glyphs: [ShapedGlyph], width: Double, rightToLeft: Bool = false) {
     self.glyphs = glyphs
     self.width = width
@@ -55,6 +65,7 @@ public protocol Shaper: Sendable {
 /// scripts' reordering and the style's font features all come from HarfBuzz; the legacy
 /// `kern` table is used where a font has no GPOS kerning.
 public struct HarfBuzzShaper: Shaper {
+  /// A shaper; it holds no state.
   public init() {}
 
   /// A maximal range of characters with one level, script and font.
@@ -66,6 +77,9 @@ public struct HarfBuzzShaper: Shaper {
     var font: Int
   }
 
+  /// Shapes one line (no newline) in `fonts` and `style`.
+  ///
+  /// - Throws: `EmbossError` when a character is in no font.
   public func shape(_ line: Substring, fonts: FontSet, style: TextStyle) throws -> ShapedLine {
     let scalars = Array(line.unicodeScalars)
     for scalar in scalars

@@ -11,9 +11,12 @@ public enum TextAlignment: String, Sendable, CaseIterable {
 
 /// A canvas size in pixels, as `--canvas 4096x4096` gives it.
 public struct CanvasSize: Sendable, Equatable {
+  /// The width in pixels.
   public var width: Int
+  /// The height in pixels.
   public var height: Int
 
+  /// A canvas of `width` x `height` pixels.
   public init(width: Int, height: Int) {
     self.width = width
     self.height = height
@@ -33,6 +36,7 @@ public struct CanvasSize: Sendable, Equatable {
 public struct TextStyle: Sendable, Equatable {
   /// The em size in pixels (FreeType's pixel size); fractional sizes are exact.
   public var pixelSize: Float
+  /// How lines line up with each other.
   public var alignment: TextAlignment
   /// Extra space between letters, in pixels (negative tightens).
   public var letterSpacing: Float
@@ -48,6 +52,7 @@ public struct TextStyle: Sendable, Equatable {
   /// A variable font's axis values.
   public var variations: FontVariations
 
+  /// A style; see each property for its meaning.
   public init(
     pixelSize: Float = 160, alignment: TextAlignment = .center, letterSpacing: Float = 0,
     lineHeight: Float = 1, padding: Float? = nil, direction: TextDirection = .auto,
@@ -77,7 +82,9 @@ public struct TextLayout: Sendable {
     var coverage: Plane
   }
 
+  /// The canvas width in pixels.
   public let canvasWidth: Int
+  /// The canvas height in pixels.
   public let canvasHeight: Int
   /// Where the ink lies on the canvas: every pixel with some coverage.
   public let inkBounds: PixelRect

@@ -9,6 +9,7 @@ extension ReliefDirection: ExpressibleByArgument {}
 extension SVGDocument.InkVectors: ExpressibleByArgument {}
 
 extension BitDepth: ExpressibleByArgument {
+  /// `8` or `16`.
   public init?(argument: String) {
     self.init(rawValue: Int(argument) ?? 0)
   }
