@@ -17,6 +17,8 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
     .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
     .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+    // `swift package generate-documentation`: the DocC catalogs in Sources/*/*.docc.
+    .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
   ],
   targets: [
     .systemLibrary(

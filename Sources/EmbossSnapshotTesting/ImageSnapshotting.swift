@@ -5,7 +5,7 @@ import SnapshotTesting
 extension Snapshotting where Value == RGBAImage, Format == Data {
   /// Snapshots an image as an 8-bit PNG, matching within 2 levels per channel.
   ///
-  /// The same as `.png(tolerance: 2)`; see ``png(tolerance:antialiasing:ignore:maxBadFraction:)``.
+  /// The same as `.png(tolerance: 2)`: see `png(tolerance:antialiasing:ignore:maxBadFraction:)`.
   public static var png: Snapshotting { png() }
 
   /// Snapshots an image as an 8-bit PNG, compared with a tolerance (the comparison of
