@@ -36,20 +36,13 @@ mkdir -p "$prefix"
 prefix="$(cd "$prefix" && pwd)"
 
 bash .ci/install-deps
-# A static build has a build folder of its own: the man page plugin below builds the
-# ordinary way into .build, which must not replace the binary installed.
+# A static build has a build folder of its own, so that switching between static and
+# ordinary links never relinks the other's binaries.
 scratch=()
 [ "${#static[@]}" -gt 0 ] && scratch=(--scratch-path .build-static)
 swift build -c "$configuration" --product emboss ${static[@]+"${static[@]}"} \
   ${scratch[@]+"${scratch[@]}"}
 binary="$(swift build -c "$configuration" ${scratch[@]+"${scratch[@]}"} --show-bin-path)/emboss"
-
-# The man page, from the command definitions (swift-argument-parser's generate-manual
-# plugin), dated by the last commit so that it does not change from one install to the next.
-date="$(git log -1 --format=%cs 2>/dev/null || date +%Y-%m-%d)"
-swift package plugin generate-manual --configuration "$configuration" --date "$date" \
-  --authors "the emboss authors" >/dev/null
-manual=".build/plugins/GenerateManual/outputs/emboss/emboss.1"
 
 install -d "$prefix/bin" "$prefix/share/emboss" "$prefix/share/man/man1" \
   "$prefix/share/bash-completion/completions" "$prefix/share/zsh/site-functions" \
@@ -57,6 +50,15 @@ install -d "$prefix/bin" "$prefix/share/emboss" "$prefix/share/man/man1" \
 # Staged then renamed, so a running emboss is never overwritten in place.
 install -m 755 "$binary" "$prefix/bin/.emboss.new"
 mv -f "$prefix/bin/.emboss.new" "$prefix/bin/emboss"
+
+# The man page, from the command definitions (swift-argument-parser's generate-manual
+# plugin), dated by the last commit so that it does not change from one install to the next.
+# It builds emboss in the same build folder (for a static build: relinked without the static
+# runtime, which is why the binary was installed first).
+date="$(git log -1 --format=%cs 2>/dev/null || date +%Y-%m-%d)"
+swift package ${scratch[@]+"${scratch[@]}"} plugin generate-manual --configuration "$configuration" \
+  --date "$date" --authors "the emboss authors" >/dev/null
+manual="${scratch[1]:-.build}/plugins/GenerateManual/outputs/emboss/emboss.1"
 rm -rf "$prefix/share/emboss/Fonts" "$prefix/share/emboss/Materials"
 cp -R Fonts Materials "$prefix/share/emboss/"
 install -m 644 "$manual" "$prefix/share/man/man1/emboss.1"
