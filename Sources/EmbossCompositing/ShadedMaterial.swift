@@ -215,7 +215,7 @@ public enum ShadedMaterial {
                         uv.buffer, coverage.buffer, maskWidth: mask.width, ink: ink, row: row,
                         column: column)
                       band.appendGroup(
-                        weight: 1, at: uv.buffer[index], du: du, dv: dv, maxTaps: 4)
+                        weight: 1, at: uv.buffer[index], du: du, dv: dv, maxTaps: 12)
                     }
                     band.groupCounts.append(UInt8(band.groupWeights.count - before))
                   }
@@ -274,7 +274,7 @@ public enum ShadedMaterial {
       } else if backward {
         d = center - uv[(row - dr) * ink.width + column - dc]
       }
-      return clamped(d, to: 8)
+      return clamped(d, to: 32)
     }
     return (derivative(0, 1), derivative(1, 0))
   }

@@ -6,17 +6,22 @@ public struct CoverageMask: Sendable, Equatable {
   public var plane: Plane
   /// The smallest rectangle holding every non-zero sample.
   public var inkBounds: PixelRect
+  /// The ink's exact boundary when the mask was drawn from one (text); nil for a picture,
+  /// whose boundary the relief traces from the coverage.
+  public var outline: Outline?
 
-  /// A mask over `plane`, whose ink lies inside `inkBounds`.
-  public init(plane: Plane, inkBounds: PixelRect) {
+  /// A mask over `plane`, whose ink lies inside `inkBounds`, drawn from `outline` if given.
+  public init(plane: Plane, inkBounds: PixelRect, outline: Outline? = nil) {
     self.plane = plane
     self.inkBounds = inkBounds
+    self.outline = outline
   }
 
   /// A mask from any plane of coverages; the ink bounds are measured.
   public init(plane: Plane) {
     self.plane = plane
     self.inkBounds = plane.bounds(above: 0)
+    self.outline = nil
   }
 
   /// The width in pixels.
@@ -30,7 +35,8 @@ public struct CoverageMask: Sendable, Equatable {
     return CoverageMask(
       plane: plane.mirrored(),
       inkBounds: b.width > 0
-        ? PixelRect(x: width - b.x - b.width, y: b.y, width: b.width, height: b.height) : b)
+        ? PixelRect(x: width - b.x - b.width, y: b.y, width: b.width, height: b.height) : b,
+      outline: outline?.mirrored(width: width))
   }
 }
 

@@ -271,6 +271,46 @@ package enum EdgeDistance {
         width: max(w, 0), height: max(h, 0), coverage: coverage, distance: [], nearestCell: [],
         cellStart: [Int32](repeating: 0, count: 2), segments: [])
     }
+    let pieces = isolinePieces(coverage: coverage, width: w, height: h, beyond: beyond)
+    // Pieces in cell order (spurs after the cell's own segments: a stable sort).
+    let ordered = pieces.enumerated().sorted {
+      ($0.element.cell, $0.offset) < ($1.element.cell, $1.offset)
+    }.map(\.element)
+    var cellStart = [Int32](repeating: 0, count: cw * ch + 1)
+    for piece in ordered { cellStart[piece.cell + 1] += 1 }
+    for k in 0..<(cw * ch) { cellStart[k + 1] += cellStart[k] }
+    let partial = Field(
+      width: w, height: h, coverage: coverage, distance: [], nearestCell: [],
+      cellStart: cellStart, segments: ordered.map(\.segment))
+
+    let transform = cellStart.withUnsafeBufferPointer { c in
+      let c = UnsafeBufferPointerBox(c)
+      return DistanceTransform.compute(width: cw, height: ch) { c.buffer[$0 + 1] > c.buffer[$0] }
+    }
+    var distance = [Float](repeating: -.infinity, count: w * h)
+    var nearestCell = [Int32](repeating: -1, count: w * h)
+    let limit = exactWithin.isFinite ? (exactWithin + 2) * (exactWithin + 2) : .infinity
+    partial.withSegments { segments in
+      coverage.withUnsafeBufferPointer { coverage in
+        distance.withUnsafeMutableBufferPointer { distance in
+          nearestCell.withUnsafeMutableBufferPointer { nearestCell in
+            nearestEdges(
+              segments, coverage: coverage, width: w, height: h, transform: transform,
+              limit: limit, distance: distance, nearestCell: nearestCell)
+          }
+        }
+      }
+    }
+    return Field(reusing: partial, distance: distance, nearestCell: nearestCell)
+  }
+
+  /// The 0.5 iso-line of a `w` x `h` coverage grid as pieces in cells (see `Field`), with
+  /// rebuilt notch tips as spurs after them.
+  private static func isolinePieces(coverage: [Float], width w: Int, height h: Int, beyond: Float)
+    -> [Piece]
+  {
+    let cw = w + 1
+    let ch = h + 1
     @inline(__always) func at(_ x: Int, _ y: Int) -> Float {
       x >= 0 && y >= 0 && x < w && y < h ? coverage[y * w + x] : beyond
     }
@@ -304,36 +344,34 @@ package enum EdgeDistance {
       }
     }
     pieces += spurs(pieces, cellWidth: cw, cellHeight: ch, coverage: at)
-    // Pieces in cell order (spurs after the cell's own segments: a stable sort).
-    let ordered = pieces.enumerated().sorted {
-      ($0.element.cell, $0.offset) < ($1.element.cell, $1.offset)
-    }.map(\.element)
-    var cellStart = [Int32](repeating: 0, count: cw * ch + 1)
-    for piece in ordered { cellStart[piece.cell + 1] += 1 }
-    for k in 0..<(cw * ch) { cellStart[k + 1] += cellStart[k] }
-    let partial = Field(
-      width: w, height: h, coverage: coverage, distance: [], nearestCell: [],
-      cellStart: cellStart, segments: ordered.map(\.segment))
+    return pieces
+  }
 
-    let transform = cellStart.withUnsafeBufferPointer { c in
-      let c = UnsafeBufferPointerBox(c)
-      return DistanceTransform.compute(width: cw, height: ch) { c.buffer[$0 + 1] > c.buffer[$0] }
-    }
-    var distance = [Float](repeating: -.infinity, count: w * h)
-    var nearestCell = [Int32](repeating: -1, count: w * h)
-    let limit = exactWithin.isFinite ? (exactWithin + 2) * (exactWithin + 2) : .infinity
-    partial.withSegments { segments in
-      coverage.withUnsafeBufferPointer { coverage in
-        distance.withUnsafeMutableBufferPointer { distance in
-          nearestCell.withUnsafeMutableBufferPointer { nearestCell in
-            nearestEdges(
-              segments, coverage: coverage, width: w, height: h, transform: transform,
-              limit: limit, distance: distance, nearestCell: nearestCell)
-          }
-        }
+  /// The 0.5 iso-line of `mask` over `region` (canvas coordinates, samples outside the canvas
+  /// count as 0) in canvas pixels (pixel (x, y) covers [x, x + 1] x [y, y + 1]), each piece
+  /// with the ink on its left ((-u.y, u.x) for its direction u), spurs marked.
+  package static func isoline(mask: Plane, region: PixelRect) -> [(
+    a: SIMD2<Float>, b: SIMD2<Float>, spur: Bool
+  )] {
+    let w = region.width
+    let h = region.height
+    guard w > 0, h > 0 else { return [] }
+    var coverage = [Float](repeating: 0, count: w * h)
+    let visible = region.intersection(mask.bounds)
+    if !visible.isEmpty {
+      for y in visible.y..<visible.maxY {
+        let src = y * mask.width
+        let dst = (y - region.y) * w - region.x
+        for x in visible.x..<visible.maxX { coverage[dst + x] = mask.pixels[src + x] }
       }
     }
-    return Field(reusing: partial, distance: distance, nearestCell: nearestCell)
+    let cw = w + 1
+    return isolinePieces(coverage: coverage, width: w, height: h, beyond: 0).map { piece in
+      let (cy, cx) = piece.cell.quotientAndRemainder(dividingBy: cw)
+      let origin = SIMD2(Float(region.x + cx - 1) + 0.5, Float(region.y + cy - 1) + 0.5)
+      let s = piece.segment
+      return (origin + SIMD2(s.x, s.y), origin + SIMD2(s.z, s.w), piece.sideA < 0)
+    }
   }
 
   /// Steps 1 to 3 of the search (see the type's summary): each pixel's nearest cell and its

@@ -107,7 +107,8 @@ public struct BallGeometry: Sendable, Equatable {
   ///   - only: when given (size * size flags), only those pixels are shaded and the others
   ///     left transparent black: what a composite reads, when its lookups are known.
   ///   - parallelism: threads; the result does not depend on it.
-  /// - Returns: the shading image, `size` x `size`, linear light, straight alpha.
+  /// - Returns: the shading image, `size` x `size`, linear light (at most 1: highlights
+  ///   clip as in a picture), straight alpha.
   public func shade(
     surface: Surface, lights: [Light], environment: Environment = .none, only: [Bool]? = nil,
     parallelism: Parallelism = .allCores
@@ -127,17 +128,26 @@ public struct BallGeometry: Sendable, Equatable {
             let end = start + Int(geometry.coverage[index] * 16 + 0.5)
             for k in start..<end {
               let n = geometry.samples[k]
-              sum += shader.shade(normal: n, point: n)
+              sum += displayable(shader.shade(normal: n, point: n))
             }
             out[index] = SIMD4(sum / Float(end - start), geometry.coverage[index])
             continue
           }
           let n = geometry.normals[index]
           guard n != .zero else { continue }
-          out[index] = SIMD4(shader.shade(normal: n, point: n), geometry.coverage[index])
+          out[index] = SIMD4(displayable(shader.shade(normal: n, point: n)), geometry.coverage[index])
         }
       }
     }
     return RGBAImage(width: size, height: size, pixels: pixels)
   }
+}
+
+/// A shaded color as a picture holds it: at most 1 (white). The ball is a picture (a matcap,
+/// as a PNG shading image would be), so a pixel that averages several of its colors (a
+/// footprint, sub-samples) averages what a render at a higher resolution would show, not a
+/// highlight's unbounded radiance.
+@inline(__always)
+func displayable(_ c: SIMD3<Float>) -> SIMD3<Float> {
+  pointwiseMin(c, SIMD3(repeating: 1))
 }

@@ -80,6 +80,8 @@ public struct TextLayout: Sendable {
     var x: Int
     var y: Int
     var coverage: Plane
+    /// The glyph's outline in canvas pixels (see `GlyphOutline`).
+    var contours: [[Outline.Edge]]
   }
 
   /// The canvas width in pixels.
@@ -349,7 +351,8 @@ public struct TextLayout: Sendable {
   /// The coverage mask: 0 outside the ink, 1 inside, anti-aliased in between.
   ///
   /// Overlapping
-  /// glyphs combine by maximum, so a shared edge does not double its coverage.
+  /// glyphs combine by maximum, so a shared edge does not double its coverage. The mask
+  /// carries the glyphs' exact outline, their contours unioned (`Outline`).
   public func rasterize() -> CoverageMask {
     var plane = Plane(width: canvasWidth, height: canvasHeight)
     plane.pixels.withUnsafeMutableBufferPointer { out in
@@ -370,7 +373,8 @@ public struct TextLayout: Sendable {
         }
       }
     }
-    return CoverageMask(plane: plane, inkBounds: inkBounds)
+    return CoverageMask(
+      plane: plane, inkBounds: inkBounds, outline: Outline(contours: glyphs.flatMap(\.contours)))
   }
 
   /// Renders one glyph with its origin at (x64, y64)/64 pixels (y down); nil for blank glyphs.
@@ -391,6 +395,7 @@ public struct TextLayout: Sendable {
     let fracX = x64 - wholeX * 64
     let fracY = y64 - wholeY * 64
     FT_Outline_Translate(&slot.pointee.outline, FT_Pos(fracX), FT_Pos(-fracY))
+    let contours = GlyphOutline.contours(&slot.pointee.outline, originX: wholeX, originY: wholeY)
     status = FT_Render_Glyph(slot, FT_RENDER_MODE_NORMAL)
     guard status == 0 else {
       throw EmbossError(
@@ -415,6 +420,6 @@ public struct TextLayout: Sendable {
     guard ink else { return nil }
     return PlacedGlyph(
       x: wholeX + Int(slot.pointee.bitmap_left), y: wholeY - Int(slot.pointee.bitmap_top),
-      coverage: coverage)
+      coverage: coverage, contours: contours)
   }
 }

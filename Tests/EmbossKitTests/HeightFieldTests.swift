@@ -148,25 +148,152 @@ final class HeightFieldTests: XCTestCase {
 }
 
 extension HeightFieldTests {
-  /// The field is computed in bands of rows with a halo; it must equal one computation over
-  /// the whole region.
-  func testBandsGiveTheSameFieldAsOneRegion() throws {
+  /// Brute force: the distance from `p` to the nearest piece of `outline`.
+  static func distance(_ p: SIMD2<Float>, to outline: Outline) -> Float {
+    var best = Float.infinity
+    for k in 0..<outline.count {
+      let a = outline.a[k]
+      let v = outline.b[k] - a
+      let t = min(max(((p - a) * v).sum() / max((v * v).sum(), 1e-12), 0), 1)
+      let c = p - (a + v * t)
+      best = min(best, (c * c).sum().squareRoot())
+    }
+    return best
+  }
+
+  /// Heights follow the profile at the exact distance to the traced outline, computed by
+  /// brute force over every piece, on 3 threads (bands).
+  func testHeightsAreTheProfileOfTheExactDistanceToTheOutline() throws {
     let mask = Fixtures.mask(width: 70, height: 420, samples: 4) { x, y in
       let center = 35 + 18 * sin(y / 40)
       return abs(x - center) < 9 + 4 * cos(y / 23) && y > 4 && y < 414
     }
+    let region = mask.inkBounds.grown(by: 1)
+    let outline = Outline(traced: EdgeDistance.isoline(mask: mask.plane, region: region))
+    XCTAssertGreaterThan(outline.count, 100)
     for relief in [
       try ReliefSpec(radius: 6, profile: .linear), try ReliefSpec(radius: 3.5, profile: .round),
     ] {
       let field = HeightField.make(mask: mask, relief: relief, parallelism: Parallelism(threads: 3))
-      let region = mask.inkBounds.grown(by: 1)
       XCTAssertEqual(field.region, region)
-      let whole = EdgeDistance.inside(mask: mask.plane, region: region, parallelism: .serial)
-      for i in 0..<whole.pixels.count {
-        let d = whole.pixels[i]
-        let expected = d > 0 ? relief.profile.height(d / relief.radius) : 0
-        XCTAssertEqual(
-          field.plane.pixels[i], expected, "pixel \(i % region.width), \(i / region.width)")
+      var worst: Float = 0
+      for y in 0..<region.height {
+        for x in 0..<region.width {
+          let cx = region.x + x
+          let cy = region.y + y
+          guard cx >= 0, cy >= 0, cx < mask.width, cy < mask.height else { continue }
+          let coverage = mask.plane[cx, cy]
+          guard coverage == 1 || coverage == 0 else { continue }
+          let d = Self.distance(SIMD2(Float(cx) + 0.5, Float(cy) + 0.5), to: outline)
+          let expected = coverage == 1 ? relief.profile.height(d / relief.radius) : 0
+          worst = max(worst, abs(field.plane[x, y] - expected))
+        }
+      }
+      XCTAssertLessThan(worst, 1e-4, "radius \(relief.radius)")
+    }
+  }
+
+  /// Text: distances to the glyphs' own outline (FreeType's, flattened), brute force.
+  func testTextHeightsFollowTheGlyphOutline() throws {
+    let mask = try TextLayout(
+      text: "Qy&", font: Fixtures.font(), style: TextStyle(pixelSize: 60)
+    ).rasterize()
+    let outline = try XCTUnwrap(mask.outline)
+    let relief = try ReliefSpec(radius: 5, profile: .linear)
+    let field = HeightField.make(mask: mask, relief: relief, parallelism: Parallelism(threads: 2))
+    var worst: Float = 0
+    var checked = 0
+    for y in 0..<mask.height {
+      for x in 0..<mask.width where mask.plane[x, y] == 1 {
+        let d = Self.distance(SIMD2(Float(x) + 0.5, Float(y) + 0.5), to: outline)
+        worst = max(worst, abs(field.height(x: x, y: y) - min(d / 5, 1)))
+        checked += 1
+      }
+    }
+    XCTAssertGreaterThan(checked, 500)
+    XCTAssertLessThan(worst, 1e-4)
+  }
+
+  /// An "O" drawn as two overlapping contours (two C shapes that overlap at both ends):
+  /// the union keeps only the ink's boundary, so no piece lies inside the other contour.
+  func testOverlappingContoursAreUnioned() throws {
+    func ring(_ from: Double, _ to: Double) -> [Outline.Edge] {
+      // An annular sector from angle `from` to `to` (degrees), radii 20 and 30, center 50.
+      var points: [SIMD2<Float>] = []
+      let steps = 40
+      for i in 0...steps {
+        let t = (from + (to - from) * Double(i) / Double(steps)) * .pi / 180
+        points.append(SIMD2(Float(50 + 30 * cos(t)), Float(50 + 30 * sin(t))))
+      }
+      for i in (0...steps).reversed() {
+        let t = (from + (to - from) * Double(i) / Double(steps)) * .pi / 180
+        points.append(SIMD2(Float(50 + 20 * cos(t)), Float(50 + 20 * sin(t))))
+      }
+      return points.indices.map { i in
+        let a = points[i]
+        let b = points[(i + 1) % points.count]
+        let u = (b - a) / ((b - a) * (b - a)).sum().squareRoot()
+        return Outline.Edge(a: a, b: b, ta: u, tb: u)
+      }
+    }
+    let outline = Outline(contours: [ring(-100, 100), ring(70, 290)])
+    XCTAssertGreaterThan(outline.count, 100)
+    for k in 0..<outline.count {
+      let m = (outline.a[k] + outline.b[k]) * 0.5 - SIMD2(50, 50)
+      let r = (m * m).sum().squareRoot()
+      // Every kept piece lies on the annulus' two circles (the chords sag by < 0.2).
+      XCTAssertTrue(abs(r - 30) < 0.2 || abs(r - 20) < 0.2, "piece \(k) at radius \(r)")
+      // Its normal points into the ink (toward radius 25).
+      let n = SIMD2(-(outline.b[k] - outline.a[k]).y, (outline.b[k] - outline.a[k]).x)
+      XCTAssertEqual((n * m).sum() < 0, r > 25, "piece \(k)")
+      XCTAssertGreaterThanOrEqual(outline.next[k], 0, "piece \(k) links to the next")
+    }
+    // Distances inside the annulus are to its circles, wherever the contours overlapped.
+    for angle in stride(from: 0.0, to: 360, by: 7) {
+      let t = angle * .pi / 180
+      let p = SIMD2(Float(50 + 27 * cos(t)), Float(50 + 27 * sin(t)))
+      XCTAssertEqual(Self.distance(p, to: outline), 3, accuracy: 0.05, "angle \(angle)")
+    }
+  }
+
+  /// A linear bevel on a straight edge is a plane: every pixel of a face (away from its
+  /// edges and mitres) has the same slope, exactly, on a tilted convex polygon.
+  func testPlanarFacesHaveOneSlope() throws {
+    let c = 50.0
+    let r = 40.0
+    let polygon = (0..<7).map { i in
+      SIMD2(c + r * cos((17 + 360 * Double(i) / 7) * .pi / 180),
+        c + r * sin((17 + 360 * Double(i) / 7) * .pi / 180))
+    }
+    let mask = ExactDistanceTests.mask(polygon, width: 100, height: 100)
+    for direction in [ReliefDirection.raised, .lowered] {
+      let relief = try ReliefSpec(radius: 14, profile: .linear, direction: direction)
+      let field = HeightField.make(mask: mask, relief: relief, parallelism: .serial)
+      var faces = [[SIMD2<Float>]](repeating: [], count: 7)
+      for y in 0..<100 {
+        for x in 0..<100 {
+          let p = SIMD2(Double(x) + 0.5, Double(y) + 0.5)
+          // Distances to each edge's line (inside: positive).
+          var distances: [Double] = []
+          for i in 0..<7 {
+            let a = polygon[i]
+            let b = polygon[(i + 1) % 7]
+            let u = (b - a) / ((b - a) * (b - a)).sum().squareRoot()
+            distances.append(abs(u.x * (p.y - a.y) - u.y * (p.x - a.x)))
+          }
+          let sorted = distances.sorted()
+          // Inside, past the edge, off the plateau, well away from any mitre.
+          guard mask.plane[x, y] == 1, sorted[0] > 1.5, sorted[0] < 12.5, sorted[1] - sorted[0] > 1.5
+          else { continue }
+          faces[distances.firstIndex(of: sorted[0]) ?? 0].append(field.slope(x: x, y: y))
+        }
+      }
+      for (i, slopes) in faces.enumerated() {
+        XCTAssertGreaterThan(slopes.count, 50)
+        let first = try XCTUnwrap(slopes.first)
+        let spread = slopes.map { (($0 - first) * ($0 - first)).sum().squareRoot() }.max() ?? 0
+        print("face \(i) \(direction): \(slopes.count) pixels, slope spread \(spread * 14) of the slope")
+        XCTAssertLessThan(spread * 14, 1e-3, "face \(i), \(direction)")
       }
     }
   }

@@ -1,0 +1,405 @@
+import Foundation
+
+/// The boundary of a shape's ink as straight pieces that keep the curve they came from: the
+/// exact geometry the relief is computed from (`HeightField`).
+///
+/// Coordinates are canvas pixels, x right, y down; pixel (x, y) covers [x, x + 1] x [y, y + 1]
+/// (its center is at +0.5). Every piece is oriented with the ink on the side of its normal
+/// n = (-u.y, u.x) for its direction u, and carries the unit normals toward the ink of the
+/// curve it was flattened from at its two ends (for a straight piece, its own normal), so a
+/// curved bevel turns smoothly however coarse the pieces are. Pieces link end to start;
+/// where two linked pieces share their end normal the joint is smooth (a curve), otherwise
+/// it is a corner. A spur is a piece with ink on both sides (the rebuilt tip of a notch too
+/// narrow for a traced iso-line).
+///
+/// Overlapping contours (variable and many static fonts have them) are unioned by the
+/// nonzero rule when an outline is built from contours: only boundary parts with ink on one
+/// side and none on the other are kept, so distances are to the ink's boundary.
+public struct Outline: Sendable, Equatable {
+  /// Piece starts.
+  package private(set) var a: [SIMD2<Float>] = []
+  /// Piece ends.
+  package private(set) var b: [SIMD2<Float>] = []
+  /// Unit normal toward the ink of the curve at each piece's start.
+  package private(set) var na: [SIMD2<Float>] = []
+  /// Unit normal toward the ink of the curve at each piece's end.
+  package private(set) var nb: [SIMD2<Float>] = []
+  /// The piece that starts where each ends (-1: none).
+  package private(set) var next: [Int32] = []
+  /// The piece that ends where each starts (-1: none).
+  package private(set) var previous: [Int32] = []
+  /// Whether each piece has ink on both sides.
+  package private(set) var spur: [Bool] = []
+
+  /// How many pieces.
+  public var count: Int { a.count }
+
+  /// An outline with no pieces (a mask with no ink).
+  public init() {}
+
+  /// One straight or flattened-curve piece of a contour, before the union: from `a` to `b`,
+  /// with the unit tangents (direction of travel) of its curve at both ends.
+  package struct Edge: Sendable {
+    package var a: SIMD2<Float>
+    package var b: SIMD2<Float>
+    package var ta: SIMD2<Float>
+    package var tb: SIMD2<Float>
+
+    package init(a: SIMD2<Float>, b: SIMD2<Float>, ta: SIMD2<Float>, tb: SIMD2<Float>) {
+      self.a = a
+      self.b = b
+      self.ta = ta
+      self.tb = tb
+    }
+  }
+
+  /// The boundary of the union of closed contours (each a cycle of edges, in any
+  /// orientation) by the nonzero winding rule.
+  package init(contours: [[Edge]]) {
+    let edges = contours.flatMap { $0 }
+    guard !edges.isEmpty else { return }
+    var contourOf = [Int](repeating: 0, count: edges.count)
+    var contourStart = [Int]()
+    var offset = 0
+    for (c, contour) in contours.enumerated() {
+      contourStart.append(offset)
+      for k in 0..<contour.count { contourOf[offset + k] = c }
+      offset += contour.count
+    }
+    contourStart.append(offset)
+    let splits = Self.intersections(edges, contourOf: contourOf, contourStart: contourStart)
+    let winding = Winding(edges)
+    // Each contour's edges split at the crossings; the pieces between two crossings (a
+    // chain) are all kept or all dropped, decided by the winding numbers on either side of
+    // one of them.
+    for c in contours.indices {
+      let range = contourStart[c]..<contourStart[c + 1]
+      var pieces: [(a: SIMD2<Float>, b: SIMD2<Float>, ta: SIMD2<Float>, tb: SIMD2<Float>, cut: Bool)] =
+        []
+      for k in range {
+        let e = edges[k]
+        var points: [(t: Float, p: SIMD2<Float>)] = [(0, e.a)]
+        points += (splits[k] ?? []).sorted { $0.t < $1.t }
+        points.append((1, e.b))
+        for i in 0..<(points.count - 1) {
+          let t0 = points[i].t
+          let t1 = points[i + 1].t
+          let ta = i == 0 ? e.ta : Self.unit(e.ta * (1 - t0) + e.tb * t0, or: e.ta)
+          let tb = i == points.count - 2 ? e.tb : Self.unit(e.ta * (1 - t1) + e.tb * t1, or: e.tb)
+          pieces.append((points[i].p, points[i + 1].p, ta, tb, i > 0))
+        }
+      }
+      guard !pieces.isEmpty else { continue }
+      // Chains start at a cut (a piece that starts at a crossing); a contour without any is
+      // one chain.
+      let firstCut = pieces.firstIndex { $0.cut } ?? 0
+      var i = 0
+      while i < pieces.count {
+        var chain: [Int] = []
+        var j = i
+        repeat {
+          chain.append((firstCut + j) % pieces.count)
+          j += 1
+        } while j < pieces.count && !pieces[(firstCut + j) % pieces.count].cut
+        i = j
+        // The longest piece decides: its middle, a hair to either side.
+        guard
+          let probe = chain.max(by: {
+            Self.length(pieces[$0].b - pieces[$0].a) < Self.length(pieces[$1].b - pieces[$1].a)
+          })
+        else { continue }
+        let p = pieces[probe]
+        let length = Self.length(p.b - p.a)
+        guard length > 0 else { continue }
+        let u = SIMD2<Double>(p.b - p.a) / Double(length)
+        let middle = (SIMD2<Double>(p.a) + SIMD2<Double>(p.b)) * 0.5
+        let side = SIMD2(-u.y, u.x) * min(1e-3, Double(length) * 0.25)
+        let left = winding.number(at: middle + side) != 0
+        let right = winding.number(at: middle - side) != 0
+        guard left != right else { continue }
+        for k in chain {
+          let q = pieces[k]
+          if left {
+            append(a: q.a, b: q.b, na: Self.perp(q.ta), nb: Self.perp(q.tb), spur: false)
+          } else {
+            append(a: q.b, b: q.a, na: Self.perp(-q.tb), nb: Self.perp(-q.ta), spur: false)
+          }
+        }
+      }
+    }
+    link()
+  }
+
+  /// An outline from traced pieces (an iso-line), each already oriented with the ink on its
+  /// normal's side. The polyline is a sampled curve: vertices closer than `minimumPiece`
+  /// pixels to the previous one are dropped (a tracer's zigzag where the line passes near a
+  /// sample), a vertex is a corner where the directions over `window` pixels before and
+  /// after it differ by more than `cornerAngle` degrees, and elsewhere the curve's normal at
+  /// a vertex is that of the chord between the points `window` pixels before and after it
+  /// (stopping at corners), which averages out the tracer's jitter and is exact on a circle.
+  package init(
+    traced pieces: [(a: SIMD2<Float>, b: SIMD2<Float>, spur: Bool)], cornerAngle: Float = 40,
+    window: Float = 2.5, minimumPiece: Float = 0.3
+  ) {
+    var raw = Outline()
+    for p in pieces where p.a != p.b && !p.spur {
+      let n = Self.perp(Self.unit(p.b - p.a, or: SIMD2(1, 0)))
+      raw.append(a: p.a, b: p.b, na: n, nb: n, spur: false)
+    }
+    raw.link()
+    var visited = [Bool](repeating: false, count: raw.count)
+    let cosCorner = cosf(cornerAngle * .pi / 180)
+    for start in 0..<raw.count where !visited[start] {
+      // The chain through `start`: back to its first piece (or around a cycle), then forward.
+      var first = start
+      var steps = 0
+      while raw.previous[first] >= 0, Int(raw.previous[first]) != start, steps < raw.count {
+        first = Int(raw.previous[first])
+        steps += 1
+      }
+      var points: [SIMD2<Float>] = [raw.a[first]]
+      var k = first
+      var closed = false
+      while true {
+        visited[k] = true
+        points.append(raw.b[k])
+        let n = Int(raw.next[k])
+        if n < 0 { break }
+        if n == first {
+          closed = true
+          break
+        }
+        if visited[n] { break }
+        k = n
+      }
+      if closed { points.removeLast() }
+      // Drop vertices too close to the last one kept.
+      var kept: [SIMD2<Float>] = []
+      for (i, p) in points.enumerated() {
+        if let last = kept.last, Self.length(p - last) < minimumPiece,
+          !((!closed) && i == points.count - 1)
+        {
+          continue
+        }
+        kept.append(p)
+      }
+      if closed, kept.count > 3, let f = kept.first, let l = kept.last,
+        Self.length(f - l) < minimumPiece
+      {
+        kept.removeLast()
+      }
+      let count = kept.count
+      guard count >= 2, !closed || count >= 3 else { continue }
+      let edges = closed ? count : count - 1
+      var lengths = [Float](repeating: 0, count: edges)
+      for e in 0..<edges { lengths[e] = Self.length(kept[(e + 1) % count] - kept[e]) }
+      @inline(__always) func vertexIndex(_ i: Int) -> Int? {
+        closed ? ((i % count) + count) % count : (i >= 0 && i < count ? i : nil)
+      }
+      // The point `distance` pixels along the polyline from vertex v (backward when negative),
+      // stopping at the ends and (with `corners`) at corners.
+      func along(_ v: Int, _ distance: Float, corners: [Bool]?) -> SIMD2<Float> {
+        var remaining = abs(distance)
+        var at = v
+        let step = distance < 0 ? -1 : 1
+        while remaining > 0 {
+          guard let to = vertexIndex(at + step), to != v || !closed || at == v else { break }
+          if to == v { break }
+          let e = step > 0 ? vertexIndex(at)! : to
+          let l = lengths[e % edges]
+          if l >= remaining {
+            return kept[vertexIndex(at)!] + (kept[to] - kept[vertexIndex(at)!]) * (remaining / max(l, 1e-6))
+          }
+          remaining -= l
+          at += step
+          if let corners, corners[to] { return kept[to] }
+        }
+        return kept[vertexIndex(at)!]
+      }
+      var corner = [Bool](repeating: !closed, count: count)
+      for v in 0..<count {
+        if !closed && (v == 0 || v == count - 1) { continue }
+        let before = kept[v] - along(v, -window * 0.6, corners: nil)
+        let after = along(v, window * 0.6, corners: nil) - kept[v]
+        let cosTurn = (Self.unit(before, or: .zero) * Self.unit(after, or: .zero)).sum()
+        corner[v] = cosTurn < cosCorner
+      }
+      var normal = [SIMD2<Float>](repeating: .zero, count: count)
+      for v in 0..<count where !corner[v] {
+        let from = along(v, -window, corners: corner)
+        let to = along(v, window, corners: corner)
+        normal[v] = Self.perp(Self.unit(to - from, or: SIMD2(1, 0)))
+      }
+      for e in 0..<edges {
+        let v0 = e
+        let v1 = (e + 1) % count
+        let a = kept[v0]
+        let b = kept[v1]
+        let chordNormal = Self.perp(Self.unit(b - a, or: SIMD2(1, 0)))
+        append(
+          a: a, b: b, na: corner[v0] ? chordNormal : normal[v0],
+          nb: corner[v1] ? chordNormal : normal[v1], spur: false)
+      }
+    }
+    for p in pieces where p.a != p.b && p.spur {
+      let n = Self.perp(Self.unit(p.b - p.a, or: SIMD2(1, 0)))
+      append(a: p.a, b: p.b, na: n, nb: n, spur: true)
+    }
+    link()
+  }
+
+  private mutating func append(
+    a: SIMD2<Float>, b: SIMD2<Float>, na: SIMD2<Float>, nb: SIMD2<Float>, spur: Bool
+  ) {
+    self.a.append(a)
+    self.b.append(b)
+    self.na.append(na)
+    self.nb.append(nb)
+    self.spur.append(spur)
+  }
+
+  /// Links each piece to the one that starts where it ends (points equal to 1/4096 pixel).
+  private mutating func link() {
+    @inline(__always) func key(_ p: SIMD2<Float>) -> SIMD2<Int64> {
+      SIMD2(Int64((p.x * 4096).rounded()), Int64((p.y * 4096).rounded()))
+    }
+    var starts: [SIMD2<Int64>: Int32] = [:]
+    starts.reserveCapacity(count)
+    for k in (0..<count).reversed() where !spur[k] { starts[key(a[k])] = Int32(k) }
+    next = [Int32](repeating: -1, count: count)
+    previous = [Int32](repeating: -1, count: count)
+    for k in 0..<count where !spur[k] {
+      if let j = starts[key(b[k])], previous[Int(j)] < 0, Int(j) != k {
+        next[k] = j
+        previous[Int(j)] = Int32(k)
+      }
+    }
+  }
+
+  /// The outline mirrored left to right on a canvas `width` pixels wide.
+  public func mirrored(width: Int) -> Outline {
+    var out = Outline()
+    let w = Float(width)
+    @inline(__always) func flip(_ p: SIMD2<Float>) -> SIMD2<Float> { SIMD2(w - p.x, p.y) }
+    @inline(__always) func flipNormal(_ n: SIMD2<Float>) -> SIMD2<Float> { SIMD2(-n.x, n.y) }
+    // Mirroring reverses the orientation: each piece runs the other way.
+    out.a = b.map(flip)
+    out.b = a.map(flip)
+    out.na = nb.map(flipNormal)
+    out.nb = na.map(flipNormal)
+    out.spur = spur
+    out.next = previous
+    out.previous = next
+    return out
+  }
+
+  /// The outline moved by (dx, dy) pixels.
+  public func translated(dx: Float, dy: Float) -> Outline {
+    var out = self
+    let d = SIMD2(dx, dy)
+    out.a = a.map { $0 + d }
+    out.b = b.map { $0 + d }
+    return out
+  }
+
+  @inline(__always) static func perp(_ u: SIMD2<Float>) -> SIMD2<Float> { SIMD2(-u.y, u.x) }
+
+  @inline(__always) static func length(_ v: SIMD2<Float>) -> Float { (v * v).sum().squareRoot() }
+
+  @inline(__always) static func unit(_ v: SIMD2<Float>, or fallback: SIMD2<Float>) -> SIMD2<Float> {
+    let l = length(v)
+    return l > 1e-12 ? v / l : fallback
+  }
+
+  /// Where edges of different contours, or of one contour away from their shared vertex,
+  /// cross: per edge, the parameters along it and the crossing point (computed once, so both
+  /// edges split at the very same point).
+  private static func intersections(
+    _ edges: [Edge], contourOf: [Int], contourStart: [Int]
+  ) -> [Int: [(t: Float, p: SIMD2<Float>)]] {
+    let cell: Float = 16
+    var grid: [SIMD2<Int32>: [Int32]] = [:]
+    for (k, e) in edges.enumerated() {
+      let lo = pointwiseMin(e.a, e.b)
+      let hi = pointwiseMax(e.a, e.b)
+      let x0 = Int32((lo.x / cell).rounded(.down))
+      let x1 = Int32((hi.x / cell).rounded(.down))
+      let y0 = Int32((lo.y / cell).rounded(.down))
+      let y1 = Int32((hi.y / cell).rounded(.down))
+      guard x1 - x0 < 4096, y1 - y0 < 4096 else { continue }
+      for y in y0...y1 { for x in x0...x1 { grid[SIMD2(x, y), default: []].append(Int32(k)) } }
+    }
+    func adjacent(_ i: Int, _ j: Int) -> Bool {
+      guard contourOf[i] == contourOf[j] else { return false }
+      let c = contourOf[i]
+      let n = contourStart[c + 1] - contourStart[c]
+      let d = abs(i - j)
+      return d == 1 || d == n - 1
+    }
+    var splits: [Int: [(t: Float, p: SIMD2<Float>)]] = [:]
+    for (key, list) in grid.sorted(by: { ($0.key.y, $0.key.x) < ($1.key.y, $1.key.x) })
+    where list.count > 1 {
+      for m in 0..<list.count {
+        let i = Int(list[m])
+        for n in (m + 1)..<list.count {
+          let j = Int(list[n])
+          guard !adjacent(i, j) else { continue }
+          let p = SIMD2<Double>(edges[i].a)
+          let r = SIMD2<Double>(edges[i].b) - p
+          let q = SIMD2<Double>(edges[j].a)
+          let s = SIMD2<Double>(edges[j].b) - q
+          let denominator = r.x * s.y - r.y * s.x
+          guard abs(denominator) > 1e-12 else { continue }
+          let qp = q - p
+          let t = (qp.x * s.y - qp.y * s.x) / denominator
+          let u = (qp.x * r.y - qp.y * r.x) / denominator
+          guard t > 1e-7, t < 1 - 1e-7, u > 1e-7, u < 1 - 1e-7 else { continue }
+          let point = p + r * t
+          // Counted once: in the cell that holds the crossing.
+          guard Int32((Float(point.x) / cell).rounded(.down)) == key.x,
+            Int32((Float(point.y) / cell).rounded(.down)) == key.y
+          else { continue }
+          let at = SIMD2<Float>(point)
+          splits[i, default: []].append((Float(t), at))
+          splits[j, default: []].append((Float(u), at))
+        }
+      }
+    }
+    return splits
+  }
+
+  /// Winding numbers of the contours at any point, with the edges sorted into rows.
+  private struct Winding {
+    let edges: [Edge]
+    let rows: [Int: [Int32]]
+    static let rowHeight: Double = 4
+
+    init(_ edges: [Edge]) {
+      self.edges = edges
+      var rows: [Int: [Int32]] = [:]
+      for (k, e) in edges.enumerated() where e.a.y != e.b.y {
+        let y0 = Int((Double(min(e.a.y, e.b.y)) / Self.rowHeight).rounded(.down))
+        let y1 = Int((Double(max(e.a.y, e.b.y)) / Self.rowHeight).rounded(.down))
+        guard y1 - y0 < 100_000 else { continue }
+        for y in y0...y1 { rows[y, default: []].append(Int32(k)) }
+      }
+      self.rows = rows
+    }
+
+    /// The nonzero winding number at `p`: signed crossings of a ray toward +x.
+    func number(at p: SIMD2<Double>) -> Int {
+      var w = 0
+      for k in rows[Int((p.y / Self.rowHeight).rounded(.down))] ?? [] {
+        let e = edges[Int(k)]
+        let a = SIMD2<Double>(e.a)
+        let b = SIMD2<Double>(e.b)
+        if a.y <= p.y {
+          if b.y > p.y, (b.x - a.x) * (p.y - a.y) - (p.x - a.x) * (b.y - a.y) > 0 { w += 1 }
+        } else if b.y <= p.y, (b.x - a.x) * (p.y - a.y) - (p.x - a.x) * (b.y - a.y) < 0 {
+          w -= 1
+        }
+      }
+      return w
+    }
+  }
+}

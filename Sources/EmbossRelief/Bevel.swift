@@ -1,0 +1,231 @@
+import EmbossModel
+import EmbossRaster
+import EmbossSupport
+
+/// The bevel over an outline's distances: heights and slopes at pixel centers, and the
+/// sub-pixel samples of pixels whose slope changes inside them.
+struct Bevel: Sendable {
+  let geometry: OutlineDistance
+  let region: PixelRect
+  let mask: CoverageMask
+  let radius: Float
+  let profile: ReliefProfile
+  let sign: Float
+  /// Whether the profile's slope jumps at the plateau (a chisel's top edge).
+  let topKink: Bool
+
+  /// The sub-samples' offsets from the pixel's center, row-major over a 4 x 4 grid.
+  static let offsets: [SIMD2<Float>] = {
+    let n = SubSamples.perSide
+    let step = 1 / Float(n)
+    return (0..<(n * n)).map {
+      SIMD2((Float($0 % n) + 0.5) * step - 0.5, (Float($0 / n) + 0.5) * step - 0.5)
+    }
+  }()
+
+  init(
+    geometry: OutlineDistance, region: PixelRect, mask: CoverageMask, radius: Float,
+    profile: ReliefProfile, sign: Float
+  ) {
+    self.geometry = geometry
+    self.region = region
+    self.mask = mask
+    self.radius = radius
+    self.profile = profile
+    self.sign = sign
+    topKink = profile.slope(0.999) > 0.01
+  }
+
+  /// Height (0...1) at signed distance `d` from the edge: 0 outside.
+  @inline(__always)
+  func height(_ d: Float) -> Float {
+    d > 0 ? profile.height(d / radius) : 0
+  }
+
+  /// The slope of the 0...1 heights at signed distance `d` inside, per pixel: the profile's
+  /// derivative over the radius (0 outside).
+  @inline(__always)
+  func rise(_ d: Float) -> Float {
+    d >= 0 ? profile.slope(d / radius) / radius : 0
+  }
+
+  /// The coverage at region pixel (column, row): 0 off the canvas.
+  @inline(__always)
+  func coverage(_ column: Int, _ row: Int) -> Float {
+    let x = region.x + column
+    let y = region.y + row
+    guard x >= 0, y >= 0, x < mask.width, y < mask.height else { return 0 }
+    return mask.plane.pixels[y * mask.width + x]
+  }
+
+  /// Heights and slopes of `rows` (rows of `region`) into `heights` and `slopes` (over the
+  /// region), and the sub-samples of their pixels that need them (with `sample`).
+  func shade(
+    rows: Range<Int>, distance: UnsafeBufferPointer<Float>, feature: UnsafeBufferPointer<Int32>,
+    heights: UnsafeMutableBufferPointer<Float>, slopes: UnsafeMutableBufferPointer<SIMD2<Float>>,
+    sample: Bool
+  ) -> SubSamples {
+    let w = region.width
+    let first = max(0, rows.lowerBound - 1)
+    let last = min(region.height - 1, rows.upperBound)
+    // Directions of the nearest features, one row beyond the band's too (the crease test
+    // compares neighbours).
+    var directions = [SIMD2<Float>](repeating: .zero, count: (last - first + 1) * w)
+    geometry.pieces.withUnsafeBufferPointer { pieces in
+      for row in first...last {
+        for column in 0..<w {
+          let i = row * w + column
+          let f = Int(feature[i])
+          guard f >= 0 else { continue }
+          let p = SIMD2(Float(region.x + column) + 0.5, Float(region.y + row) + 0.5)
+          directions[(row - first) * w + column] = OutlineDistance.direction(pieces[f], p)
+        }
+      }
+    }
+    var samples = SubSamples()
+    for row in rows {
+      for column in 0..<w {
+        let i = row * w + column
+        let d = distance[i]
+        let f = Int(feature[i])
+        let c = coverage(column, row)
+        if f < 0 {
+          // Untouched: far inside (plateau) or outside.
+          heights[i] = c >= 0.5 ? sign : 0
+          slopes[i] = .zero
+          continue
+        }
+        heights[i] = sign * height(d)
+        let direction = directions[(row - first) * w + column]
+        slopes[i] = d > 0 && d < radius ? sign * rise(d) * direction : .zero
+        guard sample, c > 0 else { continue }
+        var flagged = c < 1 || (topKink && abs(d - radius) < 0.75)
+        if !flagged {
+          neighbours: for dy in -1...1 {
+            let ny = row + dy
+            guard ny >= first, ny <= last else { continue }
+            for dx in -1...1 where dx != 0 || dy != 0 {
+              let nx = column + dx
+              guard nx >= 0, nx < w else { continue }
+              let j = ny * w + nx
+              if crease(
+                f, d, direction, Int(feature[j]), distance[j], directions[(ny - first) * w + nx])
+              {
+                flagged = true
+                break neighbours
+              }
+            }
+          }
+        }
+        if flagged {
+          appendSamples(
+            column: column, row: row, feature: feature, first: first, last: last, to: &samples)
+        }
+      }
+    }
+    return samples
+  }
+
+  /// Whether the slope field folds between two neighbouring pixels with nearest features
+  /// `f` and `g`: a crease (two walls meeting), a mitre, the medial axis of a stroke; not a
+  /// smooth curve, nor the rounded side of a corner.
+  @inline(__always)
+  func crease(
+    _ f: Int, _ df: Float, _ uf: SIMD2<Float>, _ g: Int, _ dg: Float, _ ug: SIMD2<Float>
+  ) -> Bool {
+    guard g >= 0, f != g, min(df, dg) < radius, max(df, dg) > 0 else { return false }
+    if (uf * ug).sum() < 0.5 { return true }
+    let pf = geometry.pieces[f]
+    let pg = geometry.pieces[g]
+    if pf.group == pg.group { return false }
+    // A corner, on the side the outline turns away from: the distance turns around it.
+    var side: Float = 0
+    if Int(geometry.next[f]) == g { side = pf.endSide }
+    if Int(geometry.next[g]) == f { side = pg.endSide }
+    return side == 0 || (df > 0) != (side > 0) || (dg > 0) != (side > 0)
+  }
+
+  /// Appends the slopes at the 4 x 4 sub-pixel points of region pixel (column, row), times
+  /// `sign`, each from its own nearest feature among those its neighbours found (and the
+  /// pieces next to them), weighted by the share of its quarter-pixel cell that is ink (the
+  /// cell against a straight edge at the point's signed distance) and taken at the middle of
+  /// that inked part, so the cells along the edge count as much as the ink they hold, as in a
+  /// render at 4x the size.
+  ///
+  /// A pixel whose cells hold no ink gets one slope, just inside the edge
+  /// (its ink is a sliver along it). Appends nothing when no feature is near.
+  func appendSamples(
+    column: Int, row: Int, feature: UnsafeBufferPointer<Int32>, first: Int, last: Int,
+    to samples: inout SubSamples
+  ) {
+    let w = region.width
+    withUnsafeTemporaryAllocation(of: Int32.self, capacity: 27) { candidates in
+      var count = 0
+      func add(_ c: Int32) {
+        guard c >= 0 else { return }
+        for j in 0..<count where candidates[j] == c { return }
+        candidates[count] = c
+        count += 1
+      }
+      for ny in max(first, row - 1)...min(last, row + 1) {
+        for nx in max(0, column - 1)...min(w - 1, column + 1) {
+          let c = feature[ny * w + nx]
+          guard c >= 0 else { continue }
+          add(c)
+          add(geometry.next[Int(c)])
+          add(geometry.previous[Int(c)])
+        }
+      }
+      guard count > 0 else { return }
+      let n = SubSamples.perSide
+      let step = 1 / Float(n)
+      let start = samples.slopes.count
+      var anyInk = false
+      var closest: (distance: Float, gradient: SIMD2<Float>) = (.infinity, .zero)
+      let center = SIMD2(Float(region.x + column) + 0.5, Float(region.y + row) + 0.5)
+      geometry.pieces.withUnsafeBufferPointer { pieces in
+        for offset in Self.offsets {
+          let p = center + offset
+          var best = Float.infinity
+          var bestSigned: Float = 0
+          var bestPiece: Int32 = -1
+          for j in 0..<count {
+            let k = candidates[j]
+            let d = OutlineDistance.signedDistance(pieces[Int(k)], p)
+            let m = abs(d)
+            if m < best || (m == best && k < bestPiece) {
+              best = m
+              bestSigned = d
+              bestPiece = k
+            }
+          }
+          let g = OutlineDistance.direction(pieces[Int(bestPiece)], p)
+          let signed = bestSigned
+          // The cell spans signed distances signed -/+ half, half = step * (|gx| + |gy|) / 2.
+          let half = step * (abs(g.x) + abs(g.y)) * 0.5
+          let low = max(0, signed - half)
+          let high = signed + half
+          let weight = half > 0 ? min(max((high - low) / (2 * half), 0), 1) : (signed > 0 ? 1 : 0)
+          if weight > 0 {
+            samples.slopes.append(sign * rise((low + high) * 0.5) * g)
+            samples.weights.append(weight)
+            anyInk = true
+          } else {
+            samples.slopes.append(.zero)
+            samples.weights.append(0)
+            if best < closest.distance { closest = (best, g) }
+          }
+        }
+      }
+      if !anyInk {
+        samples.slopes.removeLast(samples.slopes.count - start)
+        samples.weights.removeLast(samples.weights.count - start)
+        guard closest.distance.isFinite else { return }
+        samples.slopes.append(sign * rise(step / 4) * closest.gradient)
+        samples.weights.append(1)
+      }
+      samples.pixels.append(Int32(row * w + column))
+      samples.offsets.append(Int32(samples.slopes.count))
+    }
+  }
+}

@@ -1,0 +1,303 @@
+import EmbossRaster
+import Foundation
+import EmbossSupport
+
+/// Exact signed distances to an `Outline`, and each pixel's nearest feature, by scan
+/// conversion (the closest-point transform of Mauch): each piece's slab (the points that
+/// project onto it, up to a depth on either side) and each joint's wedge (on the side where
+/// the outline turns away) are scan-converted, and every pixel keeps the smallest distance
+/// and the piece it came from. Cost is proportional to the pixels near the outline.
+///
+/// Distances are signed: positive inside the ink. A pixel's feature also gives the
+/// direction in which its distance grows: the piece's normal, turned smoothly along a
+/// flattened curve (between the curve's normals at the piece's ends), or away from the
+/// joint for a pixel nearest a corner.
+struct OutlineDistance {
+  /// One piece, laid out for the inner loops.
+  struct Piece {
+    var a: SIMD2<Float>
+    /// b - a.
+    var v: SIMD2<Float>
+    /// The chord's unit normal toward the ink.
+    var n: SIMD2<Float>
+    /// The curve's normals at a and b.
+    var na: SIMD2<Float>
+    var nb: SIMD2<Float>
+    var inverseLength2: Float
+    /// Joint sides at a and b: +1 the outline turns into the ink there (the wedge of points
+    /// nearest the joint is inside), -1 it turns out (the wedge is outside), 0 straight on
+    /// or no joint.
+    var startSide: Float
+    var endSide: Float
+    /// Bits: spur, curved (na != nb), smooth joint at a, smooth joint at b.
+    var flags: UInt8
+    var group: Int32
+
+    static let spur: UInt8 = 1
+    static let curved: UInt8 = 2
+    static let smoothStart: UInt8 = 4
+    static let smoothEnd: UInt8 = 8
+  }
+
+  let pieces: [Piece]
+  let next: [Int32]
+  let previous: [Int32]
+
+  init(_ outline: Outline) {
+    let count = outline.count
+    var pieces = [Piece]()
+    pieces.reserveCapacity(count)
+    for k in 0..<count {
+      let v = outline.b[k] - outline.a[k]
+      let length2 = (v * v).sum()
+      let u = length2 > 0 ? v / length2.squareRoot() : SIMD2<Float>(1, 0)
+      var flags: UInt8 = outline.spur[k] ? Piece.spur : 0
+      if outline.na[k] != outline.nb[k] { flags |= Piece.curved }
+      pieces.append(
+        Piece(
+          a: outline.a[k], v: v, n: SIMD2(-u.y, u.x), na: outline.na[k], nb: outline.nb[k],
+          inverseLength2: length2 > 0 ? 1 / length2 : 0, startSide: 0, endSide: 0, flags: flags,
+          group: -1))
+    }
+    // Joints.
+    for k in 0..<count {
+      let j = Int(outline.next[k])
+      guard j >= 0 else { continue }
+      let uj = pieces[j].v * pieces[j].inverseLength2.squareRoot()
+      let turn = (uj * pieces[k].n).sum()
+      let side: Float = turn > 1e-6 ? -1 : (turn < -1e-6 ? 1 : 0)
+      pieces[k].endSide = side
+      pieces[j].startSide = side
+      if (pieces[k].nb * pieces[j].na).sum() > 0.99999,
+        pieces[k].flags & Piece.spur == 0, pieces[j].flags & Piece.spur == 0
+      {
+        pieces[k].flags |= Piece.smoothEnd
+        pieces[j].flags |= Piece.smoothStart
+      }
+    }
+    // Groups: runs of pieces joined smoothly.
+    var group: Int32 = 0
+    for k in 0..<count where pieces[k].group < 0 {
+      var first = k
+      var steps = 0
+      while pieces[first].flags & Piece.smoothStart != 0, steps < count {
+        let p = Int(outline.previous[first])
+        guard p >= 0, p != k else { break }
+        first = p
+        steps += 1
+      }
+      var c = first
+      steps = 0
+      while pieces[c].group < 0, steps <= count {
+        pieces[c].group = group
+        guard pieces[c].flags & Piece.smoothEnd != 0 else { break }
+        let nx = Int(outline.next[c])
+        guard nx >= 0 else { break }
+        c = nx
+        steps += 1
+      }
+      group += 1
+    }
+    self.pieces = pieces
+    next = outline.next
+    previous = outline.previous
+  }
+
+  /// Signed distance from `p` to piece `piece` (exact: to the nearest point of the piece,
+  /// signed by the side of the ink it lies on).
+  @inline(__always)
+  static func signedDistance(_ piece: Piece, _ p: SIMD2<Float>) -> Float {
+    let w = p - piece.a
+    let t = (w * piece.v).sum() * piece.inverseLength2
+    if piece.flags & Piece.spur != 0 {
+      let c = w - piece.v * min(max(t, 0), 1)
+      return (c * c).sum().squareRoot()
+    }
+    if t <= 0 {
+      let d = (w * w).sum().squareRoot()
+      return side(piece.startSide, piece.flags & Piece.smoothStart != 0 ? piece.na : piece.n, w) * d
+    }
+    if t >= 1 {
+      let c = w - piece.v
+      let d = (c * c).sum().squareRoot()
+      return side(piece.endSide, piece.flags & Piece.smoothEnd != 0 ? piece.nb : piece.n, c) * d
+    }
+    return (w * piece.n).sum()
+  }
+
+  @inline(__always)
+  private static func side(_ joint: Float, _ normal: SIMD2<Float>, _ w: SIMD2<Float>) -> Float {
+    if joint != 0 { return joint }
+    return (w * normal).sum() >= 0 ? 1 : -1
+  }
+
+  /// The unit direction in which the signed distance grows at `p`, for the piece nearest it.
+  @inline(__always)
+  static func direction(_ piece: Piece, _ p: SIMD2<Float>) -> SIMD2<Float> {
+    let w = p - piece.a
+    let t = (w * piece.v).sum() * piece.inverseLength2
+    if piece.flags & Piece.spur != 0 {
+      let c = w - piece.v * min(max(t, 0), 1)
+      let l = (c * c).sum().squareRoot()
+      return l > 1e-5 ? c / l : piece.n
+    }
+    if t <= 0 {
+      if piece.flags & Piece.smoothStart != 0 { return piece.na }
+      return radial(w, joint: piece.startSide, normal: piece.n)
+    }
+    if t >= 1 {
+      if piece.flags & Piece.smoothEnd != 0 { return piece.nb }
+      return radial(w - piece.v, joint: piece.endSide, normal: piece.n)
+    }
+    guard piece.flags & Piece.curved != 0 else { return piece.n }
+    // The curve's normal line through p: p - (a + s v) parallel to n(s) = na + s (nb - na).
+    let m = piece.nb - piece.na
+    @inline(__always) func cross(_ x: SIMD2<Float>, _ y: SIMD2<Float>) -> Float {
+      x.x * y.y - x.y * y.x
+    }
+    let qa = -cross(piece.v, m)
+    let qb = cross(w, m) - cross(piece.v, piece.na)
+    let qc = cross(w, piece.na)
+    var s = t
+    if abs(qa) <= 1e-6 * abs(qb) {
+      if qb != 0 { s = -qc / qb }
+    } else {
+      let discriminant = qb * qb - 4 * qa * qc
+      if discriminant >= 0 {
+        let q = -0.5 * (qb + (qb >= 0 ? 1 : -1) * discriminant.squareRoot())
+        let r1 = q / qa
+        let r2 = q != 0 ? qc / q : r1
+        s = abs(r1 - t) <= abs(r2 - t) ? r1 : r2
+      }
+    }
+    s = min(max(s, 0), 1)
+    let n = piece.na + m * s
+    let l = (n * n).sum().squareRoot()
+    return l > 1e-6 ? n / l : piece.n
+  }
+
+  @inline(__always)
+  private static func radial(_ w: SIMD2<Float>, joint: Float, normal: SIMD2<Float>) -> SIMD2<Float> {
+    let l = (w * w).sum().squareRoot()
+    guard l > 1e-5 else { return normal }
+    let s: Float = joint != 0 ? joint : ((w * normal).sum() >= 0 ? 1 : -1)
+    return w * (s / l)
+  }
+
+  /// Writes, for the pixels of `rows` (rows of `region`, in canvas pixels), the signed
+  /// distance to the nearest piece within `inner` pixels inside or `outer` outside, and that
+  /// piece, where it is nearer than what `distance` holds (ties: the smaller piece index).
+  /// Pixel (x, y)'s center is at (x + 0.5, y + 0.5). Untouched pixels keep their values.
+  func scan(
+    region: PixelRect, rows: Range<Int>, inner: Float, outer: Float,
+    distance: UnsafeMutableBufferPointer<Float>, feature: UnsafeMutableBufferPointer<Int32>
+  ) {
+    let top = Float(region.y + rows.lowerBound)
+    let bottom = Float(region.y + rows.upperBound)
+    let reach = max(inner, outer) * 1.5 + 1
+    pieces.withUnsafeBufferPointer { pieces in
+      withUnsafeTemporaryAllocation(of: SIMD2<Float>.self, capacity: 8) { polygon in
+        for k in 0..<pieces.count {
+          let piece = pieces[k]
+          let b = piece.a + piece.v
+          guard min(piece.a.y, b.y) - reach < bottom, max(piece.a.y, b.y) + reach > top else {
+            continue
+          }
+          let u = piece.v * piece.inverseLength2.squareRoot()
+          let pad = u * 0.02
+          if piece.flags & Piece.spur != 0 {
+            // Ink on both sides, and around both ends.
+            polygon[0] = pointwiseMin(piece.a, b) - inner
+            polygon[1] = SIMD2(pointwiseMax(piece.a, b).x + inner, polygon[0].y)
+            polygon[2] = pointwiseMax(piece.a, b) + inner
+            polygon[3] = SIMD2(polygon[0].x, polygon[2].y)
+            fill(polygon, 4, k, piece, region, rows, distance, feature)
+            continue
+          }
+          polygon[0] = piece.a - pad - piece.n * outer
+          polygon[1] = b + pad - piece.n * outer
+          polygon[2] = b + pad + piece.n * inner
+          polygon[3] = piece.a - pad + piece.n * inner
+          fill(polygon, 4, k, piece, region, rows, distance, feature)
+          // The wedge at b, toward the side the outline turns away from.
+          let j = Int(next[k])
+          guard j >= 0, piece.endSide != 0 else { continue }
+          let other = pieces[j]
+          let e1 = piece.endSide > 0 ? piece.n : -piece.n
+          let e2 = piece.endSide > 0 ? other.n : -other.n
+          let depth = piece.endSide > 0 ? inner : outer
+          let angle = atan2f((e2 * u).sum(), (e2 * e1).sum())
+          guard angle > 0 else { continue }
+          let parts = max(1, Int((angle / (Float.pi / 4)).rounded(.up)))
+          let step = angle / Float(parts)
+          let length = depth / cosf(step / 2) * 1.01 + 0.02
+          for i in 0..<parts {
+            let f0 = step * Float(i)
+            let f1 = step * Float(i + 1)
+            polygon[0] = b - (e1 * cosf(step / 2) + u * sinf(step / 2)) * 0.05
+            polygon[1] = b + (e1 * cosf(f0) + u * sinf(f0)) * length
+            polygon[2] = b + (e1 * cosf(f1) + u * sinf(f1)) * length
+            fill(polygon, 3, k, piece, region, rows, distance, feature)
+          }
+        }
+      }
+    }
+  }
+
+  /// Scan-converts the convex polygon (its first `count` points) over `rows` of `region`.
+  @inline(__always)
+  private func fill(
+    _ polygon: UnsafeMutableBufferPointer<SIMD2<Float>>, _ count: Int, _ k: Int, _ piece: Piece,
+    _ region: PixelRect, _ rows: Range<Int>, _ distance: UnsafeMutableBufferPointer<Float>,
+    _ feature: UnsafeMutableBufferPointer<Int32>
+  ) {
+    var minY = Float.infinity
+    var maxY = -Float.infinity
+    for i in 0..<count {
+      minY = min(minY, polygon[i].y)
+      maxY = max(maxY, polygon[i].y)
+    }
+    // Rows whose centers lie in [minY, maxY].
+    let firstRow = max(rows.lowerBound, Int((minY - 0.5).rounded(.up)) - region.y)
+    let lastRow = min(rows.upperBound - 1, Int((maxY - 0.5).rounded(.down)) - region.y)
+    guard firstRow <= lastRow else { return }
+    let id = Int32(k)
+    for row in firstRow...lastRow {
+      let yc = Float(region.y + row) + 0.5
+      var x0 = Float.infinity
+      var x1 = -Float.infinity
+      var i = count - 1
+      for j in 0..<count {
+        let p = polygon[i]
+        let q = polygon[j]
+        if (p.y <= yc && q.y >= yc) || (q.y <= yc && p.y >= yc) {
+          if p.y == q.y {
+            x0 = min(x0, min(p.x, q.x))
+            x1 = max(x1, max(p.x, q.x))
+          } else {
+            let x = p.x + (yc - p.y) * (q.x - p.x) / (q.y - p.y)
+            x0 = min(x0, x)
+            x1 = max(x1, x)
+          }
+        }
+        i = j
+      }
+      guard x0 <= x1 else { continue }
+      let c0 = max(0, Int((x0 - 0.5).rounded(.up)) - region.x)
+      let c1 = min(region.width - 1, Int((x1 - 0.5).rounded(.down)) - region.x)
+      guard c0 <= c1 else { continue }
+      let base = row * region.width
+      for column in c0...c1 {
+        let p = SIMD2(Float(region.x + column) + 0.5, yc)
+        let d = Self.signedDistance(piece, p)
+        let index = base + column
+        let best = abs(distance[index])
+        let magnitude = abs(d)
+        if magnitude < best || (magnitude == best && id < feature[index]) {
+          distance[index] = d
+          feature[index] = id
+        }
+      }
+    }
+  }
+}
