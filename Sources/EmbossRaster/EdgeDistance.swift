@@ -362,7 +362,12 @@ package enum EdgeDistance {
       for y in visible.y..<visible.maxY {
         let src = y * mask.width
         let dst = (y - region.y) * w - region.x
-        for x in visible.x..<visible.maxX { coverage[dst + x] = mask.pixels[src + x] }
+        // A sample exactly at the iso-value would put the line through it, where marching
+        // squares cannot tell which way it runs: it counts as a hair inside.
+        for x in visible.x..<visible.maxX {
+          let c = mask.pixels[src + x]
+          coverage[dst + x] = c == 0.5 ? 0.5 + 1.0 / 4096 : c
+        }
       }
     }
     let cw = w + 1

@@ -59,7 +59,7 @@ public struct Outline: Sendable, Equatable {
     let edges = contours.flatMap { $0 }
     guard !edges.isEmpty else { return }
     var contourOf = [Int](repeating: 0, count: edges.count)
-    var contourStart = [Int]()
+    var contourStart: [Int] = []
     var offset = 0
     for (c, contour) in contours.enumerated() {
       contourStart.append(offset)
@@ -74,8 +74,9 @@ public struct Outline: Sendable, Equatable {
     // one of them.
     for c in contours.indices {
       let range = contourStart[c]..<contourStart[c + 1]
-      var pieces: [(a: SIMD2<Float>, b: SIMD2<Float>, ta: SIMD2<Float>, tb: SIMD2<Float>, cut: Bool)] =
-        []
+      var pieces:
+        [(a: SIMD2<Float>, b: SIMD2<Float>, ta: SIMD2<Float>, tb: SIMD2<Float>, cut: Bool)] =
+          []
       for k in range {
         let e = edges[k]
         var points: [(t: Float, p: SIMD2<Float>)] = [(0, e.a)]
@@ -131,7 +132,9 @@ public struct Outline: Sendable, Equatable {
   }
 
   /// An outline from traced pieces (an iso-line), each already oriented with the ink on its
-  /// normal's side. The polyline is a sampled curve: vertices closer than `minimumPiece`
+  /// normal's side.
+  ///
+  /// The polyline is a sampled curve: vertices closer than `minimumPiece`
   /// pixels to the previous one are dropped (a tracer's zigzag where the line passes near a
   /// sample), a vertex is a corner where the directions over `window` pixels before and
   /// after it differ by more than `cornerAngle` degrees, and elsewhere the curve's normal at
@@ -147,6 +150,30 @@ public struct Outline: Sendable, Equatable {
       raw.append(a: p.a, b: p.b, na: n, nb: n, spur: false)
     }
     raw.link()
+    // A piece the tracer oriented the wrong way (its line runs exactly through a sample at
+    // coverage 0.5) links neither end; turned round, it closes the gap between the pieces
+    // that lost their neighbours.
+    @inline(__always) func key(_ p: SIMD2<Float>) -> SIMD2<Int64> {
+      SIMD2(Int64((p.x * 4096).rounded()), Int64((p.y * 4096).rounded()))
+    }
+    var openEnds: [SIMD2<Int64>: [Int]] = [:]
+    var openStarts: [SIMD2<Int64>: [Int]] = [:]
+    for k in 0..<raw.count {
+      if raw.next[k] < 0 { openEnds[key(raw.b[k]), default: []].append(k) }
+      if raw.previous[k] < 0 { openStarts[key(raw.a[k]), default: []].append(k) }
+    }
+    var flipped = false
+    for k in 0..<raw.count where raw.next[k] < 0 && raw.previous[k] < 0 {
+      if openEnds[key(raw.b[k])]?.contains(where: { $0 != k }) == true,
+        openStarts[key(raw.a[k])]?.contains(where: { $0 != k }) == true
+      {
+        (raw.a[k], raw.b[k]) = (raw.b[k], raw.a[k])
+        raw.na[k] = -raw.na[k]
+        raw.nb[k] = -raw.nb[k]
+        flipped = true
+      }
+    }
+    if flipped { raw.link() }
     var visited = [Bool](repeating: false, count: raw.count)
     let cosCorner = cosf(cornerAngle * .pi / 180)
     for start in 0..<raw.count where !visited[start] {
@@ -205,16 +232,17 @@ public struct Outline: Sendable, Equatable {
         while remaining > 0 {
           guard let to = vertexIndex(at + step), to != v || !closed || at == v else { break }
           if to == v { break }
-          let e = step > 0 ? vertexIndex(at)! : to
+          let e = step > 0 ? (vertexIndex(at) ?? v) : to
           let l = lengths[e % edges]
           if l >= remaining {
-            return kept[vertexIndex(at)!] + (kept[to] - kept[vertexIndex(at)!]) * (remaining / max(l, 1e-6))
+            return kept[(vertexIndex(at) ?? v)] + (kept[to] - kept[(vertexIndex(at) ?? v)])
+              * (remaining / max(l, 1e-6))
           }
           remaining -= l
           at += step
           if let corners, corners[to] { return kept[to] }
         }
-        return kept[vertexIndex(at)!]
+        return kept[(vertexIndex(at) ?? v)]
       }
       var corner = [Bool](repeating: !closed, count: count)
       for v in 0..<count {

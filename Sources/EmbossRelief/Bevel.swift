@@ -86,9 +86,12 @@ struct Bevel: Sendable {
     for row in rows {
       for column in 0..<w {
         let i = row * w + column
-        let d = distance[i]
+        var d = distance[i]
         let f = Int(feature[i])
         let c = coverage(column, row)
+        // Wholly in or out by the coverage: a wrong side where the traced or rasterized
+        // edge and the outline disagree by a hair at a tiny feature.
+        if c == 1 { d = abs(d) } else if c == 0 { d = -abs(d) }
         if f < 0 {
           // Untouched: far inside (plateau) or outside.
           heights[i] = c >= 0.5 ? sign : 0

@@ -194,4 +194,3 @@ public struct HeightField: Sendable, Equatable {
     return out
   }
 }
-

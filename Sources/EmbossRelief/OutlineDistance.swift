@@ -1,9 +1,11 @@
 import EmbossRaster
-import Foundation
 import EmbossSupport
+import Foundation
 
 /// Exact signed distances to an `Outline`, and each pixel's nearest feature, by scan
-/// conversion (the closest-point transform of Mauch): each piece's slab (the points that
+/// conversion.
+///
+/// This is the closest-point transform of Mauch: each piece's slab (the points that
 /// project onto it, up to a depth on either side) and each joint's wedge (on the side where
 /// the outline turns away) are scan-converted, and every pixel keeps the smallest distance
 /// and the piece it came from. Cost is proportional to the pixels near the outline.
@@ -45,7 +47,7 @@ struct OutlineDistance {
 
   init(_ outline: Outline) {
     let count = outline.count
-    var pieces = [Piece]()
+    var pieces: [Piece] = []
     pieces.reserveCapacity(count)
     for k in 0..<count {
       let v = outline.b[k] - outline.a[k]
@@ -177,17 +179,19 @@ struct OutlineDistance {
   }
 
   @inline(__always)
-  private static func radial(_ w: SIMD2<Float>, joint: Float, normal: SIMD2<Float>) -> SIMD2<Float> {
+  private static func radial(_ w: SIMD2<Float>, joint: Float, normal: SIMD2<Float>) -> SIMD2<Float>
+  {
     let l = (w * w).sum().squareRoot()
     guard l > 1e-5 else { return normal }
     let s: Float = joint != 0 ? joint : ((w * normal).sum() >= 0 ? 1 : -1)
     return w * (s / l)
   }
 
-  /// Writes, for the pixels of `rows` (rows of `region`, in canvas pixels), the signed
-  /// distance to the nearest piece within `inner` pixels inside or `outer` outside, and that
-  /// piece, where it is nearer than what `distance` holds (ties: the smaller piece index).
-  /// Pixel (x, y)'s center is at (x + 0.5, y + 0.5). Untouched pixels keep their values.
+  /// Writes the nearest piece's signed distance and index for the pixels of `rows`.
+  ///
+  /// Rows are rows of `region`, in canvas pixels; pieces count within `inner` pixels inside
+  /// or `outer` outside, and a pixel takes one where it is nearer than what `distance` holds
+  /// (ties: the smaller piece index). Pixel (x, y)'s center is at (x + 0.5, y + 0.5). Untouched pixels keep their values.
   func scan(
     region: PixelRect, rows: Range<Int>, inner: Float, outer: Float,
     distance: UnsafeMutableBufferPointer<Float>, feature: UnsafeMutableBufferPointer<Int32>
@@ -219,6 +223,15 @@ struct OutlineDistance {
           polygon[2] = b + pad + piece.n * inner
           polygon[3] = piece.a - pad + piece.n * inner
           fill(polygon, 4, k, piece, region, rows, distance, feature)
+          // An open end (a chain the tracer broke): every side of it.
+          for (end, open) in [(piece.a, previous[k] < 0), (b, next[k] < 0)] where open {
+            let r = max(inner, outer)
+            polygon[0] = end - r
+            polygon[1] = SIMD2(end.x + r, end.y - r)
+            polygon[2] = end + r
+            polygon[3] = SIMD2(end.x - r, end.y + r)
+            fill(polygon, 4, k, piece, region, rows, distance, feature)
+          }
           // The wedge at b, toward the side the outline turns away from.
           let j = Int(next[k])
           guard j >= 0, piece.endSide != 0 else { continue }

@@ -135,7 +135,8 @@ public struct BallGeometry: Sendable, Equatable {
           }
           let n = geometry.normals[index]
           guard n != .zero else { continue }
-          out[index] = SIMD4(displayable(shader.shade(normal: n, point: n)), geometry.coverage[index])
+          out[index] = SIMD4(
+            displayable(shader.shade(normal: n, point: n)), geometry.coverage[index])
         }
       }
     }
@@ -143,7 +144,9 @@ public struct BallGeometry: Sendable, Equatable {
   }
 }
 
-/// A shaded color as a picture holds it: at most 1 (white). The ball is a picture (a matcap,
+/// A shaded color as a picture holds it: at most 1 (white).
+///
+/// The ball is a picture (a matcap,
 /// as a PNG shading image would be), so a pixel that averages several of its colors (a
 /// footprint, sub-samples) averages what a render at a higher resolution would show, not a
 /// highlight's unbounded radiance.

@@ -10,7 +10,8 @@ enum GlyphOutline {
 
   /// The contours of the outline in `slot` (already placed at its sub-pixel position), in
   /// canvas pixels: FreeType's point (x, y) in 26.6 goes to (originX + x / 64, originY - y / 64).
-  static func contours(_ outline: inout FT_Outline, originX: Int, originY: Int) -> [[Outline.Edge]] {
+  static func contours(_ outline: inout FT_Outline, originX: Int, originY: Int) -> [[Outline.Edge]]
+  {
     var builder = Builder(originX: Double(originX), originY: Double(originY))
     var funcs = FT_Outline_Funcs(
       move_to: { to, user in
