@@ -238,9 +238,16 @@ package enum EdgeDistance {
   package static func field(
     mask: Plane, region: PixelRect, exactWithin: Float = .infinity, beyond: Float = 0
   ) -> Field {
+    let coverage = regionCoverage(mask: mask, region: region)
+    return field(
+      coverage: coverage, width: region.width, height: region.height, exactWithin: exactWithin,
+      beyond: beyond)
+  }
+
+  /// `mask`'s coverage over `region` (canvas coordinates), row-major; 0 off the canvas.
+  private static func regionCoverage(mask: Plane, region: PixelRect) -> [Float] {
     let w = region.width
-    let h = region.height
-    var coverage = [Float](repeating: 0, count: max(0, w * h))
+    var coverage = [Float](repeating: 0, count: max(0, w * region.height))
     let visible = region.intersection(mask.bounds)
     if !visible.isEmpty {
       for y in visible.y..<visible.maxY {
@@ -249,7 +256,7 @@ package enum EdgeDistance {
         for x in visible.x..<visible.maxX { coverage[dst + x] = mask.pixels[src + x] }
       }
     }
-    return field(coverage: coverage, width: w, height: h, exactWithin: exactWithin, beyond: beyond)
+    return coverage
   }
 
   /// One segment while the polygon is built: its cell, its ends (relative to the cell) and
@@ -356,19 +363,10 @@ package enum EdgeDistance {
     let w = region.width
     let h = region.height
     guard w > 0, h > 0 else { return [] }
-    var coverage = [Float](repeating: 0, count: w * h)
-    let visible = region.intersection(mask.bounds)
-    if !visible.isEmpty {
-      for y in visible.y..<visible.maxY {
-        let src = y * mask.width
-        let dst = (y - region.y) * w - region.x
-        // A sample exactly at the iso-value would put the line through it, where marching
-        // squares cannot tell which way it runs: it counts as a hair inside.
-        for x in visible.x..<visible.maxX {
-          let c = mask.pixels[src + x]
-          coverage[dst + x] = c == 0.5 ? 0.5 + 1.0 / 4096 : c
-        }
-      }
+    // A sample exactly at the iso-value would put the line through it, where marching
+    // squares cannot tell which way it runs: it counts as a hair inside.
+    let coverage = regionCoverage(mask: mask, region: region).map {
+      $0 == 0.5 ? 0.5 + 1.0 / 4096 : $0
     }
     let cw = w + 1
     return isolinePieces(coverage: coverage, width: w, height: h, beyond: 0).map { piece in

@@ -153,9 +153,7 @@ public struct Outline: Sendable, Equatable {
     // A piece the tracer oriented the wrong way (its line runs exactly through a sample at
     // coverage 0.5) links neither end; turned round, it closes the gap between the pieces
     // that lost their neighbours.
-    @inline(__always) func key(_ p: SIMD2<Float>) -> SIMD2<Int64> {
-      SIMD2(Int64((p.x * 4096).rounded()), Int64((p.y * 4096).rounded()))
-    }
+    let key = Self.pointKey
     var openEnds: [SIMD2<Int64>: [Int]] = [:]
     var openStarts: [SIMD2<Int64>: [Int]] = [:]
     for k in 0..<raw.count {
@@ -286,11 +284,14 @@ public struct Outline: Sendable, Equatable {
     self.spur.append(spur)
   }
 
+  /// A point rounded to 1/4096 pixel: where pieces meet.
+  private static func pointKey(_ p: SIMD2<Float>) -> SIMD2<Int64> {
+    SIMD2(Int64((p.x * 4096).rounded()), Int64((p.y * 4096).rounded()))
+  }
+
   /// Links each piece to the one that starts where it ends (points equal to 1/4096 pixel).
   private mutating func link() {
-    @inline(__always) func key(_ p: SIMD2<Float>) -> SIMD2<Int64> {
-      SIMD2(Int64((p.x * 4096).rounded()), Int64((p.y * 4096).rounded()))
-    }
+    let key = Self.pointKey
     var starts: [SIMD2<Int64>: Int32] = [:]
     starts.reserveCapacity(count)
     for k in (0..<count).reversed() where !spur[k] { starts[key(a[k])] = Int32(k) }
@@ -318,15 +319,6 @@ public struct Outline: Sendable, Equatable {
     out.spur = spur
     out.next = previous
     out.previous = next
-    return out
-  }
-
-  /// The outline moved by (dx, dy) pixels.
-  public func translated(dx: Float, dy: Float) -> Outline {
-    var out = self
-    let d = SIMD2(dx, dy)
-    out.a = a.map { $0 + d }
-    out.b = b.map { $0 + d }
     return out
   }
 

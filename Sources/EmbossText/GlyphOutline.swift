@@ -155,14 +155,9 @@ enum GlyphOutline {
     }
 
     mutating func close() {
-      if pen != start { line(FT_Vector(x: 0, y: 0), closing: true) }
+      if pen != start { append(from: pen, to: start, ta: start - pen, tb: start - pen) }
       if current.count >= 2 { contours.append(current) }
       current = []
-    }
-
-    private mutating func line(_ unused: FT_Vector, closing: Bool) {
-      append(from: pen, to: start, ta: start - pen, tb: start - pen)
-      pen = start
     }
   }
 }
