@@ -51,6 +51,14 @@ public enum ShadedMaterial {
     public func texelsRead() -> [Bool] {
       var read = [Bool](repeating: false, count: shadingWidth * shadingHeight)
       guard shadingWidth > 0, shadingHeight > 0 else { return read }
+      // Flat pixels read the ball's center.
+      let center = lookup(SIMD3(0, 0, 1), width: shadingWidth, height: shadingHeight)
+      let c = RGBAImage.bilinearTexels(
+        width: shadingWidth, height: shadingHeight, x: center.x, y: center.y)
+      for t in [
+        c.y0 * shadingWidth + c.x0, c.y0 * shadingWidth + c.x1,
+        c.y1 * shadingWidth + c.x0, c.y1 * shadingWidth + c.x1,
+      ] { read[t] = true }
       for band in bands {
         for p in band.taps {
           let t = RGBAImage.bilinearTexels(
@@ -67,8 +75,12 @@ public enum ShadedMaterial {
 
   /// One band of rows of a lookup map.
   public struct TapBand: Sendable, Equatable {
-    /// Per pixel of the band's rows: its number of groups (0 where there is no ink).
+    /// Per pixel of the band's rows: its number of groups (0 where there is no ink), or
+    /// `flat` for a pixel of a flat face among flat neighbours (the plateau), which takes
+    /// the color at the ball's center and stores no group.
     public internal(set) var groupCounts: [UInt8] = []
+    /// The group count of a flat pixel (see `groupCounts`).
+    public static let flat: UInt8 = 255
     /// Per row, and one past the last: the index of the row's first group and first tap.
     public internal(set) var rowGroups: [Int32] = [0]
     /// Per row, and one past the last: the index of the row's first tap.
@@ -151,6 +163,8 @@ public enum ShadedMaterial {
       sampled.append(Int32((y - ink.y) * ink.width + (x - ink.x)))
       sampleIndex.append(Int32(k))
     }
+    // Where a flat face looks up its color.
+    let center = lookup(SIMD3(0, 0, 1), width: shadingWidth, height: shadingHeight)
     // The taps, in bands of rows.
     let (sampledPixels, sampledIndex) = (sampled, sampleIndex)
     let bandRows = LookupMap.bandRows
@@ -214,6 +228,10 @@ public enum ShadedMaterial {
                       let (du, dv) = footprint(
                         uv.buffer, coverage.buffer, maskWidth: mask.width, ink: ink, row: row,
                         column: column)
+                      if du == .zero && dv == .zero && uv.buffer[index] == center {
+                        band.groupCounts.append(TapBand.flat)
+                        continue
+                      }
                       band.appendGroup(
                         weight: 1, at: uv.buffer[index], du: du, dv: dv, maxTaps: 12)
                     }
@@ -331,7 +349,7 @@ public enum ShadedMaterial {
       } else if backward {
         d = uv[j * n + i] - uv[(j - dj) * n + i - di]
       }
-      return clamped(d, to: 4)
+      return clamped(d, to: 16)
     }
     for j in 0..<n {
       for i in 0..<n {
@@ -339,7 +357,7 @@ public enum ShadedMaterial {
         guard weight > 0 else { continue }
         band.appendGroup(
           weight: weight, at: uv[j * n + i], du: derivative(i, j, 1, 0),
-          dv: derivative(i, j, 0, 1), maxTaps: 2)
+          dv: derivative(i, j, 0, 1), maxTaps: 4)
       }
     }
   }
@@ -419,6 +437,13 @@ public enum ShadedMaterial {
     let ink = shading.width > 0 ? map.rect : PixelRect(x: 0, y: 0, width: 0, height: 0)
     let (shadingWidth, shadingHeight) = (shading.width, shading.height)
     let background = SIMD3(fill.x, fill.y, fill.z)
+    let center = lookup(SIMD3(0, 0, 1), width: shading.width, height: shading.height)
+    let flatColor =
+      shading.width > 0
+      ? shading.pixels.withUnsafeBufferPointer {
+        RGBAImage.sampleBilinear(
+          $0, width: shading.width, height: shading.height, x: center.x, y: center.y)
+      } : .zero
     // Every pixel is written exactly once (background where the coverage is 0), so the
     // storage starts uninitialized instead of being filled first.
     let pixels = [SIMD4<Float>](unsafeUninitializedCapacity: ink.width * ink.height) {
@@ -446,10 +471,14 @@ public enum ShadedMaterial {
                           out.initialize(target + column, to: fill)
                           continue
                         }
-                        let color = inkColor(
-                          groups: Int(groupCounts[local + column]), group: &group, tap: &tap,
-                          weights: weights, counts: tapCounts, taps: taps, ball: ball.buffer,
-                          width: shadingWidth, height: shadingHeight)
+                        let groups = groupCounts[local + column]
+                        let color =
+                          groups == TapBand.flat
+                          ? flatColor
+                          : inkColor(
+                            groups: Int(groups), group: &group, tap: &tap,
+                            weights: weights, counts: tapCounts, taps: taps, ball: ball.buffer,
+                            width: shadingWidth, height: shadingHeight)
                         let rgb = SIMD3(color.x, color.y, color.z)
                         out.initialize(
                           target + column,

@@ -13,6 +13,10 @@ struct Bevel: Sendable {
   let sign: Float
   /// Whether the profile's slope jumps at the plateau (a chisel's top edge).
   let topKink: Bool
+  /// Distances from the edge within which the profile's slope changes by more than
+  /// `HeightField.steepChange` across a pixel (a round bevel near the edge, where its slope
+  /// grows without bound).
+  let steepWithin: Float
 
   /// The sub-samples' offsets from the pixel's center, row-major over a 4 x 4 grid.
   static let offsets: [SIMD2<Float>] = {
@@ -34,6 +38,14 @@ struct Bevel: Sendable {
     self.profile = profile
     self.sign = sign
     topKink = profile.slope(0.999) > 0.01
+    var d: Float = 0
+    while d < radius,
+      abs(profile.slope((d - 0.5) / radius) - profile.slope((d + 0.5) / radius))
+        > HeightField.steepChange
+    {
+      d += 0.05
+    }
+    steepWithin = d
   }
 
   /// Height (0...1) at signed distance `d` from the edge: 0 outside.
@@ -103,6 +115,13 @@ struct Bevel: Sendable {
         slopes[i] = d > 0 && d < radius ? sign * rise(d) * direction : .zero
         guard sample, c > 0 else { continue }
         var flagged = c < 1 || (topKink && abs(d - radius) < 0.75)
+        // Next to the edge on a steep bevel: the edge pixels' centers may lie outside, so
+        // the compositor's footprint would see the slope change on one side only.
+        if !flagged, d < steepWithin {
+          flagged =
+            coverage(column - 1, row) < 1 || coverage(column + 1, row) < 1
+            || coverage(column, row - 1) < 1 || coverage(column, row + 1) < 1
+        }
         if !flagged {
           neighbours: for dy in -1...1 {
             let ny = row + dy

@@ -78,6 +78,10 @@ public struct HeightField: Sendable, Equatable {
     return out
   }
 
+  /// How much the profile's slope (per unit of the radius) may change across a pixel before
+  /// the pixel is sampled 4 x 4.
+  static let steepChange: Float = 0.25
+
   /// Builds the relief of `mask` (CIHeightFieldFromMask's role) from the ink's exact
   /// boundary: the mask's outline (text: the glyphs' own outlines), or for a picture the
   /// coverage's 0.5 iso-line traced with sub-pixel vertices.
