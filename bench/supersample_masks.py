@@ -98,4 +98,5 @@ def main():
         Image.fromarray((down * 255 + 0.5).astype(np.uint8)).save(os.path.join(d, f"{name}-4x-down.png"))
         print(f"{name} ({a.material}, {a.profile}): {10 * math.log10(255 ** 2 / mse):.2f} dB")
 
-main()
+if __name__ == "__main__":
+    main()

@@ -140,9 +140,12 @@ public struct Outline: Sendable, Equatable {
   /// after it differ by more than `cornerAngle` degrees, and elsewhere the curve's normal at
   /// a vertex is that of the chord between the points `window` pixels before and after it
   /// (stopping at corners), which averages out the tracer's jitter and is exact on a circle.
+  /// A run between two corners whose vertices lie within `straightTolerance` pixels of one
+  /// line (a straight edge, traced) takes that line's normal on all its pieces, so its
+  /// bevel is one plane.
   package init(
     traced pieces: [(a: SIMD2<Float>, b: SIMD2<Float>, spur: Bool)], cornerAngle: Float = 40,
-    window: Float = 2.5, minimumPiece: Float = 0.3
+    window: Float = 2.5, minimumPiece: Float = 0.3, straightTolerance: Float = 0.1
   ) {
     var raw = Outline()
     for p in pieces where p.a != p.b && !p.spur {
@@ -256,11 +259,39 @@ public struct Outline: Sendable, Equatable {
         let to = along(v, window, corners: corner)
         normal[v] = Self.perp(Self.unit(to - from, or: SIMD2(1, 0)))
       }
+      // Where straight runs end: the turn between the directions well before and well after
+      // a vertex (skipping the third of the window around it, where the tracer rounds a
+      // corner off), the largest of a cluster.
+      var turn = [Float](repeating: 0, count: count)
+      for v in 0..<count {
+        if !closed && (v == 0 || v == count - 1) { continue }
+        let before = along(v, -window / 3, corners: nil) - along(v, -window, corners: nil)
+        let after = along(v, window, corners: nil) - along(v, window / 3, corners: nil)
+        turn[v] = 1 - (Self.unit(before, or: .zero) * Self.unit(after, or: .zero)).sum()
+      }
+      var runEnd = [Bool](repeating: !closed, count: count)
+      let threshold = 1 - cosCorner
+      for v in 0..<count where turn[v] > threshold {
+        var isMaximum = true
+        for k in 1...3 {
+          for w in [v - k, v + k] {
+            guard let i = vertexIndex(w) else { continue }
+            if turn[i] > turn[v] || (turn[i] == turn[v] && i < v) { isMaximum = false }
+          }
+        }
+        runEnd[v] = isMaximum
+      }
+      let straight = Self.straightRuns(
+        kept, closed: closed, corner: runEnd, lengths: lengths, tolerance: straightTolerance)
       for e in 0..<edges {
         let v0 = e
         let v1 = (e + 1) % count
         let a = kept[v0]
         let b = kept[v1]
+        if let n = straight[e] {
+          append(a: a, b: b, na: n, nb: n, spur: false)
+          continue
+        }
         let chordNormal = Self.perp(Self.unit(b - a, or: SIMD2(1, 0)))
         append(
           a: a, b: b, na: corner[v0] ? chordNormal : normal[v0],
@@ -272,6 +303,57 @@ public struct Outline: Sendable, Equatable {
       append(a: p.a, b: p.b, na: n, nb: n, spur: true)
     }
     link()
+  }
+
+  /// For each edge of a traced polyline (edge e from vertex e to e + 1), the normal of the
+  /// straight run between two corners it belongs to: the least-squares line through the
+  /// run's vertices away from its ends (the tracer rounds corners), when every one of them
+  /// lies within `tolerance` of it and the run is at least 4 pixels long; nil elsewhere.
+  private static func straightRuns(
+    _ points: [SIMD2<Float>], closed: Bool, corner: [Bool], lengths: [Float], tolerance: Float
+  ) -> [SIMD2<Float>?] {
+    let count = points.count
+    let edges = lengths.count
+    var out = [SIMD2<Float>?](repeating: nil, count: edges)
+    let corners = (0..<count).filter { corner[$0] }
+    guard !corners.isEmpty else { return out }
+    for (i, start) in corners.enumerated() {
+      let isLast = i == corners.count - 1
+      guard !isLast || closed else { break }
+      let end = isLast ? corners[0] + count : corners[i + 1]
+      guard end > start else { continue }
+      let runEdges = (start..<end).map { $0 % edges }
+      let total = runEdges.reduce(Float(0)) { $0 + lengths[$1] }
+      guard total >= 4 else { continue }
+      // The vertices more than a pixel from either end.
+      var fit: [SIMD2<Double>] = []
+      var travelled: Float = 0
+      for v in (start + 1)..<end {
+        travelled += lengths[(v - 1) % edges]
+        if travelled > 2.5, total - travelled > 2.5 { fit.append(SIMD2<Double>(points[v % count])) }
+      }
+      guard fit.count >= 3 else { continue }
+      let mean = fit.reduce(SIMD2<Double>.zero, +) / Double(fit.count)
+      var sxx = 0.0
+      var sxy = 0.0
+      var syy = 0.0
+      for p in fit {
+        let d = p - mean
+        sxx += d.x * d.x
+        sxy += d.x * d.y
+        syy += d.y * d.y
+      }
+      let angle = 0.5 * atan2(2 * sxy, sxx - syy)
+      var u = SIMD2(cos(angle), sin(angle))
+      let chord = SIMD2<Double>(points[end % count] - points[start])
+      if (u * chord).sum() < 0 { u = -u }
+      let n = SIMD2(-u.y, u.x)
+      guard fit.allSatisfy({ abs(((($0 - mean) * n).sum())) <= Double(tolerance) }) else {
+        continue
+      }
+      for e in runEdges { out[e] = SIMD2<Float>(n) }
+    }
+    return out
   }
 
   private mutating func append(

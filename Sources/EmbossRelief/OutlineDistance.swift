@@ -151,7 +151,9 @@ struct OutlineDistance {
       if piece.flags & Piece.smoothEnd != 0 { return piece.nb }
       return radial(w - piece.v, joint: piece.endSide, normal: piece.n)
     }
-    guard piece.flags & Piece.curved != 0 else { return piece.n }
+    // A straight piece: its curve's normal (a traced straight run's, which may differ from
+    // the piece's own chord by the tracer's jitter).
+    guard piece.flags & Piece.curved != 0 else { return piece.na }
     // The curve's normal line through p: p - (a + s v) parallel to n(s) = na + s (nb - na).
     let m = piece.nb - piece.na
     @inline(__always) func cross(_ x: SIMD2<Float>, _ y: SIMD2<Float>) -> Float {
