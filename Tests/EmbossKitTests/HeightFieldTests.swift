@@ -184,7 +184,8 @@ extension HeightFieldTests {
           let cy = region.y + y
           guard cx >= 0, cy >= 0, cx < mask.width, cy < mask.height else { continue }
           let coverage = mask.plane[cx, cy]
-          guard coverage == 1 || coverage == 0 else { continue }
+          // Every fourth pixel in a diagonal pattern (brute force is slow under sanitizers).
+          guard coverage == 1 || coverage == 0, (x + 2 * y) % 4 == 0 else { continue }
           let d = Self.distance(SIMD2(Float(cx) + 0.5, Float(cy) + 0.5), to: outline)
           let expected = coverage == 1 ? relief.profile.height(d / relief.radius) : 0
           if abs(field.plane[x, y] - expected) > worst {
