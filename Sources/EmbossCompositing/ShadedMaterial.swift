@@ -60,13 +60,16 @@ public enum ShadedMaterial {
         c.y1 * shadingWidth + c.x0, c.y1 * shadingWidth + c.x1,
       ] { read[t] = true }
       for band in bands {
-        for p in band.taps {
-          let t = RGBAImage.bilinearTexels(
-            width: shadingWidth, height: shadingHeight, x: p.x, y: p.y)
-          read[t.y0 * shadingWidth + t.x0] = true
-          read[t.y0 * shadingWidth + t.x1] = true
-          read[t.y1 * shadingWidth + t.x0] = true
-          read[t.y1 * shadingWidth + t.x1] = true
+        var point = 0
+        for grid in band.groupGrids {
+          TapBand.forEachTap(grid, band.points, &point) { p in
+            let t = RGBAImage.bilinearTexels(
+              width: shadingWidth, height: shadingHeight, x: p.x, y: p.y)
+            read[t.y0 * shadingWidth + t.x0] = true
+            read[t.y0 * shadingWidth + t.x1] = true
+            read[t.y1 * shadingWidth + t.x0] = true
+            read[t.y1 * shadingWidth + t.x1] = true
+          }
         }
       }
       return read
@@ -81,37 +84,78 @@ public enum ShadedMaterial {
     public internal(set) var groupCounts: [UInt8] = []
     /// The group count of a flat pixel (see `groupCounts`).
     public static let flat: UInt8 = 255
-    /// Per row, and one past the last: the index of the row's first group and first tap.
-    public internal(set) var rowGroups: [Int32] = [0]
-    /// Per row, and one past the last: the index of the row's first tap.
-    public internal(set) var rowTaps: [Int32] = [0]
-    /// Per group: its weight, and its number of taps.
+    /// Per group: its weight.
     public internal(set) var groupWeights: [Float] = []
-    /// Per group: its number of taps.
-    public internal(set) var groupTaps: [UInt8] = []
-    /// Tap positions in continuous coordinates of the shading image (see `lookup`).
-    public internal(set) var taps: [SIMD2<Float>] = []
+    /// Per group: its grid of taps, `nu - 1 + 16 * (nv - 1)` for `nu` x `nv` taps (see
+    /// `appendGroup`); 0 for one tap.
+    public internal(set) var groupGrids: [UInt8] = []
+    /// Per group, in continuous coordinates of the shading image (see `lookup`): its
+    /// footprint's center `p`, then for more than one tap its sides `du` and `dv`.
+    public internal(set) var points: [SIMD2<Float>] = []
 
-    /// Appends a group of weight `weight` with the taps that cover the parallelogram of
-    /// center `p` and sides `du`, `dv` (in texels): one per texel of extent along each side,
-    /// at most `maxTaps` per side, so a highlight smaller than the footprint is neither
+    /// Appends a group of weight `weight` whose taps cover the parallelogram of center `p`
+    /// and sides `du`, `dv` (in texels): one per texel of extent along each side, at most
+    /// `maxTaps` (at most 16) per side, so a highlight smaller than the footprint is neither
     /// missed nor hit by chance.
+    ///
+    /// Only the footprint is stored; the compositor walks its taps (`forEachTap`).
     mutating func appendGroup(
       weight: Float, at p: SIMD2<Float>, du: SIMD2<Float>, dv: SIMD2<Float>, maxTaps: Int
     ) {
       let nu = ShadedMaterial.taps(du, maxTaps: maxTaps)
       let nv = ShadedMaterial.taps(dv, maxTaps: maxTaps)
       groupWeights.append(weight)
-      groupTaps.append(UInt8(nu * nv))
+      points.append(p)
       if nu == 1 && nv == 1 {
-        taps.append(p)
+        groupGrids.append(0)
         return
       }
-      for j in 0..<nv {
-        let b = (Float(j) + 0.5) / Float(nv) - 0.5
-        for i in 0..<nu {
-          let a = (Float(i) + 0.5) / Float(nu) - 0.5
-          taps.append(p + du * a + dv * b)
+      groupGrids.append(UInt8(nu - 1 + 16 * (nv - 1)))
+      points.append(du)
+      points.append(dv)
+    }
+
+    /// The centers of the cells of an `n`-cell grid over -0.5...0.5, at `16 * (n - 1) + i`.
+    static let cellCenters: [Float] = (0..<256).map { k in
+      let (n, i) = (k / 16 + 1, k % 16)
+      return (Float(i) + 0.5) / Float(n) - 0.5
+    }
+
+    /// Calls `body` with each tap of the group with grid `grid` whose points start at
+    /// `point` (which advances past them): row-major over its `nu` x `nv` grid, at
+    /// `p + du * a + dv * b` with `a`, `b` the centers of the grid's cells in -0.5...0.5
+    /// (`centers`: `cellCenters`).
+    @inline(__always)
+    static func forEachTap(
+      _ grid: UInt8, _ points: UnsafeBufferPointer<SIMD2<Float>>, _ point: inout Int,
+      centers: UnsafeBufferPointer<Float>, _ body: (SIMD2<Float>) -> Void
+    ) {
+      let p = points[point]
+      guard grid != 0 else {
+        point += 1
+        body(p)
+        return
+      }
+      let du = points[point + 1]
+      let dv = points[point + 2]
+      point += 3
+      let nu = Int(grid & 15)
+      let nv = Int(grid >> 4)
+      for j in 0...nv {
+        let offset = dv * centers[16 * nv + j]
+        for i in 0...nu {
+          body(p + du * centers[16 * nu + i] + offset)
+        }
+      }
+    }
+
+    /// `forEachTap` over the arrays.
+    static func forEachTap(
+      _ grid: UInt8, _ points: [SIMD2<Float>], _ point: inout Int, _ body: (SIMD2<Float>) -> Void
+    ) {
+      points.withUnsafeBufferPointer { points in
+        cellCenters.withUnsafeBufferPointer {
+          forEachTap(grid, points, &point, centers: $0, body)
         }
       }
     }
@@ -190,11 +234,9 @@ public enum ShadedMaterial {
                 // few more (growing would copy and touch fresh pages).
                 let groups = rows.count * ink.width + 15 * (end - next)
                 band.groupCounts.reserveCapacity(rows.count * ink.width)
-                band.rowGroups.reserveCapacity(rows.count + 1)
-                band.rowTaps.reserveCapacity(rows.count + 1)
                 band.groupWeights.reserveCapacity(groups)
-                band.groupTaps.reserveCapacity(groups)
-                band.taps.reserveCapacity(groups + groups / 4)
+                band.groupGrids.reserveCapacity(groups)
+                band.points.reserveCapacity(groups + groups / 2)
                 for row in rows {
                   for column in 0..<ink.width {
                     let index = row * ink.width + column
@@ -237,8 +279,6 @@ public enum ShadedMaterial {
                     }
                     band.groupCounts.append(UInt8(band.groupWeights.count - before))
                   }
-                  band.rowGroups.append(Int32(band.groupWeights.count))
-                  band.rowTaps.append(Int32(band.taps.count))
                 }
                 bandsOut[rows.lowerBound / bandRows] = band
               }
@@ -329,8 +369,8 @@ public enum ShadedMaterial {
     let n = SubSamples.perSide
     guard count == n * n else {
       band.groupWeights.append(1)
-      band.groupTaps.append(1)
-      band.taps.append(uv[start])
+      band.groupGrids.append(0)
+      band.points.append(uv[start])
       return
     }
     let uv = UnsafeBufferPointer(rebasing: uv[start..<(start + n * n)])
@@ -368,24 +408,23 @@ public enum ShadedMaterial {
   /// past the pixel's).
   @inline(__always)
   static func inkColor(
-    groups: Int, group: inout Int, tap: inout Int, weights: UnsafeBufferPointer<Float>,
-    counts: UnsafeBufferPointer<UInt8>, taps: UnsafeBufferPointer<SIMD2<Float>>,
-    ball: UnsafeBufferPointer<SIMD4<Float>>, width: Int, height: Int
+    groups: Int, group: inout Int, point: inout Int, weights: UnsafeBufferPointer<Float>,
+    grids: UnsafeBufferPointer<UInt8>, points: UnsafeBufferPointer<SIMD2<Float>>,
+    centers: UnsafeBufferPointer<Float>, ball: UnsafeBufferPointer<SIMD4<Float>>, width: Int,
+    height: Int
   ) -> SIMD4<Float> {
     @inline(__always) func groupColor(_ g: Int) -> SIMD4<Float> {
-      let n = Int(counts[g])
-      if n == 1 {
-        let p = taps[tap]
-        tap += 1
+      let grid = grids[g]
+      if grid == 0 {
+        let p = points[point]
+        point += 1
         return RGBAImage.sampleBilinear(ball, width: width, height: height, x: p.x, y: p.y)
       }
       var sum = SIMD4<Float>.zero
-      for _ in 0..<n {
-        let p = taps[tap]
-        tap += 1
+      TapBand.forEachTap(grid, points, &point, centers: centers) { p in
         sum += RGBAImage.sampleBilinear(ball, width: width, height: height, x: p.x, y: p.y)
       }
-      return sum / Float(n)
+      return sum / Float((Int(grid & 15) + 1) * (Int(grid >> 4) + 1))
     }
     // One group of weight 1: a pixel with one normal (or a sliver's single sample).
     if groups == 1 && weights[group] == 1 {
@@ -457,33 +496,36 @@ public enum ShadedMaterial {
             let band = map.bands[rows.lowerBound / LookupMap.bandRows]
             band.groupCounts.withUnsafeBufferPointer { groupCounts in
               band.groupWeights.withUnsafeBufferPointer { weights in
-                band.groupTaps.withUnsafeBufferPointer { tapCounts in
-                  band.taps.withUnsafeBufferPointer { taps in
-                    var group = 0
-                    var tap = 0
-                    for row in rows {
-                      let source = (ink.y + row) * mask.width + ink.x
-                      let local = (row - rows.lowerBound) * ink.width
-                      let target = row * ink.width
-                      for column in 0..<ink.width {
-                        let a = coverage.buffer[source + column]
-                        guard a > 0 else {
-                          out.initialize(target + column, to: fill)
-                          continue
+                band.groupGrids.withUnsafeBufferPointer { grids in
+                  band.points.withUnsafeBufferPointer { points in
+                    TapBand.cellCenters.withUnsafeBufferPointer { centers in
+                      var group = 0
+                      var point = 0
+                      for row in rows {
+                        let source = (ink.y + row) * mask.width + ink.x
+                        let local = (row - rows.lowerBound) * ink.width
+                        let target = row * ink.width
+                        for column in 0..<ink.width {
+                          let a = coverage.buffer[source + column]
+                          guard a > 0 else {
+                            out.initialize(target + column, to: fill)
+                            continue
+                          }
+                          let groups = groupCounts[local + column]
+                          let color =
+                            groups == TapBand.flat
+                            ? flatColor
+                            : inkColor(
+                              groups: Int(groups), group: &group, point: &point,
+                              weights: weights, grids: grids, points: points,
+                              centers: centers, ball: ball.buffer,
+                              width: shadingWidth, height: shadingHeight)
+                          let rgb = SIMD3(color.x, color.y, color.z)
+                          out.initialize(
+                            target + column,
+                            to: fill.w == 0
+                              ? SIMD4(rgb, a) : SIMD4(rgb * a + background * (1 - a), 1))
                         }
-                        let groups = groupCounts[local + column]
-                        let color =
-                          groups == TapBand.flat
-                          ? flatColor
-                          : inkColor(
-                            groups: Int(groups), group: &group, tap: &tap,
-                            weights: weights, counts: tapCounts, taps: taps, ball: ball.buffer,
-                            width: shadingWidth, height: shadingHeight)
-                        let rgb = SIMD3(color.x, color.y, color.z)
-                        out.initialize(
-                          target + column,
-                          to: fill.w == 0
-                            ? SIMD4(rgb, a) : SIMD4(rgb * a + background * (1 - a), 1))
                       }
                     }
                   }
