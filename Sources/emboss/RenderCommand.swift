@@ -80,7 +80,7 @@ struct RenderCommand: ParsableCommand {
   @Option(
     name: .customLong("mask-mode"),
     help:
-      "threshold (dark is inside, hard edges) or coverage (the picture's gray and alpha, anti-aliased)."
+      "threshold (dark is inside; edges follow the gray at the threshold, anti-aliased) or coverage (the picture's gray and alpha, anti-aliased)."
   )
   var maskMode: MaskMode = .threshold
 

@@ -104,6 +104,51 @@ final class ExactDistanceTests: XCTestCase {
     XCTAssertLessThanOrEqual(worst.error, 0.25)
   }
 
+  /// A picture with anti-aliased edges, in threshold mode (the default for `--mask`), keeps
+  /// smooth edges: its gray's iso-line at the threshold is traced with sub-pixel vertices
+  /// into the mask's outline, and the pixels along it are anti-aliased from that line instead
+  /// of being cut to 0 or 1 (which made stair steps of every slanted edge).
+  func testThresholdedPictureTracesTheAntiAliasedEdge() throws {
+    let polygon = Self.w
+    let exact = Self.mask(polygon, width: 122, height: 100)
+    // The W as an anti-aliased 8-bit logo: black ink on white.
+    let gray = Plane(
+      width: exact.width, height: exact.height, pixels: exact.plane.pixels.map { 1 - $0 })
+    let file = try Fixtures.temporaryDirectory().appendingPathComponent("w.png")
+    try PNGCodec.encodeGray(gray).write(to: file)
+    let mask = try ImageMask.read(path: file.path, mode: .threshold, invert: false, threshold: 128)
+    let outline = try XCTUnwrap(mask.outline, "the traced iso-line is the mask's outline")
+    // Vertices away from the W's corners lie on its edges.
+    var worstVertex = 0.0
+    for k in 0..<outline.count {
+      let p = SIMD2<Double>(outline.a[k])
+      let nearCorner = polygon.contains { q in ((p - q) * (p - q)).sum() < 2.5 * 2.5 }
+      guard !nearCorner else { continue }
+      worstVertex = max(worstVertex, Self.distance(p, to: polygon))
+    }
+    // Edge pixels are anti-aliased close to their exact area coverage.
+    var worstCoverage = 0.0
+    var partial = 0
+    for i in 0..<mask.plane.pixels.count {
+      let truth = Double(exact.plane.pixels[i])
+      let c = Double(mask.plane.pixels[i])
+      if c > 0, c < 1 { partial += 1 }
+      guard truth > 0, truth < 1 else { continue }
+      let (y, x) = i.quotientAndRemainder(dividingBy: exact.width)
+      let p = SIMD2(Double(x) + 0.5, Double(y) + 0.5)
+      guard !polygon.contains(where: { q in ((p - q) * (p - q)).sum() < 2.5 * 2.5 }) else {
+        continue
+      }
+      worstCoverage = max(worstCoverage, abs(c - truth))
+    }
+    print(
+      "thresholded W: vertices within \(worstVertex) px of the edge, coverage within"
+        + " \(worstCoverage), \(partial) anti-aliased pixels")
+    XCTAssertLessThanOrEqual(worstVertex, 0.05)
+    XCTAssertLessThanOrEqual(worstCoverage, 0.06)
+    XCTAssertGreaterThan(partial, 300)
+  }
+
   /// Inside a disk the distance to the rim is R - r.
   func testDistancesInsideADisk() throws {
     let (cx, cy, radius) = (40.3, 38.7, 31.6)
