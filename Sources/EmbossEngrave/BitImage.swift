@@ -84,7 +84,23 @@ public struct BitImage: Sendable, Equatable {
   /// A run too short to
   /// lose that much keeps its middle pixel, so thin strokes do not vanish.
   public func shorteningRuns(by pixels: Int) -> BitImage {
-    guard pixels > 0 else { return self }
+    shorteningRuns(leading: pixels, trailing: pixels)
+  }
+
+  /// Dot-width correction for a beam `width` pixels wide.
+  ///
+  /// Every horizontal run of black loses `width` pixels in all (rounded to whole pixels),
+  /// half at each end; for an odd total the trailing end loses the extra pixel. A 3 px beam
+  /// shortens a run by 3 px, not 4.
+  public func shorteningRuns(beamWidth width: Float) -> BitImage {
+    let total = width.isFinite ? Int(max(0, width).rounded()) : 0
+    return shorteningRuns(leading: total / 2, trailing: total - total / 2)
+  }
+
+  /// Every horizontal run of black shortened by `leading` pixels at its start (left) and
+  /// `trailing` at its end; a run too short for that keeps its middle pixel.
+  public func shorteningRuns(leading: Int, trailing: Int) -> BitImage {
+    guard leading > 0 || trailing > 0 else { return self }
     var out = self
     for y in 0..<height {
       var x = 0
@@ -97,8 +113,8 @@ public struct BitImage: Sendable, Equatable {
         while end < width && self[end, y] { end += 1 }
         let length = end - x
         for k in x..<end { out[k, y] = false }
-        if length > 2 * pixels {
-          for k in (x + pixels)..<(end - pixels) { out[k, y] = true }
+        if length > leading + trailing {
+          for k in (x + leading)..<(end - trailing) { out[k, y] = true }
         } else {
           out[x + (length - 1) / 2, y] = true
         }

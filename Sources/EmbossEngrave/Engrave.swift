@@ -102,7 +102,8 @@ public struct EngraveOptions: Sendable, Equatable {
   public var negative: Bool
   /// Mirror left to right (for the back of acrylic).
   public var mirror: Bool
-  /// Beam width in pixels: burned runs are shortened by half of it at each end.
+  /// Beam width in pixels: burned runs are shortened by it in all (rounded to whole pixels),
+  /// half at each end.
   public var dotWidth: Float
 
   /// Options with every value given; see each property for its meaning.
@@ -468,8 +469,7 @@ public enum Engrave {
       }
     }
     var image = BitImage(width: w, height: h, rows: rows)
-    let shorten = Int((options.dotWidth / 2).rounded())
-    if shorten > 0 { image = image.shorteningRuns(by: shorten) }
+    image = image.shorteningRuns(beamWidth: options.dotWidth)
     if options.mirror { image = image.mirrored() }
     return image
   }

@@ -63,7 +63,7 @@ struct EngraveArguments: ParsableArguments {
   @Option(
     name: .customLong("dot-width"),
     help: ArgumentHelp(
-      "Beam width (px, or mm with --dpi): burned runs are shortened by half of it at each end.",
+      "Beam width (px, or mm with --dpi): burned runs are shortened by it in all (whole pixels), half at each end.",
       valueName: "length"),
     transform: Length.argument)
   var dotWidth: Length = .zero

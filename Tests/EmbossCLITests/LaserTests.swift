@@ -216,6 +216,21 @@ final class LaserTests: XCTestCase {
     }
   }
 
+  /// A beam given in millimeters shortens each burned run by its width in pixels at the
+  /// DPI: 0.3 mm at 254 dpi is 3 px, 1 at the start and 2 at the end (it was 2 and 2).
+  func testDotWidthInMillimeters() throws {
+    var gray = Plane(width: 40, height: 1, value: 1)
+    for x in 10..<30 { gray[x, 0] = 0 }
+    try PNGCodec.encodeGray(gray).write(to: URL(fileURLWithPath: path("run.png")))
+    let result = try run([
+      "engrave", "run.png", "--dpi", "254", "--dot-width", "0.3mm", "-o", "short.png",
+    ])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    let bits = try samples("short.png")
+    let burned = (0..<40).filter { x in bits.rgba[4 * x] == 0 }
+    XCTAssertEqual(burned, Array(11..<28))
+  }
+
   func testPictureAsMask() throws {
     // A dark disk on white, as a scanned logo would be.
     var logo = RGBAImage(width: 80, height: 60, fill: SIMD4(1, 1, 1, 1))

@@ -113,6 +113,17 @@ final class EngraveTests: XCTestCase {
     for x in 2..<10 { run[x, 0] = 0 }
     let shortened = Engrave.bitmap(run, options: EngraveOptions(dotWidth: 4))
     XCTAssertEqual(shortened.black.enumerated().filter(\.element).map(\.offset), Array(4..<8))
+    // The run loses the beam's width in all, for every width: odd, even, fractional.
+    var long = Plane(width: 30, height: 1, value: 1)
+    for x in 5..<25 { long[x, 0] = 0 }
+    for (width, kept) in [
+      (1.0, 5..<24), (2.0, 6..<24), (3.0, 6..<23), (4.0, 7..<23), (5.0, 7..<22), (2.4, 6..<24),
+      (2.6, 6..<23), (0.4, 5..<25),
+    ] as [(Float, Range<Int>)] {
+      let bits = Engrave.bitmap(long, options: EngraveOptions(dotWidth: width))
+      XCTAssertEqual(
+        bits.black.enumerated().filter(\.element).map(\.offset), Array(kept), "beam \(width) px")
+    }
     // A run thinner than the beam keeps its middle pixel.
     XCTAssertEqual(
       BitImage(width: 5, height: 1, black: [false, true, true, true, false]).shorteningRuns(by: 2)
