@@ -181,9 +181,18 @@ int emboss_jpeg_encode_rgb8(const uint8_t *rgb, uint32_t width, uint32_t height,
   }
   info.optimize_coding = TRUE;
   if (pixels_per_meter > 0) {
-    info.density_unit = 2; /* dots per cm */
-    unsigned density = (pixels_per_meter + 50) / 100;
-    info.X_density = info.Y_density = (UINT16)(density > 65535 ? 65535 : density);
+    /* A whole DPI (the one whose pixels per meter these are) in dots per inch, exactly;
+       any other in dots per centimeter. */
+    double dpi = pixels_per_meter * 0.0254;
+    unsigned whole = (unsigned)(dpi + 0.5);
+    if (whole >= 1 && whole <= 65535 && (uint32_t)(whole / 0.0254 + 0.5) == pixels_per_meter) {
+      info.density_unit = 1; /* dots per inch */
+      info.X_density = info.Y_density = (UINT16)whole;
+    } else {
+      info.density_unit = 2; /* dots per cm */
+      unsigned density = (pixels_per_meter + 50) / 100;
+      info.X_density = info.Y_density = (UINT16)(density > 65535 ? 65535 : density);
+    }
   }
   jpeg_start_compress(&info, TRUE);
   while (info.next_scanline < height) {

@@ -371,7 +371,13 @@ struct RenderCommand: ParsableCommand {
 
   func run() throws {
     let resources = try Resources.locate()
-    if let warning = resolution.resolution?.roundTripWarning { messages.say("warning: \(warning)") }
+    // The warning is about PNG's pixels per meter: a JPEG stores a whole DPI exactly.
+    let writesPNG =
+      (try? output.outputFormat()) == .png || engrave != nil || depthMap != nil
+      || saveStages != nil
+    if writesPNG, let warning = resolution.resolution?.roundTripWarning {
+      messages.say("warning: \(warning)")
+    }
     let job = try job(resources: resources)
     if watch {
       let output = self.output.output

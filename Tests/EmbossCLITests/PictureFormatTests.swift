@@ -63,6 +63,38 @@ final class PictureFormatTests: XCTestCase {
     XCTAssertEqual(try bytes("a.jpg"), try bytes("c.jpg"))
   }
 
+  /// A JPEG stores a whole DPI in dots per inch, exactly (it stored 118 dots per
+  /// centimeter, 299.72 dpi, for 300), and the warning about PNG's pixels per meter is not
+  /// given for it; a DPI that is not whole falls back to dots per centimeter.
+  func testJPEGStoresAWholeDPIExactly() throws {
+    // The JFIF header: "JFIF\0", version (2 bytes), units, x density, y density (big-endian).
+    func density(_ name: String) throws -> (unit: UInt8, x: Int, y: Int) {
+      let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path(name))))
+      let jfif = try XCTUnwrap(
+        (0..<(bytes.count - 12)).first { bytes[$0..<($0 + 5)].elementsEqual(Array("JFIF\0".utf8)) })
+      let units = jfif + 7
+      return (
+        bytes[units], Int(bytes[units + 1]) << 8 | Int(bytes[units + 2]),
+        Int(bytes[units + 3]) << 8 | Int(bytes[units + 4])
+      )
+    }
+    let whole = try run(["render", "A", "--size", "20", "--dpi", "300", "-o", "a.jpg"])
+    XCTAssertEqual(whole.status, 0, whole.stderr)
+    XCTAssertEqual(whole.stderr, "", "no warning about PNG for a JPEG")
+    let stored = try density("a.jpg")
+    XCTAssertEqual(stored.unit, 1, "dots per inch")
+    XCTAssertEqual(stored.x, 300)
+    XCTAssertEqual(stored.y, 300)
+    let fraction = try run(["render", "A", "--size", "20", "--dpi", "299.5", "-o", "b.jpg"])
+    XCTAssertEqual(fraction.status, 0, fraction.stderr)
+    let cm = try density("b.jpg")
+    XCTAssertEqual(cm.unit, 2, "dots per centimeter")
+    XCTAssertEqual(cm.x, 118)
+    // A PNG at the same DPI still warns.
+    let png = try run(["render", "A", "--size", "20", "--dpi", "300", "-o", "a.png"])
+    XCTAssertTrue(png.stderr.contains("stored in the PNG"), png.stderr)
+  }
+
   func testExtensionsItCannotWriteAreRefusedBeforeWriting() throws {
     for (arguments, message) in [
       (["render", "A", "-o", "a.gif"], "-o a.gif: cannot write .gif files"),
