@@ -188,6 +188,8 @@ extension Pipeline {
 public struct OutputPlan: Sendable {
   /// The embossed picture: a path, or `-` for standard output.
   public var image: String
+  /// The picture's format; nil: from `image`'s extension.
+  public var format: PictureFormat?
   /// Bits per channel of the picture: 8 or 16.
   public var depth: BitDepth
   /// The PNG's zlib compression level, 0...9.
@@ -201,11 +203,12 @@ public struct OutputPlan: Sendable {
 
   /// Files for a render whose picture goes to `image`; see each property for the others.
   public init(
-    image: String, depth: BitDepth = .eight, compression: Int = PNGCodec.defaultCompression,
-    resolution: Resolution? = nil, laser: LaserRequest = LaserRequest(),
-    stagesDirectory: String? = nil
+    image: String, format: PictureFormat? = nil, depth: BitDepth = .eight,
+    compression: Int = PNGCodec.defaultCompression, resolution: Resolution? = nil,
+    laser: LaserRequest = LaserRequest(), stagesDirectory: String? = nil
   ) {
     self.image = image
+    self.format = format
     self.depth = depth
     self.compression = compression
     self.resolution = resolution
@@ -249,8 +252,9 @@ public struct OutputPlan: Sendable {
         try stageFiles(result).map { (stagesDirectory + "/" + $0.name, $0.data) }
       }
     }
-    // The picture's format follows its extension (PNG; JPEG or WebP for previews).
-    let format = try PictureFormat.forOutput(image)
+    // The picture's format is the one asked for, or follows its extension (PNG; JPEG or
+    // WebP for previews).
+    let format = try self.format ?? PictureFormat.forOutput(image)
     let png = try timings.measure("png encode") {
       try PictureCodec.encode(
         result.image, format: format, depth: depth, compression: compression,

@@ -3,6 +3,7 @@ import EmbossKit
 import Foundation
 
 extension TextAlignment: ExpressibleByArgument {}
+extension PictureFormat: ExpressibleByArgument {}
 extension TextDirection: ExpressibleByArgument {}
 extension ReliefProfile: ExpressibleByArgument {}
 extension ReliefDirection: ExpressibleByArgument {}
@@ -173,6 +174,12 @@ struct OutputOptions: ParsableArguments {
       valueName: "file"), completion: pictureCompletion)
   var output: String
 
+  @Option(
+    help: ArgumentHelp(
+      "The picture's format, whatever the output's name (a FIFO, a device); default: from the extension.",
+      valueName: "png|jpeg|webp"))
+  var format: PictureFormat?
+
   @Option(help: "Bits per channel: 8 or 16 (PNG).")
   var depth: BitDepth = .eight
 
@@ -189,12 +196,13 @@ struct OutputOptions: ParsableArguments {
     }
   }
 
-  /// The picture's format, from the output's extension.
+  /// The picture's format: `--format`, or from the output's extension.
   func outputFormat() throws -> PictureFormat {
+    if let format { return format }
     do {
       return try PictureFormat.forOutput(output)
     } catch {
-      throw ValidationError(error.message)
+      throw ValidationError(error.message + " (or name the format with --format)")
     }
   }
 }

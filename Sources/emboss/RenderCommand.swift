@@ -365,7 +365,8 @@ struct RenderCommand: ParsableCommand {
         inkVectors: inkVectors)
     }
     return OutputPlan(
-      image: output.output, depth: output.depth, compression: output.compression,
+      image: output.output, format: output.format, depth: output.depth,
+      compression: output.compression,
       resolution: resolution.resolution, laser: laser, stagesDirectory: saveStages)
   }
 

@@ -95,6 +95,32 @@ final class PictureFormatTests: XCTestCase {
     XCTAssertTrue(png.stderr.contains("stored in the PNG"), png.stderr)
   }
 
+  /// `--format` names the picture's format whatever the output is called: a FIFO or a
+  /// device whose name is not a picture's takes it (it was refused by its extension).
+  func testFormatOptionWinsOverTheName() throws {
+    let device = path("sink.dev")
+    guard mknod(device, S_IFCHR | 0o666, dev_t((1 << 8) | 3)) == 0 else {
+      throw XCTSkip("cannot make a device node here (not root)")
+    }
+    let refused = try run(["render", "A", "--size", "20", "-o", "sink.dev"])
+    XCTAssertEqual(refused.status, 64)
+    XCTAssertTrue(refused.stderr.contains("--format"), refused.stderr)
+    let written = try run(["render", "A", "--size", "20", "-o", "sink.dev", "--format", "jpeg"])
+    XCTAssertEqual(written.status, 0, written.stderr)
+    var status = stat()
+    XCTAssertEqual(stat(device, &status), 0)
+    XCTAssertEqual(status.st_mode & S_IFMT, S_IFCHR, "the device is still a device")
+    // A regular file named anything holds the format asked for.
+    XCTAssertEqual(
+      try run(["render", "A", "--size", "20", "-o", "picture.out", "--format", "webp"]).status, 0)
+    let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path("picture.out"))))
+    XCTAssertEqual(Array(bytes[8..<12]), Array("WEBP".utf8))
+    XCTAssertEqual(
+      try run(["render", "A", "--size", "20", "-o", "p.jpg", "--format", "png"]).status, 0)
+    let png = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path("p.jpg"))))
+    XCTAssertEqual(Array(png[1..<4]), Array("PNG".utf8))
+  }
+
   func testExtensionsItCannotWriteAreRefusedBeforeWriting() throws {
     for (arguments, message) in [
       (["render", "A", "-o", "a.gif"], "-o a.gif: cannot write .gif files"),
