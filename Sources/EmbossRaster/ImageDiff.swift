@@ -23,10 +23,13 @@ public struct ImageDiff: Sendable {
     public var worstY: Int
     /// Peak signal-to-noise ratio over all channels in dB; infinite for identical images.
     public var psnr: Double
-    /// Pixels beyond the tolerance forgiven as anti-aliasing, and pixels left out.
+    /// Pixels beyond the tolerance forgiven as anti-aliasing.
     public var antialiasedPixels: Int = 0
     /// Pixels left out by `Options.ignore`.
     public var ignoredPixels: Int = 0
+    /// The first forgiven pixels, row by row, and why: at most `forgivenListLimit` of the
+    /// `antialiasedPixels`.
+    public var forgivenPixels: [ForgivenPixel] = []
 
     /// Bad pixels over the pixels compared (ignored ones left out).
     public var badFraction: Double {
@@ -47,17 +50,53 @@ public struct ImageDiff: Sendable {
       return text
     }
 
+    /// How many forgiven pixels a report lists (`antialiasedPixels` counts them all).
+    public static let forgivenListLimit = 1000
+
     /// The report as JSON (`psnr` null for identical images).
+    ///
+    /// `forgivenPixels` lists the first forgiven pixels as `{"x", "y", "reason"}` objects;
+    /// `forgivenPixelsOmitted` counts the forgiven pixels left off that list.
     public func json(options: Options, maxBadFraction: Double) -> String {
       let psnrText = psnr.isInfinite ? "null" : String(format: "%.4f", psnr)
       let match = badFraction <= maxBadFraction
+      let forgivenText = forgivenPixels.map {
+        "{\"x\":\($0.x),\"y\":\($0.y),\"reason\":\"\($0.reason.rawValue)\"}"
+      }.joined(separator: ",")
       return
         "{\"width\":\(width),\"height\":\(height),\"pixels\":\(width * height - ignoredPixels),"
         + "\"badPixels\":\(badPixels),\"badFraction\":\(String(format: "%.8f", badFraction)),"
         + "\"antialiasedPixels\":\(antialiasedPixels),\"ignoredPixels\":\(ignoredPixels),"
         + "\"worstDifference\":\(String(format: "%.4f", worstDifference)),\"worstX\":\(worstX),"
         + "\"worstY\":\(worstY),\"psnr\":\(psnrText),\"tolerance\":\(options.tolerance),"
-        + "\"maxBadFraction\":\(maxBadFraction),\"match\":\(match)}"
+        + "\"maxBadFraction\":\(maxBadFraction),\"match\":\(match),"
+        + "\"forgivenPixels\":[\(forgivenText)],"
+        + "\"forgivenPixelsOmitted\":\(antialiasedPixels - forgivenPixels.count)}"
+    }
+  }
+
+  /// A pixel beyond the tolerance that was forgiven, and why.
+  public struct ForgivenPixel: Sendable, Equatable {
+    /// Which image's pixel looks anti-aliased.
+    public enum Reason: String, Sendable {
+      /// Anti-aliased in the expected image.
+      case antialiasedInExpected = "antialiased in expected"
+      /// Anti-aliased in the actual image (and not in the expected one).
+      case antialiasedInActual = "antialiased in actual"
+    }
+
+    /// The pixel's column.
+    public var x: Int
+    /// The pixel's row.
+    public var y: Int
+    /// Why it was forgiven.
+    public var reason: Reason
+
+    /// A forgiven pixel.
+    public init(x: Int, y: Int, reason: Reason) {
+      self.x = x
+      self.y = y
+      self.reason = reason
     }
   }
 
@@ -65,9 +104,11 @@ public struct ImageDiff: Sendable {
   public struct Options: Sendable, Equatable {
     /// Largest channel difference that still matches, in 8-bit levels.
     public var tolerance: Double
-    /// A pixel beyond the tolerance still matches when a pixel next to it (3 x 3) in the other
-    /// image matches it, both ways: an edge moved by a fraction of a pixel, anti-aliased
-    /// differently (as pixelmatch forgives anti-aliasing).
+    /// A pixel beyond the tolerance still matches when it looks anti-aliased in either image.
+    ///
+    /// The test is pixelmatch's (`isAntialiased(x:y:in:other:)`), asked of the expected image
+    /// and then of the actual one: an edge anti-aliased differently matches, a picture moved
+    /// by a whole pixel does not.
     public var antialiasing: Bool
     /// Rectangles left out of the comparison (a date, a version number).
     public var ignore: [PixelRect]
@@ -95,19 +136,27 @@ public struct ImageDiff: Sendable {
   public static func verdicts(
     expected: PNGCodec.Samples, actual: PNGCodec.Samples, options: Options
   ) -> [Verdict] {
+    judge(expected: expected, actual: actual, options: options, listing: 0).verdicts
+  }
+
+  /// Each pixel's verdict, and the first `listing` forgiven pixels with their reasons.
+  static func judge(
+    expected: PNGCodec.Samples, actual: PNGCodec.Samples, options: Options, listing: Int
+  ) -> (verdicts: [Verdict], forgiven: [ForgivenPixel]) {
     let w = expected.width
     let h = expected.height
-    // The largest channel difference between expected pixel i and actual pixel j, in levels;
-    // two fully transparent pixels are equal whatever color they hide.
-    func difference(_ i: Int, _ j: Int) -> Double {
-      if expected.rgba[4 * i + 3] == 0 && actual.rgba[4 * j + 3] == 0 { return 0 }
+    // The largest channel difference between the two images' pixel i, in levels; two fully
+    // transparent pixels are equal whatever color they hide.
+    func difference(_ i: Int) -> Double {
+      if expected.rgba[4 * i + 3] == 0 && actual.rgba[4 * i + 3] == 0 { return 0 }
       var worst = 0
       for c in 0..<4 {
-        worst = max(worst, abs(Int(expected.rgba[4 * i + c]) - Int(actual.rgba[4 * j + c])))
+        worst = max(worst, abs(Int(expected.rgba[4 * i + c]) - Int(actual.rgba[4 * i + c])))
       }
       return Double(worst) / 257
     }
     var out = [Verdict](repeating: .equal, count: w * h)
+    var forgiven: [ForgivenPixel] = []
     for y in 0..<h {
       for x in 0..<w {
         let i = y * w + x
@@ -115,7 +164,7 @@ public struct ImageDiff: Sendable {
           out[i] = .ignored
           continue
         }
-        let d = difference(i, i)
+        let d = difference(i)
         if d == 0 { continue }
         if d <= options.tolerance {
           out[i] = .close
@@ -123,19 +172,91 @@ public struct ImageDiff: Sendable {
         }
         out[i] = .bad
         guard options.antialiasing else { continue }
-        var expectedFound = false
-        var actualFound = false
-        for ny in max(0, y - 1)...min(h - 1, y + 1) {
-          for nx in max(0, x - 1)...min(w - 1, x + 1) where nx != x || ny != y {
-            let n = ny * w + nx
-            if difference(i, n) <= options.tolerance { expectedFound = true }
-            if difference(n, i) <= options.tolerance { actualFound = true }
-          }
+        let reason: ForgivenPixel.Reason
+        if isAntialiased(x: x, y: y, in: expected, other: actual) {
+          reason = .antialiasedInExpected
+        } else if isAntialiased(x: x, y: y, in: actual, other: expected) {
+          reason = .antialiasedInActual
+        } else {
+          continue
         }
-        if expectedFound && actualFound { out[i] = .antialiased }
+        out[i] = .antialiased
+        if forgiven.count < listing { forgiven.append(ForgivenPixel(x: x, y: y, reason: reason)) }
       }
     }
-    return out
+    return (out, forgiven)
+  }
+
+  /// Whether the pixel at (x, y) of `image` looks anti-aliased, by pixelmatch's test.
+  ///
+  /// The test follows Vysniauskas's "Anti-aliased pixel and intensity slope detector" (2009).
+  /// The pixel is anti-aliased when, among its 8 neighbours in `image`, at most 2 have its
+  /// brightness (YIQ's Y, over white), some are darker and some brighter, and the darkest or
+  /// the brightest has at least 3 identical neighbours ("siblings") in `image` and in
+  /// `other` alike: it sits on a slope next to a flat region that both images share. As
+  /// in pixelmatch, a pixel on the border counts the outside as one equal neighbour, and
+  /// the first darkest (brightest) neighbour in pixelmatch's order, column by column, is
+  /// the one checked. Both images have `image`'s size.
+  public static func isAntialiased(
+    x: Int, y: Int, in image: PNGCodec.Samples, other: PNGCodec.Samples
+  ) -> Bool {
+    let w = image.width
+    let h = image.height
+    let x0 = max(0, x - 1)
+    let x1 = min(w - 1, x + 1)
+    let y0 = max(0, y - 1)
+    let y1 = min(h - 1, y + 1)
+    let center = brightness(image, y * w + x)
+    var equal = x == 0 || y == 0 || x == w - 1 || y == h - 1 ? 1 : 0
+    var darkest: (delta: Double, index: Int)?
+    var brightest: (delta: Double, index: Int)?
+    for nx in x0...x1 {
+      for ny in y0...y1 where nx != x || ny != y {
+        let n = ny * w + nx
+        let delta = brightness(image, n) - center
+        if delta == 0 {
+          equal += 1
+          if equal > 2 { return false }
+        } else if delta < (darkest?.delta ?? 0) {
+          darkest = (delta, n)
+        } else if delta > (brightest?.delta ?? 0) {
+          brightest = (delta, n)
+        }
+      }
+    }
+    guard let darkest, let brightest else { return false }
+    func settled(_ n: Int) -> Bool {
+      hasManySiblings(n, in: image) && hasManySiblings(n, in: other)
+    }
+    return settled(darkest.index) || settled(brightest.index)
+  }
+
+  /// A pixel's brightness: YIQ's Y of its color over white (straight alpha), in 16-bit units.
+  static func brightness(_ image: PNGCodec.Samples, _ i: Int) -> Double {
+    let alpha = Double(image.rgba[4 * i + 3]) / 65535
+    func blended(_ c: Int) -> Double { 65535 + (Double(image.rgba[4 * i + c]) - 65535) * alpha }
+    return 0.298_895_31 * blended(0) + 0.586_622_47 * blended(1) + 0.114_482_23 * blended(2)
+  }
+
+  /// Whether pixel `i` has at least 3 identical neighbours (the outside counting as one on the
+  /// border); two fully transparent pixels are identical.
+  static func hasManySiblings(_ i: Int, in image: PNGCodec.Samples) -> Bool {
+    let w = image.width
+    let h = image.height
+    let x = i % w
+    let y = i / w
+    func same(_ n: Int) -> Bool {
+      if image.rgba[4 * i + 3] == 0 && image.rgba[4 * n + 3] == 0 { return true }
+      return (0..<4).allSatisfy { image.rgba[4 * i + $0] == image.rgba[4 * n + $0] }
+    }
+    var siblings = x == 0 || y == 0 || x == w - 1 || y == h - 1 ? 1 : 0
+    for nx in max(0, x - 1)...min(w - 1, x + 1) {
+      for ny in max(0, y - 1)...min(h - 1, y + 1) where (nx != x || ny != y) && same(ny * w + nx) {
+        siblings += 1
+        if siblings > 2 { return true }
+      }
+    }
+    return false
   }
 
   /// Compares equal-sized sample sets.
@@ -152,7 +273,8 @@ public struct ImageDiff: Sendable {
     expected: PNGCodec.Samples, actual: PNGCodec.Samples, options: Options
   ) -> Report? {
     guard expected.width == actual.width, expected.height == actual.height else { return nil }
-    let verdicts = verdicts(expected: expected, actual: actual, options: options)
+    let (verdicts, forgivenList) = judge(
+      expected: expected, actual: actual, options: options, listing: Report.forgivenListLimit)
     var bad = 0
     var forgiven = 0
     var ignored = 0
@@ -188,7 +310,7 @@ public struct ImageDiff: Sendable {
       width: expected.width, height: expected.height, badPixels: bad, worstDifference: worst,
       worstX: count == 0 ? 0 : worstIndex % expected.width,
       worstY: count == 0 ? 0 : worstIndex / expected.width, psnr: psnr,
-      antialiasedPixels: forgiven, ignoredPixels: ignored)
+      antialiasedPixels: forgiven, ignoredPixels: ignored, forgivenPixels: forgivenList)
   }
 
   /// The differences alone, at the images' size, as 8-bit RGBA samples.

@@ -24,8 +24,10 @@ extension Snapshotting where Value == RGBAImage, Format == Data {
   ///
   /// - Parameters:
   ///   - tolerance: The largest channel difference that still matches, in 8-bit levels.
-  ///   - antialiasing: Forgives a pixel beyond the tolerance when one of its 8 neighbours
-  ///     matches it in the other image, both ways (as pixelmatch does).
+  ///   - antialiasing: Forgives a pixel beyond the tolerance when it looks anti-aliased in
+  ///     the expected or the actual image, by pixelmatch's test
+  ///     (`ImageDiff.isAntialiased(x:y:in:other:)`): an edge anti-aliased differently
+  ///     matches, an image moved by a pixel does not.
   ///   - ignore: Rectangles left out of the comparison (a date, a version number).
   ///   - maxBadFraction: The fraction of compared pixels (0...1) allowed to differ.
   /// - Returns: A strategy that stores the image as `.png` next to the test file, in

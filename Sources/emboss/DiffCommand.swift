@@ -43,7 +43,7 @@ struct DiffCommand: ParsableCommand {
 
   @Flag(
     help:
-      "Forgive a pixel beyond the tolerance when a neighbor in the other image matches it, both ways (an edge anti-aliased differently, as pixelmatch forgives)."
+      "Forgive a pixel beyond the tolerance when it looks anti-aliased in either image, by pixelmatch's test: at most 2 neighbors as bright as it, darker and brighter ones, and the darkest or brightest in a flat patch (3 identical neighbors) in both images. An edge anti-aliased differently passes; a picture moved by a pixel does not. --json lists the first 1000 forgiven pixels and why."
   )
   var antialiasing = false
 

@@ -60,12 +60,44 @@ final class DiffOptionsTests: XCTestCase {
     XCTAssertEqual(try json(strict)["badPixels"] as? Int, 32, "two columns of 16")
     let lenient = try run(["diff", "a.png", "b.png", "--json", "--antialiasing"])
     XCTAssertEqual(lenient.status, 0, String(decoding: lenient.stdout, as: UTF8.self))
-    XCTAssertEqual(try json(lenient)["antialiasedPixels"] as? Int, 32)
+    let report = try json(lenient)
+    XCTAssertEqual(report["antialiasedPixels"] as? Int, 32)
+    // Each changed pixel is the gray step of one of the images, beside flat black and white.
+    let forgiven = try XCTUnwrap(report["forgivenPixels"] as? [[String: Any]])
+    XCTAssertEqual(forgiven.count, 32)
+    XCTAssertEqual(report["forgivenPixelsOmitted"] as? Int, 0)
+    XCTAssertEqual(forgiven.first?["x"] as? Int, 10)
+    XCTAssertEqual(forgiven.first?["y"] as? Int, 0)
+    XCTAssertEqual(forgiven.first?["reason"] as? String, "antialiased in expected")
+    XCTAssertEqual(forgiven.filter { $0["reason"] as? String == "antialiased in actual" }.count, 16)
     // A real change is not forgiven: a spot with nothing like it nearby.
     try write("c.png") { x, y in x == 3 && y == 3 ? [255, 0, 0, 255] : edge(10)(x, y) }
     let spot = try run(["diff", "a.png", "c.png", "--json", "--antialiasing"])
     XCTAssertEqual(spot.status, 1)
     XCTAssertEqual(try json(spot)["badPixels"] as? Int, 1)
+  }
+
+  func testATextRenderShiftedByAPixelIsNotForgiven() throws {
+    XCTAssertEqual(try run(["render", "Hi", "--size", "48", "-o", "a.png"]).status, 0)
+    let a = try PictureCodec.readSamples(path: directory.appendingPathComponent("a.png").path)
+    // The same render moved one pixel right (the first column repeated).
+    var shifted: [UInt8] = []
+    for y in 0..<a.height {
+      for x in 0..<a.width {
+        let i = 4 * (y * a.width + max(0, x - 1))
+        shifted += a.rgba[i..<(i + 4)].map { UInt8($0 >> 8) }
+      }
+    }
+    try PNGCodec.encodeRaw(
+      shifted, width: a.width, height: a.height, channels: 4, bitDepth: 8, compression: 1,
+      pixelsPerMeter: 0, srgb: true
+    ).write(to: directory.appendingPathComponent("b.png"))
+    let result = try run(["diff", "a.png", "b.png", "--json", "--antialiasing"])
+    let text = String(decoding: result.stdout, as: UTF8.self)
+    XCTAssertEqual(result.status, 1, text)
+    let report = try json(result)
+    XCTAssertGreaterThan(try XCTUnwrap(report["badPixels"] as? Int), 100, text)
+    XCTAssertEqual(report["match"] as? Bool, false)
   }
 
   func testIgnoredRegionsAndTheDifferenceImage() throws {

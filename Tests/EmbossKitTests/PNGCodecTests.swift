@@ -170,4 +170,108 @@ final class ImageDiffTests: XCTestCase {
     XCTAssertEqual(
       ImageDiff.compare(expected: expected, actual: expected, tolerance: 0)?.psnr, .infinity)
   }
+
+  /// A gray picture from rows of 8-bit levels (opaque).
+  func gray(_ rows: [[Int]]) -> PNGCodec.Samples {
+    PNGCodec.Samples(
+      width: rows[0].count, height: rows.count,
+      rgba: rows.flatMap { $0.flatMap { [$0, $0, $0, 255].map { UInt16($0) * 257 } } },
+      pixelsPerMeter: 0)
+  }
+
+  /// A black disk on white, each pixel's coverage from `n` x `n` sub-samples.
+  func disk(centerX: Double, centerY: Double, radius: Double, subsamples n: Int)
+    -> PNGCodec.Samples
+  {
+    let size = 40
+    var rows: [[Int]] = []
+    for y in 0..<size {
+      rows.append(
+        (0..<size).map { x in
+          var inside = 0
+          for sy in 0..<n {
+            for sx in 0..<n {
+              let dx = Double(x) + (Double(sx) + 0.5) / Double(n) - centerX
+              let dy = Double(y) + (Double(sy) + 0.5) / Double(n) - centerY
+              if dx * dx + dy * dy < radius * radius { inside += 1 }
+            }
+          }
+          return Int((255 * (1 - Double(inside) / Double(n * n))).rounded())
+        })
+    }
+    return gray(rows)
+  }
+
+  func testTheDetectorOnAHandMadeImage() throws {
+    // A soft vertical edge: black, a gray column, white.
+    let edge = gray(Array(repeating: [0, 0, 128, 255, 255, 255, 255], count: 5))
+    XCTAssertTrue(ImageDiff.isAntialiased(x: 2, y: 2, in: edge, other: edge), "the gray column")
+    XCTAssertFalse(ImageDiff.isAntialiased(x: 1, y: 2, in: edge, other: edge), "flat black")
+    XCTAssertFalse(ImageDiff.isAntialiased(x: 3, y: 2, in: edge, other: edge), "flat white")
+    // The flat regions beside it must be flat in the other image too.
+    let noise = gray((0..<5).map { y in (0..<7).map { x in 7 * (7 * y + x) } })
+    XCTAssertFalse(ImageDiff.isAntialiased(x: 2, y: 2, in: edge, other: noise))
+    // A lone spot has brighter neighbours but no darker ones.
+    let spot = gray((0..<5).map { y in (0..<5).map { x in x == 2 && y == 2 ? 128 : 255 } })
+    XCTAssertFalse(ImageDiff.isAntialiased(x: 2, y: 2, in: spot, other: spot))
+    // Three neighbours as bright as it: a band, not an anti-aliased edge.
+    let band = gray(Array(repeating: [0, 0, 128, 128, 255], count: 5))
+    XCTAssertFalse(ImageDiff.isAntialiased(x: 2, y: 2, in: band, other: band))
+    // A gradient has darker and brighter neighbours but no flat patch beside it.
+    let ramp = gray(Array(repeating: [0, 60, 120, 180, 240], count: 5))
+    XCTAssertFalse(ImageDiff.isAntialiased(x: 2, y: 2, in: ramp, other: ramp))
+    // compare asks the expected image first, then the actual one.
+    let moved = gray(Array(repeating: [0, 0, 0, 128, 255, 255, 255], count: 5))
+    let options = ImageDiff.Options(antialiasing: true)
+    let report = try XCTUnwrap(ImageDiff.compare(expected: edge, actual: moved, options: options))
+    XCTAssertEqual(report.badPixels, 0)
+    XCTAssertEqual(report.antialiasedPixels, 10)
+    XCTAssertEqual(
+      report.forgivenPixels.prefix(2),
+      [
+        ImageDiff.ForgivenPixel(x: 2, y: 0, reason: .antialiasedInExpected),
+        ImageDiff.ForgivenPixel(x: 3, y: 0, reason: .antialiasedInActual),
+      ])
+  }
+
+  func testEdgesAntialiasedDifferentlyAreForgiven() throws {
+    let options = ImageDiff.Options(antialiasing: true)
+    let eight = disk(centerX: 20, centerY: 20, radius: 12, subsamples: 8)
+    let pairs = [
+      ("8 vs 16 sub-samples", disk(centerX: 20, centerY: 20, radius: 12, subsamples: 16)),
+      ("moved by 0.1 px", disk(centerX: 20.1, centerY: 20, radius: 12, subsamples: 8)),
+    ]
+    for (name, other) in pairs {
+      let strict = try XCTUnwrap(ImageDiff.compare(expected: eight, actual: other, tolerance: 0))
+      XCTAssertGreaterThan(strict.badPixels, 0, name)
+      let report = try XCTUnwrap(
+        ImageDiff.compare(expected: eight, actual: other, options: options))
+      XCTAssertEqual(report.badPixels, 0, "\(name): \(report.summary)")
+      XCTAssertEqual(report.antialiasedPixels, strict.badPixels, name)
+      XCTAssertEqual(report.forgivenPixels.count, report.antialiasedPixels, name)
+    }
+    // A whole pixel is no anti-aliasing.
+    let moved = disk(centerX: 21, centerY: 20, radius: 12, subsamples: 8)
+    let report = try XCTUnwrap(ImageDiff.compare(expected: eight, actual: moved, options: options))
+    XCTAssertGreaterThan(report.badPixels, 0, report.summary)
+  }
+
+  func testReportsListAtMostAThousandForgivenPixels() throws {
+    // 100 soft vertical edges of 100 pixels, anti-aliased at two gray levels.
+    func edges(_ level: Int) -> PNGCodec.Samples {
+      gray(Array(repeating: (0..<700).map { [0, 0, 0, level, 255, 255, 255][$0 % 7] }, count: 100))
+    }
+    let report = try XCTUnwrap(
+      ImageDiff.compare(
+        expected: edges(128), actual: edges(100), options: ImageDiff.Options(antialiasing: true)))
+    XCTAssertEqual(report.badPixels, 0)
+    XCTAssertEqual(report.antialiasedPixels, 10_000)
+    XCTAssertEqual(report.forgivenPixels.count, ImageDiff.Report.forgivenListLimit)
+    XCTAssertEqual(
+      report.forgivenPixels.last,
+      ImageDiff.ForgivenPixel(x: 696, y: 9, reason: .antialiasedInExpected))
+    let json = report.json(options: ImageDiff.Options(antialiasing: true), maxBadFraction: 0)
+    XCTAssertTrue(json.contains("\"forgivenPixelsOmitted\":9000}"), json.suffix(200).description)
+    XCTAssertTrue(json.contains("{\"x\":3,\"y\":0,\"reason\":\"antialiased in expected\"}"))
+  }
 }
