@@ -347,6 +347,15 @@ public struct BatchManifestEntry: Codable, Sendable, Equatable {
   public var x: Double?
   /// The top edge of the row's place on its gang sheet, in mm.
   public var y: Double?
+  /// The shard that rendered the row, 0-based (0 without sharding).
+  ///
+  /// With `shardCount` and `batchRows`, `batch merge` checks that every row of every shard is
+  /// there. Absent in manifests of emboss before 2026-11.
+  public var shardIndex: Int?
+  /// How many shards share the batch's rows.
+  public var shardCount: Int?
+  /// The number of rows in the batch's rows file (all shards').
+  public var batchRows: Int?
 
   /// An entry with no gang sheet place.
   public init(
@@ -368,6 +377,31 @@ public struct BatchManifestEntry: Codable, Sendable, Equatable {
     // Encoding a struct of strings and numbers cannot fail.
     let data = (try? encoder.encode(self)) ?? Data()
     return String(decoding: data, as: UTF8.self)
+  }
+
+  /// Every entry of a manifest file, in its order, or an error naming the first line that
+  /// is not an entry (`file:line: ...`) or the file that cannot be read.
+  public static func readAll(_ path: String) throws(EmbossError) -> [BatchManifestEntry] {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw EmbossError("cannot read manifest '\(path)'")
+    }
+    let decoder = JSONDecoder()
+    var entries: [BatchManifestEntry] = []
+    for (index, line) in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+      .enumerated()
+    {
+      guard !line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") }) else {
+        continue
+      }
+      do {
+        entries.append(try decoder.decode(BatchManifestEntry.self, from: Data(line)))
+      } catch {
+        let text = String(decoding: line.prefix(60), as: UTF8.self)
+        throw EmbossError(
+          "\(path):\(index + 1): not a manifest entry: '\(text)\(line.count > 60 ? "..." : "")'")
+      }
+    }
+    return entries
   }
 
   /// The entries of a manifest file by row (the last entry of a row wins).
@@ -516,16 +550,19 @@ public struct BatchRunner {
     var owners: [String: Int] = [:]
     var collisions: [Int: EmbossError] = [:]
     var total = 0
+    var allRows = 0
     let first = try BatchRows(path: rowsPath)
     while true {
       let row: BatchRow?
       do {
         row = try first.next()
       } catch is EmbossError where first.isJSONLines {
+        allRows += 1
         if shard?.takes(first.rowNumber) ?? true { total += 1 }
         continue
       }
       guard let row else { break }
+      allRows += 1
       if let shard, !shard.takes(row.number) { continue }
       total += 1
       guard let planned = try? plan(row) else { continue }
@@ -552,6 +589,8 @@ public struct BatchRunner {
     let state = BatchState(
       rows: try BatchRows(path: rowsPath), shard: shard, plan: plan, collisions: collisions,
       previous: previous, total: total, handle: handle, entry: entry, place: place)
+    let batchRows = allRows
+    let shard = self.shard
     let caches = CachePool(count: workers)
     let start = DispatchTime.now().uptimeNanoseconds
     let version = self.version
@@ -592,6 +631,9 @@ public struct BatchRunner {
         }
         result.milliseconds =
           (Double(DispatchTime.now().uptimeNanoseconds - rowStart) / 1e4).rounded() / 100
+        result.shardIndex = shard?.index ?? 0
+        result.shardCount = shard?.count ?? 1
+        result.batchRows = batchRows
         let counts = state.finish(work.index, result)
         progress(
           Progress(

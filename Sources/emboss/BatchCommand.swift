@@ -384,8 +384,11 @@ struct BatchMergeCommand: ParsableCommand {
     commandName: "merge",
     abstract: "Merge the manifests of a batch's shards into one, in row order.",
     discussion: """
-      A row in two manifests must have the same inputs there (the same batch); its last \
-      entry wins. Exit status: 0, 1 when a manifest cannot be read or rows disagree.
+      Every shard's manifest must be given, each once: merge checks that every row of the \
+      batch is there exactly once (manifests record their shard and the batch's row count). \
+      Exit status: 0; 1 when a manifest cannot be read, a line is not a manifest entry, a \
+      row is in two manifests (or twice in one), manifests are of different batches, or rows \
+      are missing (naming the shards they belong to).
       """)
 
   @Argument(help: ArgumentHelp("The shards' manifests.", valueName: "manifest"))
@@ -399,23 +402,50 @@ struct BatchMergeCommand: ParsableCommand {
   }
 
   func run() throws {
-    var merged: [Int: BatchManifestEntry] = [:]
+    var merged: [Int: (entry: BatchManifestEntry, path: String)] = [:]
+    // The batch's shard count and row count, as the first manifest that records them says.
+    var batch: (shards: Int, rows: Int, path: String)? = nil
     for path in manifests {
-      guard FileManager.default.fileExists(atPath: path) else {
-        throw EmbossError("cannot read manifest '\(path)'")
-      }
-      for (row, entry) in BatchManifestEntry.read(path) {
-        if let other = merged[row], other.inputs != entry.inputs, !other.inputs.isEmpty,
-          !entry.inputs.isEmpty
-        {
+      for entry in try BatchManifestEntry.readAll(path) {
+        if let shards = entry.shardCount, let rows = entry.batchRows {
+          if let batch, batch.shards != shards || batch.rows != rows {
+            throw EmbossError(
+              "'\(path)' is of a batch of \(rows) rows in \(shards) shards, '\(batch.path)' of \(batch.rows) rows in \(batch.shards): not the same batch"
+            )
+          }
+          batch = batch ?? (shards, rows, path)
+        }
+        if let other = merged[entry.row] {
+          if other.entry.inputs != entry.inputs, !other.entry.inputs.isEmpty, !entry.inputs.isEmpty
+          {
+            throw EmbossError(
+              "row \(entry.row) has other inputs in '\(path)' than in '\(other.path)': not the same batch"
+            )
+          }
           throw EmbossError(
-            "row \(row) has other inputs in '\(path)' than in an earlier manifest: not the same batch"
+            "row \(entry.row) is in '\(other.path)' and again in '\(path)': give each shard's manifest once"
           )
         }
-        merged[row] = entry
+        merged[entry.row] = (entry, path)
       }
     }
-    let text = merged.sorted { $0.key < $1.key }.map { $0.value.line() + "\n" }.joined()
+    if let batch {
+      let missing = (1...max(1, batch.rows)).filter { merged[$0] == nil && batch.rows > 0 }
+      if !missing.isEmpty {
+        let shards = Set(missing.map { ($0 - 1) % batch.shards }).sorted()
+        let rows = missing.prefix(10).map(String.init).joined(separator: ", ")
+        throw EmbossError(
+          "\(missing.count) of \(batch.rows) rows are in no manifest (rows \(rows)\(missing.count > 10 ? ", ..." : "")): "
+            + "missing shard\(shards.count > 1 ? "s" : "") "
+            + shards.map { "\($0)/\(batch.shards)" }.joined(separator: ", "))
+      }
+      if let extra = merged.keys.first(where: { $0 < 1 || $0 > batch.rows }) {
+        throw EmbossError(
+          "row \(extra) of '\(merged[extra]?.path ?? "")' is past the batch's \(batch.rows) rows: not the same batch"
+        )
+      }
+    }
+    let text = merged.sorted { $0.key < $1.key }.map { $0.value.entry.line() + "\n" }.joined()
     try OutputFile.write(Data(text.utf8), to: output)
   }
 }

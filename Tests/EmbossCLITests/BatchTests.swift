@@ -170,6 +170,51 @@ final class BatchTests: XCTestCase {
     let merge = try run(["batch", "merge", "m-1.jsonl", "m-0.jsonl", "-o", "all.jsonl"])
     XCTAssertEqual(merge.status, 0, merge.stderr)
     XCTAssertEqual(try manifest("all.jsonl").map(\.row), [1, 2, 3, 4, 5])
+    XCTAssertEqual(try manifest("m-1.jsonl").map(\.shardIndex), [1, 1])
+    XCTAssertEqual(try manifest("m-1.jsonl").map(\.batchRows), [5, 5])
+  }
+
+  /// A merge that lost a shard, got one twice, or holds a line that is not an entry fails
+  /// (exit 1) naming it, and writes nothing; manifests of two batches do not merge.
+  func testMergeRefusesAGapADuplicateAndABrokenLine() throws {
+    try write(
+      "rows.jsonl",
+      (1...5).map { "{\"text\": \"N\($0)\", \"size\": 20}" }.joined(separator: "\n") + "\n")
+    for shard in ["0/3", "1/3", "2/3"] {
+      let result = try run([
+        "batch", "rows.jsonl", "--name", "out/{row}.png", "--shard", shard,
+        "--manifest", "m-\(shard.prefix(1)).jsonl", "--quiet",
+      ])
+      XCTAssertEqual(result.status, 0, result.stderr)
+    }
+    func merge(_ inputs: [String]) throws -> CLIRunner.Result {
+      try run(["batch", "merge"] + inputs + ["-o", "all.jsonl"])
+    }
+    let gap = try merge(["m-0.jsonl", "m-2.jsonl"])
+    XCTAssertEqual(gap.status, 1)
+    XCTAssertEqual(
+      gap.stderr, "error: 2 of 5 rows are in no manifest (rows 2, 5): missing shard 1/3\n")
+    let twice = try merge(["m-0.jsonl", "m-1.jsonl", "m-2.jsonl", "m-1.jsonl"])
+    XCTAssertEqual(twice.status, 1)
+    XCTAssertTrue(twice.stderr.contains("row 2 is in 'm-1.jsonl' and again in 'm-1.jsonl'"))
+    let lines = try String(contentsOfFile: path("m-2.jsonl"), encoding: .utf8)
+    try write("broken.jsonl", lines + "{\"row\": 9, \"stat\n")
+    let broken = try merge(["m-0.jsonl", "m-1.jsonl", "broken.jsonl"])
+    XCTAssertEqual(broken.status, 1)
+    XCTAssertTrue(
+      broken.stderr.hasPrefix("error: broken.jsonl:2: not a manifest entry"), broken.stderr)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: path("all.jsonl")))
+    // Another batch (3 rows, unsharded) does not merge with these.
+    try write("other.jsonl", "{\"text\": \"X\"}\n{\"text\": \"Y\"}\n{\"text\": \"Z\"}\n")
+    XCTAssertEqual(
+      try run([
+        "batch", "other.jsonl", "--name", "o/{row}.png", "--manifest", "o.jsonl", "--quiet",
+      ]).status, 0)
+    let mixed = try merge(["m-0.jsonl", "o.jsonl"])
+    XCTAssertEqual(mixed.status, 1)
+    XCTAssertTrue(mixed.stderr.contains("not the same batch"), mixed.stderr)
+    XCTAssertEqual(try merge(["m-2.jsonl", "m-0.jsonl", "m-1.jsonl"]).status, 0)
+    XCTAssertEqual(try manifest("all.jsonl").map(\.row), [1, 2, 3, 4, 5])
   }
 
   /// Two rows naming one file: the later one fails before anything is rendered; a
