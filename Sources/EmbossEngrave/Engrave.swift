@@ -5,7 +5,8 @@ import Foundation
 
 /// How gray becomes black and white.
 public enum DitherMethod: String, Sendable, CaseIterable {
-  /// Glowforge's threshold: white where the alpha-corrected gray >= threshold / 255.
+  /// Glowforge's threshold: white where the alpha-corrected gray >= threshold / 255 (within
+  /// a thousandth of a level: equal composite values decide alike).
   case threshold
   case floydSteinberg = "floyd-steinberg"
   case atkinson
@@ -388,6 +389,11 @@ public enum Engrave {
     let h = source.height
     let rowBytes = (w + 7) / 8
     let level = Float(options.threshold) / 255
+    // The threshold's cut: a gray within a thousandth of an 8-bit level of the threshold
+    // counts as at it (white), so equal composite values decide alike however they were
+    // computed (black at alpha 127 over white and an opaque gray 128 are both 128/255,
+    // a rounding error apart).
+    let cut = (Float(options.threshold) - 1e-3) / 255
     let invert = options.negative && !source.negativeApplied
     let gamma = options.gamma
     /// Clamped, gamma, negative: the value the methods compare.
@@ -435,7 +441,7 @@ public enum Engrave {
                 prepare(UnsafeMutableBufferPointer(rebasing: buffer[0..<1]))
                 let v = buffer[0]
                 if v >= 1 || v <= 0 || n == 0 {
-                  if !(v <= 0 || (n == 0 && v < level)) {
+                  if !(v <= 0 || (n == 0 && v < cut)) {
                     for i in 0..<rowBytes { out[base + i] = 0xFF }
                     // Padding bits past the width stay 0.
                     if w & 7 != 0 { out[base + rowBytes - 1] = UInt8(0xFF00 >> (w & 7) & 0xFF) }
@@ -449,7 +455,7 @@ public enum Engrave {
                 let v = buffer[x]
                 let black: Bool
                 if n == 0 {
-                  black = v < level
+                  black = v < cut
                 } else {
                   let t = levels.value[(y % n) * n + x % n]
                   black = v < 1 && (v <= 0 || v + bias < t)

@@ -190,12 +190,21 @@ public struct ColorLiteral: Sendable, Equatable {
       if v.hasSuffix("deg") { return Float(v.dropLast(3)) }
       return Float(v)
     }
+    // A value out of its range is an error naming it (CSS would clamp it silently: a
+    // channel of 300 or an alpha of 1.5 is a typo, not a color).
+    func outOfRange(_ v: String, _ what: String, _ range: String) -> Result<
+      ColorLiteral, EmbossError
+    > {
+      fail("\(what) \(v) is out of range (\(range))")
+    }
     var alpha: Float = 1
     if values.count == 4 {
-      guard let a = number(values.removeLast(), percentOf: 1), a.isFinite else {
+      let text = values.removeLast()
+      guard let a = number(text, percentOf: 1), a.isFinite else {
         return fail("the alpha is a number 0...1 or a percentage")
       }
-      alpha = min(max(a, 0), 1)
+      guard (0...1).contains(a) else { return outOfRange(text, "the alpha", "0...1 or 0%...100%") }
+      alpha = a
     }
     switch name {
     case "rgb", "rgba":
@@ -203,7 +212,10 @@ public struct ColorLiteral: Sendable, Equatable {
       guard channels.allSatisfy({ $0?.isFinite ?? false }) else {
         return fail("rgb() takes numbers 0...255 or percentages")
       }
-      let c = channels.map { min(max(($0 ?? 0) / 255, 0), 1) }
+      for (text, value) in zip(values, channels) where !(0...255).contains(value ?? 0) {
+        return outOfRange(text, "the channel", "0...255 or 0%...100%")
+      }
+      let c = channels.map { ($0 ?? 0) / 255 }
       return .success(ColorLiteral(red: c[0], green: c[1], blue: c[2], alpha: alpha))
     case "hsl", "hsla":
       guard let h = number(values[0], percentOf: 360), let sat = number(values[1], percentOf: 1),
@@ -212,8 +224,11 @@ public struct ColorLiteral: Sendable, Equatable {
       else {
         return fail("hsl() takes a hue in degrees and two percentages")
       }
-      let s = min(max(sat, 0), 1)
-      let l = min(max(light, 0), 1)
+      for (text, value) in [(values[1], sat), (values[2], light)] where !(0...1).contains(value) {
+        return outOfRange(text, "the percentage", "0%...100%")
+      }
+      let s = sat
+      let l = light
       // HSL to HSB: brightness = l + s * min(l, 1 - l).
       let brightness = l + s * min(l, 1 - l)
       let saturation = brightness == 0 ? 0 : 2 * (1 - l / brightness)

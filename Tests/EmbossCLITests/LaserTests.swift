@@ -231,6 +231,25 @@ final class LaserTests: XCTestCase {
     XCTAssertEqual(burned, Array(11..<28))
   }
 
+  /// The threshold treats equal composite values alike: black at alpha 127 over white and an
+  /// opaque gray 128 are both 128/255 (black at 127 burned at threshold 128, the gray did not).
+  func testThresholdTreatsEqualCompositeValuesAlike() throws {
+    var picture = RGBAImage(width: 2, height: 1, fill: SIMD4(0, 0, 0, 127.0 / 255))
+    let gray = SRGB.decode(128.0 / 255)
+    picture[1, 0] = SIMD4(gray, gray, gray, 1)
+    try PNGCodec.encode(picture).write(to: URL(fileURLWithPath: path("pair.png")))
+    let codes = try samples("pair.png")
+    XCTAssertEqual(codes.rgba[3], 127 * 257, "black at alpha 127")
+    XCTAssertEqual(codes.rgba[4], 128 * 257, "opaque gray 128")
+    for (threshold, burned) in [(128, false), (129, true), (127, false)] {
+      let result = try run(["engrave", "pair.png", "--threshold", "\(threshold)", "-o", "e.png"])
+      XCTAssertEqual(result.status, 0, result.stderr)
+      let bits = try samples("e.png")
+      XCTAssertEqual(bits.rgba[0] == 0, burned, "alpha 127 at threshold \(threshold)")
+      XCTAssertEqual(bits.rgba[4] == 0, burned, "gray 128 at threshold \(threshold)")
+    }
+  }
+
   func testPictureAsMask() throws {
     // A dark disk on white, as a scanned logo would be.
     var logo = RGBAImage(width: 80, height: 60, fill: SIMD4(1, 1, 1, 1))

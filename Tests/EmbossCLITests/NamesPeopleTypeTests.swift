@@ -70,6 +70,9 @@ final class NamesPeopleTypeTests: XCTestCase {
     let bad = try run(["render", "C", "--background", "rgb(1, 2)", "-o", "x.png"])
     XCTAssertEqual(bad.status, 64)
     XCTAssertTrue(bad.stderr.contains("rgb() takes three values"), bad.stderr)
+    let over = try run(["render", "C", "--background", "rgb(300,0,0,0)", "-o", "x.png"])
+    XCTAssertEqual(over.status, 64)
+    XCTAssertTrue(over.stderr.contains("the channel 300 is out of range"), over.stderr)
     XCTAssertEqual(
       try run(["render", "C", "--set", "surface.base=hsl(30, 80%, 50%)", "-o", "s.png"]).status, 0)
   }

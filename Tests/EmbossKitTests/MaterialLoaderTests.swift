@@ -88,6 +88,24 @@ final class MaterialLoaderTests: XCTestCase {
       [
         "test.yaml:2:8: error: \"surface.base\": expected a color such as \"#rrggbb\", got nothing (an unquoted # starts a YAML comment: write the color in quotes)"
       ])
+    // Values out of range are errors naming the value (they were clamped: rgb(300, 0, 0, 0)
+    // passed as transparent black).
+    XCTAssertEqual(
+      errors("surface:\n  base: \"rgb(300, 0, 0)\"\n"),
+      [
+        "test.yaml:2:9: error: \"surface.base\": the channel 300 is out of range (0...255 or 0%...100%), got \"rgb(300, 0, 0)\""
+      ])
+    XCTAssertEqual(
+      errors("surface:\n  base: \"rgb(0 0 0 / 150%)\"\n"),
+      [
+        "test.yaml:2:9: error: \"surface.base\": the alpha 150% is out of range (0...1 or 0%...100%), got \"rgb(0 0 0 / 150%)\""
+      ])
+    XCTAssertEqual(
+      errors("surface:\n  base: \"hsl(10, 50%, -5%)\"\n"),
+      [
+        "test.yaml:2:9: error: \"surface.base\": the percentage -5% is out of range (0%...100%), got \"hsl(10, 50%, -5%)\""
+      ])
+    XCTAssertEqual(errors("surface:\n  base: \"rgb(255, 0%, 100%)\"\n"), [])
   }
 
   func testHueColors() throws {
