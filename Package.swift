@@ -65,6 +65,8 @@ let package = Package(
     .target(name: "CImageFormats", dependencies: ["CLibJPEG", "CLibWebP"]),
     // Owns every libpng call that needs setjmp: no longjmp ever crosses a Swift frame.
     .target(name: "CPNG", dependencies: ["CLibPNG"], linkerSettings: [.linkedLibrary("z")]),
+    // Exact cut-line offsets: a C interface to Clipper 6 (Debian's libpolyclipping-dev).
+    .target(name: "CClipper", linkerSettings: [.linkedLibrary("polyclipping")]),
     // The library, one target per stage, following the data flow (docs/architecture.md):
     // Support -> Raster -> Model -> (Text, Relief, Shading, Engrave) -> Compositing,
     // Materials -> EmbossKit (the pipeline), which re-exports them all.
@@ -78,7 +80,8 @@ let package = Package(
       ]),
     .target(name: "EmbossRelief", dependencies: ["EmbossSupport", "EmbossRaster", "EmbossModel"]),
     .target(name: "EmbossShading", dependencies: ["EmbossSupport", "EmbossRaster", "EmbossModel"]),
-    .target(name: "EmbossEngrave", dependencies: ["EmbossSupport", "EmbossRaster"]),
+    .target(
+      name: "EmbossEngrave", dependencies: ["EmbossSupport", "EmbossRaster", "CClipper"]),
     .target(
       name: "EmbossCompositing",
       dependencies: [

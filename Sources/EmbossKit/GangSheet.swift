@@ -19,6 +19,9 @@ public final class GangSheetPacker {
     var width: Double
     var height: Double
     var image: Data?
+    /// The embedded engraving's width and height in the row's user units (nil: one unit a
+    /// pixel, as SVGs in pixel units had).
+    var imageSize: (width: Double, height: Double)?
   }
 
   /// The sheet's width in mm (the laser's bed).
@@ -145,8 +148,8 @@ public final class GangSheetPacker {
       let sy = item.height / item.viewBox.height
       let left = (item.x - item.viewBox.x * sx) * scale
       let top = (item.y - item.viewBox.y * sy) * scale
-      let pixelX = sx * scale
-      let pixelY = sy * scale
+      let pixelX = sx * scale * (item.imageSize.map { $0.width / Double(samples.width) } ?? 1)
+      let pixelY = sy * scale * (item.imageSize.map { $0.height / Double(samples.height) } ?? 1)
       let x0 = max(0, Int(left.rounded(.down)))
       let y0 = max(0, Int(top.rounded(.down)))
       let x1 = min(w, Int((left + Double(samples.width) * pixelX).rounded(.up)))
@@ -205,6 +208,15 @@ public final class GangSheetPacker {
     else { return nil }
     let content = String(text[close.upperBound..<end.lowerBound])
     var image: Data?
+    var imageSize: (width: Double, height: Double)?
+    if let tag = content.range(of: "<image ") {
+      let element = content[tag.upperBound...].prefix { $0 != ">" }
+      func number(_ name: String) -> Double? {
+        guard let start = element.range(of: " \(name)=\"") else { return nil }
+        return Double(element[start.upperBound...].prefix { $0 != "\"" })
+      }
+      if let w = number("width"), let h = number("height"), w > 0, h > 0 { imageSize = (w, h) }
+    }
     if let start = content.range(of: "href=\"data:image/png;base64,") {
       if let stop = content.range(of: "\"", range: start.upperBound..<content.endIndex) {
         image = Data(base64Encoded: String(content[start.upperBound..<stop.lowerBound]))
@@ -212,6 +224,7 @@ public final class GangSheetPacker {
     }
     return Item(
       row: row, content: content.hasPrefix("\n") ? String(content.dropFirst()) : content,
-      viewBox: (box[0], box[1], box[2], box[3]), x: 0, y: 0, width: w, height: h, image: image)
+      viewBox: (box[0], box[1], box[2], box[3]), x: 0, y: 0, width: w, height: h, image: image,
+      imageSize: imageSize)
   }
 }

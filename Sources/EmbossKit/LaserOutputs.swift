@@ -74,6 +74,7 @@ public struct LaserRequest: Sendable {
         ))
     }
     if let svg {
+      let dpi = resolution?.dpi ?? 96
       var mask = render.mask
       if let point = svg.cutRegion {
         guard point.x >= 0, point.y >= 0, point.x < mask.width, point.y < mask.height else {
@@ -85,22 +86,26 @@ public struct LaserRequest: Sendable {
           throw EmbossError(
             "--cut-region \(point.x),\(point.y) is on the background, not on the shape")
         }
+        // The region's mask has no outline: its cut line is traced from pixels.
         mask = region
       }
-      // The region is picked on the picture as seen from the front, then mirrored.
+      // The region is picked on the picture as seen from the front, then mirrored (the
+      // mask's outline with it).
       if mirror { mask = mask.mirrored() }
-      var curves = CutLine.trace(mask: mask, offset: svg.cutOffset, parallelism: parallelism)
+      var curves = CutLine.make(
+        mask: mask, offset: svg.cutOffset, dpi: dpi, parallelism: parallelism)
       if svg.cutOuter { curves = CutLine.outermost(curves) }
       if svg.cutMinSize > 0 { curves = CutLine.dropping(curves, smallerThan: svg.cutMinSize) }
       // The ink's own outline as vectors: the whole shape, mirrored like everything else.
       let ink =
         svg.inkVectors == nil
         ? []
-        : CutLine.trace(
-          mask: mirror ? render.mask.mirrored() : render.mask, parallelism: parallelism)
+        : CutLine.make(
+          mask: mirror ? render.mask.mirrored() : render.mask, offset: 0, dpi: dpi,
+          parallelism: parallelism)
       let document = SVGDocument.make(
         canvasWidth: render.image.width, canvasHeight: render.image.height, image: engravePNG,
-        cut: curves, dpi: resolution?.dpi ?? 96, cutColor: svg.cutColor,
+        cut: curves, dpi: dpi, cutColor: svg.cutColor,
         cutWidthMM: svg.cutWidthMM, ink: ink, inkVectors: svg.inkVectors)
       files.append((svg.path, Data(document.utf8)))
     }

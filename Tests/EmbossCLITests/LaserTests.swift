@@ -62,7 +62,7 @@ final class LaserTests: XCTestCase {
     let svg = try String(contentsOfFile: path("t.svg"), encoding: .utf8)
     let width = Double(preview.width) * 25.4 / 254
     XCTAssertTrue(
-      svg.contains(String(format: "width=\"%gmm\"", (width * 1000).rounded() / 1000)),
+      svg.contains(String(format: "width=\"%.4fmm\"", width)),
       svg.prefix(300).description)
     XCTAssertTrue(svg.contains("data:image/png;base64,"))
     XCTAssertTrue(svg.contains("<path id=\"cut\" d=\"M"))
@@ -131,11 +131,15 @@ final class LaserTests: XCTestCase {
       guard let start = svg.range(of: "<path id=\"cut\" d=\""),
         let end = svg[start.upperBound...].firstIndex(of: "\"")
       else { return [] }
-      let numbers = svg[start.upperBound..<end].split(whereSeparator: {
-        !"0123456789.-".contains($0)
-      }).compactMap { Double($0) }
-      return stride(from: 0, to: numbers.count - 1, by: 2).map {
-        SIMD2(numbers[$0], numbers[$0 + 1])
+      // The nodes (each command's last point, not the Béziers' control points), from
+      // millimeters to pixels (254 DPI: 10 pixels a millimeter).
+      return svg[start.upperBound..<end].split(whereSeparator: { "MLCZ".contains($0) }).compactMap {
+        command in
+        let numbers = command.split(whereSeparator: { !"0123456789.-".contains($0) }).compactMap {
+          Double($0)
+        }
+        guard numbers.count >= 2 else { return nil }
+        return SIMD2(numbers[numbers.count - 2], numbers[numbers.count - 1]) * 10
       }
     }
     func onEdge(_ svg: String, _ depthMap: String) throws -> Double {
@@ -189,7 +193,7 @@ final class LaserTests: XCTestCase {
     XCTAssertEqual(inside.status, 0, inside.stderr)
     let svg = try String(contentsOfFile: path("i.svg"), encoding: .utf8)
     XCTAssertTrue(
-      svg.contains(##"stroke="#0000ff" stroke-width="3""##), svg.suffix(300).description)
+      svg.contains(##"stroke="#0000ff" stroke-width="0.3000""##), svg.suffix(300).description)
     XCTAssertTrue(svg.contains(#"<path id="ink""#))
     let bad = try run([
       "render", "A", "--dpi", "254", "--svg", "x.svg", "--cut-color", "nope", "-o", "x.png",
