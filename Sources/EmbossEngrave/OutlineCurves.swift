@@ -406,12 +406,15 @@ extension CutLine {
   public static let fitToleranceMM = 0.001
 
   /// The cut line around a mask, `offset` pixels outside its ink (negative: inside), for an
-  /// SVG at `dpi`: from the mask's exact outline when it has one (`curves(outline:)`, within
-  /// `fitToleranceMM`), else traced from its pixels (`trace`).
+  /// SVG at `dpi`: from the mask's exact outline when it has one (text; `curves(outline:)`,
+  /// within `fitToleranceMM`), else traced from its pixels (`trace`; pictures, whose
+  /// outline, if any, was traced too).
   public static func make(
     mask: CoverageMask, offset: Double, dpi: Double, parallelism: Parallelism = .allCores
   ) -> [ClosedCurve] {
-    if let outline = mask.outline, outline.count > 0,
+    // A picture's traced outline keeps the pixel trace: its vertices carry the tracer's
+    // steps, which the trace's simplification smooths (a cut line should not cut stairs).
+    if let outline = mask.outline, outline.count > 0, !outline.isTraced,
       let curves = curves(outline: outline, offset: offset, tolerance: fitToleranceMM * dpi / 25.4)
     {
       return curves

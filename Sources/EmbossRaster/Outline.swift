@@ -30,6 +30,9 @@ public struct Outline: Sendable, Equatable {
   package private(set) var previous: [Int32] = []
   /// Whether each piece has ink on both sides.
   package private(set) var spur: [Bool] = []
+  /// Whether the outline was traced from pixels (a picture's iso-line), not drawn from a
+  /// shape's own geometry (glyph outlines): exact only to the tracer's sub-pixel estimates.
+  public private(set) var isTraced = false
 
   /// How many pieces.
   public var count: Int { a.count }
@@ -303,6 +306,7 @@ public struct Outline: Sendable, Equatable {
       append(a: p.a, b: p.b, na: n, nb: n, spur: true)
     }
     link()
+    isTraced = true
   }
 
   /// For each edge of a traced polyline (edge e from vertex e to e + 1), the normal of the
@@ -401,6 +405,7 @@ public struct Outline: Sendable, Equatable {
     out.spur = spur
     out.next = previous
     out.previous = next
+    out.isTraced = isTraced
     return out
   }
 
