@@ -420,11 +420,25 @@ public enum ShadedMaterial {
         point += 1
         return RGBAImage.sampleBilinear(ball, width: width, height: height, x: p.x, y: p.y)
       }
+      // `TapBand.forEachTap`'s walk, written out (and in scalars) for the inner loop: the
+      // same taps in the same order, so the same bytes.
+      let p = points[point]
+      let du = points[point + 1]
+      let dv = points[point + 2]
+      point += 3
+      let nu = Int(grid & 15)
+      let nv = Int(grid >> 4)
       var sum = SIMD4<Float>.zero
-      TapBand.forEachTap(grid, points, &point, centers: centers) { p in
-        sum += RGBAImage.sampleBilinear(ball, width: width, height: height, x: p.x, y: p.y)
+      for j in 0...nv {
+        let b = centers[16 * nv + j]
+        let (ox, oy) = (dv.x * b, dv.y * b)
+        for i in 0...nu {
+          let a = centers[16 * nu + i]
+          sum += RGBAImage.sampleBilinear(
+            ball, width: width, height: height, x: p.x + du.x * a + ox, y: p.y + du.y * a + oy)
+        }
       }
-      return sum / Float((Int(grid & 15) + 1) * (Int(grid >> 4) + 1))
+      return sum / Float((nu + 1) * (nv + 1))
     }
     // One group of weight 1: a pixel with one normal (or a sliver's single sample).
     if groups == 1 && weights[group] == 1 {
