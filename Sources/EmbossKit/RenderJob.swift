@@ -18,6 +18,10 @@ public struct TextMask: Sendable, Equatable {
   public var style: TextStyle
   /// Makes the text's ink this many pixels tall (overrides `style.pixelSize`).
   public var inkHeight: Double?
+  /// Makes the font's capitals this many pixels tall (`Font.capHeight`).
+  ///
+  /// It overrides `style.pixelSize`; `inkHeight` wins over it.
+  public var capHeight: Double?
   /// A fixed canvas size; nil: the ink plus its padding.
   public var canvas: CanvasSize?
   /// Characters the font lacks are taken from other fonts (installed or bundled); false
@@ -27,13 +31,15 @@ public struct TextMask: Sendable, Equatable {
   /// Text in a font; see each property for its meaning.
   public init(
     text: String, fontPath: String? = nil, fontIndex: Int = 0, style: TextStyle = TextStyle(),
-    inkHeight: Double? = nil, canvas: CanvasSize? = nil, fallback: Bool = true
+    inkHeight: Double? = nil, capHeight: Double? = nil, canvas: CanvasSize? = nil,
+    fallback: Bool = true
   ) {
     self.text = text
     self.fontPath = fontPath
     self.fontIndex = fontIndex
     self.style = style
     self.inkHeight = inkHeight
+    self.capHeight = capHeight
     self.canvas = canvas
     self.fallback = fallback
   }
@@ -168,6 +174,11 @@ extension Pipeline {
         if let inkHeight = text.inkHeight {
           return try TextLayout.fitting(
             inkHeight: inkHeight, text: text.text, font: font, style: text.style,
+            canvas: text.canvas, limits: limits, fallback: fallback)
+        }
+        if let capHeight = text.capHeight {
+          return try TextLayout.fitting(
+            capHeight: capHeight, text: text.text, font: font, style: text.style,
             canvas: text.canvas, limits: limits, fallback: fallback)
         }
         return try TextLayout(

@@ -137,6 +137,30 @@ public final class Font: @unchecked Sendable {
     }
   }
 
+  /// The height of the font's capitals as a fraction of the em, what `--cap-height` sets.
+  ///
+  /// It is the OS/2 table's `sCapHeight` (table version 2 and up) when the font gives one,
+  /// otherwise the top of the H's outline above the baseline (in the variation instance
+  /// last applied); nil when the font has neither.
+  public var capHeight: Double? {
+    let unitsPerEm = Double(face.pointee.units_per_EM)
+    guard unitsPerEm > 0 else { return nil }
+    // FreeType marks a font without an OS/2 table with version 0xFFFF.
+    if let table = FT_Get_Sfnt_Table(face, FT_SFNT_OS2) {
+      let os2 = table.assumingMemoryBound(to: TT_OS2.self).pointee
+      if os2.version >= 2, os2.version != 0xFFFF, os2.sCapHeight > 0 {
+        return Double(os2.sCapHeight) / unitsPerEm
+      }
+    }
+    guard let glyph = glyphIndex(for: "H"),
+      FT_Load_Glyph(face, glyph, FT_Int32(FT_LOAD_NO_SCALE | FT_LOAD_NO_BITMAP)) == 0,
+      let slot = face.pointee.glyph, slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE
+    else { return nil }
+    var box = FT_BBox()
+    guard FT_Outline_Get_BBox(&slot.pointee.outline, &box) == 0, box.yMax > 0 else { return nil }
+    return Double(box.yMax) / unitsPerEm
+  }
+
   /// The font's variation axes (empty for a font that is not variable).
   public var axes: [FontAxis] {
     let shapingFace = hb_font_get_face(shapingFont)

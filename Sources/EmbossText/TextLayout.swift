@@ -348,6 +348,37 @@ public struct TextLayout: Sendable {
       shaper: shaper)
   }
 
+  /// Sets `text` at the size that makes `font`'s capitals `capHeight` pixels tall.
+  ///
+  /// The size comes from the font's cap height (`Font.capHeight`), not from the text's
+  /// letters, so every text set with the same `capHeight` gets the same size.
+  public static func fitting(
+    capHeight: Double, text: String, font: Font, style: TextStyle, canvas: CanvasSize? = nil,
+    limits: RenderLimits = .default, fallback: FontCatalog.Fallback? = nil,
+    shaper: any Shaper = HarfBuzzShaper()
+  ) throws -> TextLayout {
+    guard capHeight.isFinite, capHeight >= 1, capHeight <= 10_000 else {
+      throw EmbossError("the cap height must be 1...10000 pixels, got \(capHeight)")
+    }
+    // The H's outline depends on the variation instance.
+    font.apply(style.variations)
+    guard let perEm = font.capHeight else {
+      throw EmbossError(
+        "font '\(font.path)' gives no cap height (no OS/2 sCapHeight and no H): use --size or --height"
+      )
+    }
+    var sized = style
+    sized.pixelSize = Float(capHeight / perEm)
+    guard sized.pixelSize >= 1, sized.pixelSize <= 10_000 else {
+      throw EmbossError(
+        "a cap height of \(capHeight) pixels needs a size of \(sized.pixelSize) pixels; sizes must be 1...10000"
+      )
+    }
+    return try TextLayout(
+      text: text, font: font, style: sized, canvas: canvas, limits: limits, fallback: fallback,
+      shaper: shaper)
+  }
+
   /// The coverage mask: 0 outside the ink, 1 inside, anti-aliased in between.
   ///
   /// Overlapping

@@ -19,8 +19,9 @@ struct BatchRunCommand: ParsableCommand {
       column named like a render option (`material`, `font`, `size`, `height`, `dither`, \
       `set`, ... without the dashes) sets that option for its row (several `set` values are \
       separated by `;`; a flag column is true, 1 or yes to turn it on). Render options \
-      given on this command line after the rows file are every row's defaults. Other \
-      columns are for the name templates only.
+      given on this command line after the rows file are every row's defaults (a row's \
+      `size`, `height` or `cap-height` replaces all three). Other columns are for the name \
+      templates only.
 
       Templates: `{column}` is the row's value made a safe file name, `{row}` the row \
       number (`{row:04}` zero-padded). Outputs that two rows would share are refused \
@@ -211,7 +212,7 @@ struct BatchRunCommand: ParsableCommand {
         plan: { row in
           var arguments: [String] = []
           if let text = row.values["text"] { arguments.append(text) }
-          arguments += defaults
+          arguments += options.defaults(defaults, row: row)
           for (column, value) in row.values.sorted(by: { $0.key < $1.key }) where column != "text" {
             arguments += try options.arguments(column: column, value: value, row: row.number)
           }
@@ -297,6 +298,34 @@ struct RenderOptionNames: Sendable {
     }
     self.valued = valued
     self.flags = flags
+  }
+
+  /// The options that set the text's size.
+  ///
+  /// A row that sets one of them drops the command line's (its `size` column wins over a
+  /// default `--height` or `--cap-height`).
+  static let sizing = ["size", "height", "cap-height"]
+
+  /// The command line's render options as defaults for `row`.
+  ///
+  /// All of them, less the sizing options when the row sets its own size.
+  func defaults(_ arguments: [String], row: BatchRow) -> [String] {
+    let sized = Self.sizing.contains {
+      !(row.values[$0]?.trimmingCharacters(in: .whitespaces).isEmpty ?? true)
+    }
+    guard sized else { return arguments }
+    var out: [String] = []
+    var skipValue = false
+    for argument in arguments {
+      if skipValue {
+        skipValue = false
+      } else if Self.sizing.contains(where: { argument == "--" + $0 }) {
+        skipValue = true
+      } else if !Self.sizing.contains(where: { argument.hasPrefix("--" + $0 + "=") }) {
+        out.append(argument)
+      }
+    }
+    return out
   }
 
   /// The render arguments a column gives its row: none for a data column (one that is not an

@@ -61,14 +61,24 @@ struct RenderCommand: ParsableCommand {
   )
   var noFallback = false
 
-  @Option(help: "Text size in pixels (the em size), 1...10000.")
-  var size: Float = 160
+  @Option(
+    help: ArgumentHelp(
+      "Text size, the em size (as CSS font-size): pixels, or pt/mm/cm/in with --dpi; 1...10000 pixels (default: 160).",
+      valueName: "length"), transform: Length.argument)
+  var size: Length?
 
   @Option(
     help: ArgumentHelp(
       "Height of the text's ink, top of the highest glyph to the bottom of the lowest: pixels, or mm/cm/in with --dpi (overrides --size).",
       valueName: "length"), transform: Length.argument)
   var height: Length?
+
+  @Option(
+    name: .customLong("cap-height"),
+    help: ArgumentHelp(
+      "Height of the font's capitals (its OS/2 cap height, else the H's): pixels, or mm/cm/in/pt with --dpi; the same for every text in the font (instead of --size or --height).",
+      valueName: "length"), transform: Length.argument)
+  var capHeight: Length?
 
   @OptionGroup var resolution: ResolutionOption
 
@@ -250,9 +260,7 @@ struct RenderCommand: ParsableCommand {
     if textFile != nil, mask != nil {
       throw ValidationError("give --text-file or --mask, not both")
     }
-    guard size.isFinite, size >= 1, size <= 10_000 else {
-      throw ValidationError("--size must be in 1...10000 pixels, got \(size)")
-    }
+    _ = try pixelSize()
     let spacing = try resolution.pixels(
       letterSpacing, option: "--letter-spacing", allowNegative: true)
     guard abs(spacing) <= 10_000 else {
@@ -275,6 +283,15 @@ struct RenderCommand: ParsableCommand {
       let pixels = try resolution.pixels(height, option: "--height")
       guard pixels >= 2, pixels <= 20_000 else {
         throw ValidationError("--height \(height) is \(pixels) pixels; it must be 2...20000 pixels")
+      }
+    }
+    if let capHeight {
+      if size != nil { throw ValidationError("give --cap-height or --size, not both") }
+      if height != nil { throw ValidationError("give --cap-height or --height, not both") }
+      let pixels = try resolution.pixels(capHeight, option: "--cap-height")
+      guard pixels >= 1, pixels <= 10_000 else {
+        throw ValidationError(
+          "--cap-height \(capHeight) is \(pixels) pixels; it must be 1...10000 pixels")
       }
     }
     let offset = try resolution.pixels(cutOffset, option: "--cut-offset", allowNegative: true)
@@ -325,13 +342,14 @@ struct RenderCommand: ParsableCommand {
           text: try textFile.map(TextMask.read(file:)) ?? TextMask.unescaped(text),
           fontPath: face?.path, fontIndex: face?.index ?? faceIndex ?? 0,
           style: TextStyle(
-            pixelSize: size, alignment: align,
+            pixelSize: try pixelSize(), alignment: align,
             letterSpacing: Float(
               try resolution.pixels(letterSpacing, option: "--letter-spacing", allowNegative: true)),
             lineHeight: lineHeight,
             padding: try padding.map { Float(try resolution.pixels($0, option: "--padding")) },
             direction: textDirection, features: features, variations: variations),
           inkHeight: try height.map { try resolution.pixels($0, option: "--height") },
+          capHeight: try capHeight.map { try resolution.pixels($0, option: "--cap-height") },
           canvas: try canvas.map(canvasSize), fallback: !noFallback))
     }
     return RenderJob(
@@ -400,6 +418,19 @@ struct RenderCommand: ParsableCommand {
       return
     }
     try write(try job.run(resources: resources), job: job)
+  }
+
+  /// The em size in pixels: `--size` (pt, mm, cm or in with --dpi), 160 without it.
+  private func pixelSize() throws -> Float {
+    guard let size else { return 160 }
+    let pixels = try resolution.pixels(size, option: "--size")
+    guard pixels >= 1, pixels <= 10_000 else {
+      throw ValidationError(
+        size.isPhysical
+          ? "--size \(size) is \(pixels) pixels; it must be 1...10000 pixels"
+          : "--size must be in 1...10000 pixels, got \(size)")
+    }
+    return Float(pixels)
   }
 
   /// The canvas in whole pixels (rounded).

@@ -80,6 +80,33 @@ final class BatchTests: XCTestCase {
     XCTAssertEqual(anna, try Data(contentsOf: URL(fileURLWithPath: path("anna.png"))))
   }
 
+  /// A row's `size`, `height` or `cap-height` replaces all three defaults.
+  ///
+  /// A row with none of them takes the command line's; conflicting defaults (`--cap-height`
+  /// with `--size`) are an argument error, as in a render.
+  func testARowsSizingColumnReplacesTheDefaults() throws {
+    try write("rows.csv", "text,size,height,cap-height\nHa,,,\nHb,40,,\nHc,,,30\nHd,,25,\n")
+    let result = try run([
+      "batch", "rows.csv", "--name", "out/{row}.png", "--cap-height", "20", "--quiet",
+    ])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    for (row, text, sizing) in [
+      (1, "Ha", ["--cap-height", "20"]), (2, "Hb", ["--size", "40"]),
+      (3, "Hc", ["--cap-height", "30"]), (4, "Hd", ["--height", "25"]),
+    ] {
+      XCTAssertEqual(try run(["render", text, "-o", "single.png"] + sizing).status, 0)
+      XCTAssertEqual(
+        try Data(contentsOf: URL(fileURLWithPath: path("out/\(row).png"))),
+        try Data(contentsOf: URL(fileURLWithPath: path("single.png"))), text)
+    }
+    let conflict = try run([
+      "batch", "rows.csv", "--name", "x/{row}.png", "--cap-height", "20", "--size", "40",
+    ])
+    XCTAssertEqual(conflict.status, 64)
+    XCTAssertTrue(
+      conflict.stderr.contains("give --cap-height or --size, not both"), conflict.stderr)
+  }
+
   /// A rerun renders nothing that is already there as the manifest says; a deleted output
   /// or a changed row is rendered again, to the same bytes.
   func testRerunSkipsWhatIsDoneAndRedoesTheRest() throws {

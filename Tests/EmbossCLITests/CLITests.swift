@@ -175,10 +175,12 @@ final class CLITests: XCTestCase {
   func testHelpExplainsOptionsAndDefaults() throws {
     let result = try run(["render", "--help"])
     XCTAssertEqual(result.status, 0)
+    // Words as they read, whatever the help's line breaks.
     let help = String(decoding: result.stdout, as: UTF8.self)
+      .split(whereSeparator: \.isWhitespace).joined(separator: " ")
     for option in [
-      "--font", "--size", "--material", "--radius", "--profile", "--scale", "--background",
-      "--depth", "--align", "--save-stages", "(default: 160.0)",
+      "--font", "--size", "--cap-height", "--material", "--radius", "--profile", "--scale",
+      "--background", "--depth", "--align", "--save-stages", "1...10000 pixels (default: 160)",
     ] {
       XCTAssertTrue(help.contains(option), "help lacks \(option)")
     }

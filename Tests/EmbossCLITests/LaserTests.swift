@@ -281,6 +281,65 @@ final class LaserTests: XCTestCase {
     XCTAssertEqual(blank.status, 1)
   }
 
+  /// `--size` with a unit is the em size at `--dpi`, as CSS `font-size`.
+  ///
+  /// 24 pt at 300 dpi is 100 px, 1 in at 100 dpi too; a bare number stays pixels, and 160 px
+  /// is the default.
+  func testSizeTakesLengths() throws {
+    func mask(_ arguments: [String]) throws -> [UInt16] {
+      let stages = "stages-\(UUID().uuidString)"
+      let result = try run(
+        ["render", "Hag"] + arguments + ["-o", "x.png", "--save-stages", stages])
+      XCTAssertEqual(result.status, 0, "\(arguments): \(result.stderr)")
+      return try samples(stages + "/mask.png").rgba
+    }
+    // (Compared as a whole: a failure names the arguments, not every sample.)
+    let pixels = try mask(["--size", "100"])
+    for same in [
+      ["--size", "24pt", "--dpi", "300"], ["--size", "1in", "--dpi", "100"],
+      ["--size", "2.54cm", "--dpi", "100"], ["--size", "100px", "--dpi", "300"],
+    ] {
+      XCTAssertTrue(try mask(same) == pixels, "\(same) is not --size 100")
+    }
+    XCTAssertFalse(try mask(["--size", "24pt", "--dpi", "254"]) == pixels)
+    XCTAssertTrue(try mask([]) == mask(["--size", "160"]), "the default is 160 px")
+  }
+
+  /// `--cap-height` makes the font's capitals that tall whatever the text.
+  ///
+  /// The H of "Hag" (a descender) and of "Hace" (no ascender) is 60 px at 6 mm and 254 dpi,
+  /// in the bundled DejaVu Sans Bold (no OS/2 cap height: the H's outline) and in Noto Serif
+  /// Bold (OS/2 sCapHeight). Their inks differ, so `--height` would have set them at
+  /// different sizes.
+  func testCapHeightMakesEveryTextsCapitalsTheSameHeight() throws {
+    let serif =
+      URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().path + "/Fonts/NotoSerif-Bold.ttf"
+    for font in [[], ["--font", serif]] {
+      var inks: [Int] = []
+      for text in ["Hag", "Hace"] {
+        let stages = "stages-\(text)-\(font.count)"
+        let result = try run(
+          ["render", text, "--cap-height", "6mm", "--dpi", "254", "-o", "x.png"] + font + [
+            "--save-stages", stages,
+          ])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let mask = try samples(stages + "/mask.png")
+        func ink(_ x: Int, _ y: Int) -> Bool { mask.rgba[4 * (y * mask.width + x)] > 32768 }
+        let columns = (0..<mask.width).filter { x in (0..<mask.height).contains { ink(x, $0) } }
+        let rows = (0..<mask.height).filter { y in (0..<mask.width).contains { ink($0, y) } }
+        inks.append(rows.count)
+        // The H's left stem: the first ink columns.
+        let left = try XCTUnwrap(columns.first)
+        let stem = (0..<mask.height).filter { y in (left..<left + 4).contains { ink($0, y) } }
+        XCTAssertEqual(
+          Double(try XCTUnwrap(stem.last) - XCTUnwrap(stem.first) + 1), 60, accuracy: 1,
+          "\(text) \(font)")
+      }
+      XCTAssertGreaterThan(inks[0], inks[1] + 10, "Hag's ink is taller than Hace's")
+    }
+  }
+
   func testLaserErrors() throws {
     let cases: [([String], Int32, String)] = [
       (["render", "A", "--dpi", "0", "-o", "x.png"], 64, "--dpi must be in 1...100000, got 0.0"),
@@ -301,6 +360,34 @@ final class LaserTests: XCTestCase {
         "'--dither <method>': unknown dither 'floyd-stienberg'; did you mean 'floyd-steinberg'? (one of: threshold, floyd-steinberg"
       ),
       (["render", "A", "--svg", "t.svg", "-o", "x.png"], 64, "--svg needs --dpi"),
+      (
+        ["render", "A", "--size", "24pt", "-o", "x.png"], 64,
+        "--size 24pt is a physical length: give --dpi too"
+      ),
+      (
+        ["render", "A", "--size", "1m", "-o", "x.png"], 64,
+        "expected a length such as 12, 12px, 2mm, 0.5cm, 0.1in or 9pt"
+      ),
+      (
+        ["render", "A", "--size", "100in", "--dpi", "300", "-o", "x.png"], 64,
+        "--size 100in is 30000.0 pixels; it must be 1...10000 pixels"
+      ),
+      (
+        ["render", "A", "--cap-height", "6mm", "-o", "x.png"], 64,
+        "--cap-height 6mm is a physical length: give --dpi too"
+      ),
+      (
+        ["render", "A", "--cap-height", "6mm", "--size", "40", "--dpi", "254", "-o", "x.png"], 64,
+        "Error: give --cap-height or --size, not both\n"
+      ),
+      (
+        ["render", "A", "--cap-height", "60", "--height", "5mm", "--dpi", "254", "-o", "x.png"],
+        64, "Error: give --cap-height or --height, not both\n"
+      ),
+      (
+        ["render", "A", "--cap-height", "0.5", "-o", "x.png"], 64,
+        "--cap-height 0.5 is 0.5 pixels; it must be 1...10000 pixels"
+      ),
       (
         ["render", "A", "--svg", "t.svg", "--dpi", "254", "--cut-region", "5000,5", "-o", "x.png"],
         1, "error: --cut-region 5000,5 is outside the image"

@@ -138,6 +138,42 @@ final class TextLayoutTests: XCTestCase {
     }
   }
 
+  /// Fitting the cap height makes an H exactly that tall, whatever the text.
+  ///
+  /// The cap height is OS/2's `sCapHeight` (Noto Serif Bold: 714 of 1000 units), else the top
+  /// of the H's outline (DejaVu Sans Bold's OS/2 table is version 1, without one).
+  func testCapHeightFittingIsExact() throws {
+    let serif = try Font(path: Fixtures.resources.fontsDirectory + "/NotoSerif-Bold.ttf")
+    XCTAssertEqual(serif.capHeight, 0.714)
+    let sans = try Fixtures.font()
+    let perEm = try XCTUnwrap(sans.capHeight)
+    let h = try TextLayout(text: "H", font: sans, style: TextStyle(pixelSize: 100))
+    XCTAssertEqual(h.exactInk.maxY - h.exactInk.minY, 100 * perEm, accuracy: 0.01)
+    for font in [serif, sans] {
+      for capHeight in [23.7, 60.0, 151.6] {
+        let layout = try TextLayout.fitting(
+          capHeight: capHeight, text: "H", font: font, style: TextStyle())
+        XCTAssertEqual(
+          layout.exactInk.maxY - layout.exactInk.minY, capHeight, accuracy: 0.01, font.name)
+      }
+      // Any text with a capital: its top is the cap height above the (whole-pixel) baseline.
+      for text in ["Hag", "Hace"] {
+        let layout = try TextLayout.fitting(
+          capHeight: 60, text: text, font: font, style: TextStyle())
+        XCTAssertEqual(
+          Double(layout.firstBaseline) - layout.exactInk.minY, 60, accuracy: 0.5, text)
+      }
+    }
+    XCTAssertThrowsError(
+      try TextLayout.fitting(capHeight: 0.5, text: "H", font: sans, style: TextStyle()))
+    XCTAssertThrowsError(
+      try TextLayout.fitting(capHeight: 9000, text: "H", font: sans, style: TextStyle())
+    ) { error in
+      XCTAssertTrue(
+        (error as? EmbossError)?.message.contains("sizes must be 1...10000") ?? false, "\(error)")
+    }
+  }
+
   /// Twice the size is exactly twice the layout: the ink's outline box and its padding scale,
   /// with no snapping to whole pixels.
   func testTwiceTheSizeIsTwiceTheLayout() throws {
