@@ -104,16 +104,18 @@ public final class GangSheetPacker {
     items.removeAll()
   }
 
-  static func number(_ v: Double) -> String {
-    var s = String(format: "%.4f", v)
-    while s.hasSuffix("0") { s.removeLast() }
-    if s.hasSuffix(".") { s.removeLast() }
-    return s == "-0" ? "0" : s
-  }
+  /// Decimals of a row's scale, in millimeters per unit of its SVG.
+  ///
+  /// A row 2^20 units long moves by under 0.000001 mm.
+  static let scaleDecimals = 12
 
   /// The sheet's SVG: 1 user unit = 1 mm, each row in a group scaled from its own units.
+  ///
+  /// Lengths and positions are written to `SVGNumber.millimeterDecimals` decimals and scales
+  /// to `scaleDecimals`, so no length on the sheet is off by 0.001 mm.
   func svg() -> String {
-    let n = Self.number
+    let n = SVGNumber.millimeters
+    let scale = { SVGNumber.fixed($0, decimals: Self.scaleDecimals) }
     var out = """
       <?xml version="1.0" encoding="UTF-8"?>
       <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" \
@@ -126,7 +128,7 @@ public final class GangSheetPacker {
       let tx = item.x - item.viewBox.x * sx
       let ty = item.y - item.viewBox.y * sy
       out +=
-        "  <g id=\"row-\(item.row)\" transform=\"translate(\(n(tx)) \(n(ty))) scale(\(n(sx)) \(n(sy)))\">\n"
+        "  <g id=\"row-\(item.row)\" transform=\"translate(\(n(tx)) \(n(ty))) scale(\(scale(sx)) \(scale(sy)))\">\n"
       out += item.content
       out += "  </g>\n"
     }
@@ -198,14 +200,18 @@ public final class GangSheetPacker {
       }
       return String(root[start.upperBound..<stop.lowerBound])
     }
-    func millimeters(_ name: String) -> Double? {
-      guard let value = attribute(name), value.hasSuffix("mm") else { return nil }
-      return Double(value.dropLast(2))
+    // A length in mm, and half a unit of its last decimal: how far from the true one it may be.
+    func millimeters(_ name: String) -> (value: Double, error: Double)? {
+      guard let text = attribute(name), text.hasSuffix("mm"), let value = Double(text.dropLast(2))
+      else { return nil }
+      let decimals = text.dropLast(2).split(separator: ".").dropFirst().first?.count ?? 0
+      return (value, 0.5 * pow(10, -Double(decimals)))
     }
     guard let w = millimeters("width"), let h = millimeters("height"),
       let box = attribute("viewBox")?.split(separator: " ").compactMap({ Double($0) }),
       box.count == 4, box[2] > 0, box[3] > 0
     else { return nil }
+    let size = exactSize(width: w, height: h, units: (box[2], box[3]))
     let content = String(text[close.upperBound..<end.lowerBound])
     var image: Data?
     var imageSize: (width: Double, height: Double)?
@@ -224,7 +230,27 @@ public final class GangSheetPacker {
     }
     return Item(
       row: row, content: content.hasPrefix("\n") ? String(content.dropFirst()) : content,
-      viewBox: (box[0], box[1], box[2], box[3]), x: 0, y: 0, width: w, height: h, image: image,
-      imageSize: imageSize)
+      viewBox: (box[0], box[1], box[2], box[3]), x: 0, y: 0, width: size.width,
+      height: size.height, image: image, imageSize: imageSize)
+  }
+
+  /// A row's size in mm, undoing the rounding of its written size where its DPI is known.
+  ///
+  /// emboss writes a row's width and height in mm rounded (84.666667 for 1000 px at
+  /// 300 dpi); its scale is 25.4 / DPI exactly. The DPI read back from the width, to three
+  /// decimals, is taken when it gives both the width and the height as written: the row is
+  /// then its units times 25.4 / DPI, the same scale across and down, and its neighbours'
+  /// gaps are exact. Otherwise the size is as written.
+  static func exactSize(
+    width: (value: Double, error: Double), height: (value: Double, error: Double),
+    units: (width: Double, height: Double)
+  ) -> (width: Double, height: Double) {
+    let dpi = (25.4 * units.width / width.value * 1000).rounded() / 1000
+    let scale = 25.4 / dpi
+    guard dpi > 0, dpi.isFinite,
+      abs(units.width * scale - width.value) <= width.error + 1e-9,
+      abs(units.height * scale - height.value) <= height.error + 1e-9
+    else { return (width.value, height.value) }
+    return (units.width * scale, units.height * scale)
   }
 }

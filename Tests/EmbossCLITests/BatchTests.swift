@@ -323,6 +323,70 @@ extension BatchTests {
   }
 }
 
+extension BatchTests {
+  /// A gang sheet is to scale.
+  ///
+  /// Each row's group, read back from the sheet's numbers, is the row's own width and height
+  /// (its pixels at 300 dpi) and sits exactly 5 mm from the sheet's edge and from its
+  /// neighbours, all within 0.001 mm (a scale rounded to 0.0847 made a 500 px row 0.017 mm
+  /// too wide and the gaps 4.99 mm).
+  func testGangSheetIsToScale() throws {
+    try write("rows.csv", "text\nAnna Maria\nBob\nCharlotte\nDan\n")
+    let result = try run([
+      "batch", "rows.csv", "--name", "out/{row}.png", "--svg", "out/{row}.svg", "--cap-height",
+      "6mm", "--dpi", "300", "--sheet", "120x100mm", "--gap", "5mm", "--quiet",
+    ])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    let entries = try manifest("rows.csv.manifest.jsonl")
+    let sheet = try String(contentsOfFile: path("sheets/sheet-001.svg"), encoding: .utf8)
+    let group = try NSRegularExpression(
+      pattern: #"<g id="row-(\d+)" transform="translate\(([-0-9.]+) ([-0-9.]+)\) "#
+        + #"scale\(([-0-9.]+) ([-0-9.]+)\)">"#)
+    var boxes: [Int: (x: Double, y: Double, w: Double, h: Double)] = [:]
+    for match in group.matches(in: sheet, range: NSRange(sheet.startIndex..., in: sheet)) {
+      let numbers = (1...5).map { index -> Double in
+        let range = Range(match.range(at: index), in: sheet).map { sheet[$0] } ?? ""
+        return Double(range) ?? .nan
+      }
+      let row = Int(numbers[0])
+      // The row's own SVG: its viewBox in pixels.
+      let own = try String(contentsOfFile: path("out/\(row).svg"), encoding: .utf8)
+      let start = try XCTUnwrap(own.range(of: #"viewBox=""#))
+      let end = try XCTUnwrap(own.range(of: "\"", range: start.upperBound..<own.endIndex))
+      let box = own[start.upperBound..<end.lowerBound].split(separator: " ").compactMap {
+        Double($0)
+      }
+      XCTAssertEqual(box.count, 4)
+      let (sx, sy) = (numbers[3], numbers[4])
+      // The row's DPI read back: the scale is 25.4 / 300 across and down, to the last digit.
+      XCTAssertEqual(sx, 25.4 / 300, accuracy: 1e-12, "row \(row)")
+      XCTAssertEqual(sx, sy, "row \(row)")
+      let placed = (
+        x: numbers[1] + box[0] * sx, y: numbers[2] + box[1] * sy, w: box[2] * sx, h: box[3] * sy
+      )
+      XCTAssertEqual(placed.w, box[2] * 25.4 / 300, accuracy: 0.001, "row \(row)'s width")
+      XCTAssertEqual(placed.h, box[3] * 25.4 / 300, accuracy: 0.001, "row \(row)'s height")
+      let entry = try XCTUnwrap(entries.first { $0.row == row })
+      XCTAssertEqual(placed.x, try XCTUnwrap(entry.x), accuracy: 0.001)
+      XCTAssertEqual(placed.y, try XCTUnwrap(entry.y), accuracy: 0.001)
+      boxes[row] = placed
+    }
+    XCTAssertEqual(boxes.count, 4)
+    // Rows 1 and 2 share the first shelf; 3 starts the second, and 4 follows it.
+    let (one, two, three, four) = try (
+      XCTUnwrap(boxes[1]), XCTUnwrap(boxes[2]), XCTUnwrap(boxes[3]), XCTUnwrap(boxes[4])
+    )
+    XCTAssertEqual(one.x, 5, accuracy: 0.001)
+    XCTAssertEqual(one.y, 5, accuracy: 0.001)
+    XCTAssertEqual(two.x - (one.x + one.w), 5, accuracy: 0.001, "gap between rows")
+    XCTAssertEqual(two.y, 5, accuracy: 0.001)
+    XCTAssertEqual(three.x, 5, accuracy: 0.001)
+    XCTAssertEqual(three.y - (one.y + max(one.h, two.h)), 5, accuracy: 0.001, "gap between shelves")
+    XCTAssertEqual(four.x - (three.x + three.w), 5, accuracy: 0.001)
+    XCTAssertTrue(sheet.contains(#"width="120mm" height="100mm" viewBox="0 0 120 100""#))
+  }
+}
+
 final class NameTemplateTests: XCTestCase {
   func testSlugsKeepNamesSafe() throws {
     XCTAssertEqual(NameTemplate.slug("Bob, Jr."), "Bob-Jr")
