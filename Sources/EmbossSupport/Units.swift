@@ -118,7 +118,8 @@ public struct Resolution: Sendable, Equatable {
 
 /// Numbers as emboss writes them into SVG files.
 ///
-/// A fixed number of decimals, trailing zeros dropped (`12.5`, `3`, never `-0`). Lengths in millimeters get `millimeterDecimals`, so none moves by more than half a
+/// A fixed number of decimals, trailing zeros dropped (`12.5`, `3`, never `-0`). A gang
+/// sheet's lengths in millimeters get `millimeterDecimals`, so none moves by more than half a
 /// nanometer (six significant digits would move a 600 mm sheet's lengths by up to 0.5 µm).
 public enum SVGNumber {
   /// Decimals of a length in millimeters: lengths are exact to 0.0000005 mm.
@@ -137,14 +138,5 @@ public enum SVGNumber {
   /// A length in millimeters, to `millimeterDecimals` decimals.
   public static func millimeters(_ value: Double) -> String {
     fixed(value, decimals: millimeterDecimals)
-  }
-
-  /// Decimals of pixel coordinates at `dpi` that move no length by more than 0.001 mm.
-  ///
-  /// 3 from 25.4 dpi up (a pixel is at most 1 mm), up to 5 at 1 dpi.
-  public static func pixelDecimals(dpi: Double) -> Int {
-    guard dpi.isFinite, dpi > 0 else { return 3 }
-    // One step of the last decimal, in mm: 10^-decimals * 25.4 / dpi <= 0.001.
-    return max(3, Int(log10(25_400 / dpi).rounded(.up)))
   }
 }

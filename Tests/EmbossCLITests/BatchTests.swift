@@ -349,7 +349,7 @@ extension BatchTests {
         return Double(range) ?? .nan
       }
       let row = Int(numbers[0])
-      // The row's own SVG: its viewBox in pixels.
+      // The row's own SVG: its viewBox in millimeters.
       let own = try String(contentsOfFile: path("out/\(row).svg"), encoding: .utf8)
       let start = try XCTUnwrap(own.range(of: #"viewBox=""#))
       let end = try XCTUnwrap(own.range(of: "\"", range: start.upperBound..<own.endIndex))
@@ -358,14 +358,19 @@ extension BatchTests {
       }
       XCTAssertEqual(box.count, 4)
       let (sx, sy) = (numbers[3], numbers[4])
-      // The row's DPI read back: the scale is 25.4 / 300 across and down, to the last digit.
-      XCTAssertEqual(sx, 25.4 / 300, accuracy: 1e-12, "row \(row)")
+      // The row's user unit is the millimeter: the scale is 1 across and down, exactly.
+      XCTAssertEqual(sx, 1, accuracy: 1e-12, "row \(row)")
       XCTAssertEqual(sx, sy, "row \(row)")
       let placed = (
         x: numbers[1] + box[0] * sx, y: numbers[2] + box[1] * sy, w: box[2] * sx, h: box[3] * sy
       )
-      XCTAssertEqual(placed.w, box[2] * 25.4 / 300, accuracy: 0.001, "row \(row)'s width")
-      XCTAssertEqual(placed.h, box[3] * 25.4 / 300, accuracy: 0.001, "row \(row)'s height")
+      // The row's picture in pixels (the PNG's header), at 300 dpi.
+      let png = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path("out/\(row).png"))))
+      func header(_ at: Int) -> Double {
+        Double(png[at...(at + 3)].reduce(0) { $0 << 8 | Int($1) })
+      }
+      XCTAssertEqual(placed.w, header(16) * 25.4 / 300, accuracy: 0.001, "row \(row)'s width")
+      XCTAssertEqual(placed.h, header(20) * 25.4 / 300, accuracy: 0.001, "row \(row)'s height")
       let entry = try XCTUnwrap(entries.first { $0.row == row })
       XCTAssertEqual(placed.x, try XCTUnwrap(entry.x), accuracy: 0.001)
       XCTAssertEqual(placed.y, try XCTUnwrap(entry.y), accuracy: 0.001)

@@ -354,22 +354,18 @@ final class CutLineTests: XCTestCase {
 
   /// No number in the SVG moves a length by 0.001 mm.
   ///
-  /// The size in mm has six decimals (1000 px at 300 dpi is 84.666667 mm, not 84.667), and
-  /// pixel coordinates get more decimals where a pixel is over 1 mm (at 10 dpi, 0.001 px is
-  /// 0.00254 mm).
+  /// The SVG's numbers are millimeters with four decimals (1000 px at 300 dpi is 84.6667 mm;
+  /// a point 0.12346 px from the edge at 10 dpi is 0.3136 mm), and a gang sheet's lengths
+  /// have six (`SVGNumber`).
   func testSVGNumbersKeepLengthsToAMicrometer() throws {
     let svg = SVGDocument.make(canvasWidth: 1000, canvasHeight: 7087, image: nil, cut: [], dpi: 300)
-    XCTAssertTrue(svg.contains(#"width="84.666667mm" height="600.032667mm""#), svg)
-    XCTAssertEqual(SVGNumber.pixelDecimals(dpi: 300), 3)
-    XCTAssertEqual(SVGNumber.pixelDecimals(dpi: 25.4), 3)
-    XCTAssertEqual(SVGNumber.pixelDecimals(dpi: 10), 4)
-    XCTAssertEqual(SVGNumber.pixelDecimals(dpi: 1), 5)
+    XCTAssertTrue(svg.contains(#"width="84.6667mm" height="600.0327mm""#), svg)
     let curve = CutLine.smooth([
       SIMD2(0.12346, 0), SIMD2(10, 0), SIMD2(10, 10), SIMD2(0.12346, 10),
     ])
     let coarse = SVGDocument.make(
       canvasWidth: 20, canvasHeight: 20, image: nil, cut: [curve], dpi: 10)
-    XCTAssertTrue(coarse.contains("M0.1235,0 C"), coarse)
+    XCTAssertTrue(coarse.contains("M0.3136,0.0000 C"), coarse)
     XCTAssertEqual(SVGNumber.fixed(-0.0000001, decimals: 6), "0")
     XCTAssertEqual(SVGNumber.fixed(1200, decimals: 6), "1200")
     XCTAssertEqual(SVGNumber.millimeters(25.4 / 300 * 7087), "600.032667")
