@@ -266,13 +266,36 @@ public struct OutputPlan: Sendable {
     // The picture's format is the one asked for, or follows its extension (PNG; JPEG or
     // WebP for previews).
     let format = try self.format ?? PictureFormat.forOutput(image)
+    var picture = result.image
+    // 16 bits over a transparent background: the alpha is the ink's exact area from the
+    // outline, not the 8-bit coverage the relief was built from.
+    if format == .png, depth == .sixteen, let outline = result.mask.outline {
+      picture = Self.exactAlpha(picture, outline: outline)
+    }
     let png = try timings.measure("png encode") {
       try PictureCodec.encode(
-        result.image, format: format, depth: depth, compression: compression,
+        picture, format: format, depth: depth, compression: compression,
         pixelsPerMeter: resolution?.pixelsPerMeter ?? 0, parallelism: parallelism)
     }
     files.append((image, png))
     return files
+  }
+
+  /// `image` (over a transparent background) with each ink pixel's alpha the exact area.
+  ///
+  /// The area of ink in each pixel comes from `Outline.areaCoverage`: full precision where the
+  /// mask's coverage has 8 bits (FreeType's). Only pixels the mask counts as ink change (their
+  /// color is the shaded color, straight alpha); an opaque background, or an outline traced
+  /// from pixels (a picture's), leaves the image as it is.
+  static func exactAlpha(_ image: CanvasImage, outline: Outline) -> CanvasImage {
+    guard image.fill.w == 0, !outline.isTraced, outline.count > 0 else { return image }
+    let rect = image.contentRect
+    let area = outline.areaCoverage(region: rect)
+    var out = image
+    for i in 0..<(rect.width * rect.height) where out.content.pixels[i].w > 0 {
+      out.content.pixels[i].w = area.pixels[i]
+    }
+    return out
   }
 
   /// `mask.png` (coverage), `height.png` (gray, black lowest and white highest: 0...1 when

@@ -149,6 +149,76 @@ final class ExactDistanceTests: XCTestCase {
     XCTAssertGreaterThan(partial, 300)
   }
 
+  /// An outline's area coverage is the exact area of ink in each pixel.
+  ///
+  /// Checked against the W's polygon clipped to each pixel, in floats: 16 bits of alpha, not
+  /// FreeType's 8. Two squares over
+  /// part of it (overlapping contours, unioned) count once where they overlap.
+  func testAreaCoverageIsExact() throws {
+    let polygon = Self.w
+    func edges(_ points: [SIMD2<Double>]) -> [Outline.Edge] {
+      points.indices.map { i in
+        let a = SIMD2<Float>(points[i])
+        let b = SIMD2<Float>(points[(i + 1) % points.count])
+        let u = (b - a) / ((b - a) * (b - a)).sum().squareRoot()
+        return Outline.Edge(a: a, b: b, ta: u, tb: u)
+      }
+    }
+    // Two squares over the W's left arm, overlapping it and each other (a font's overlaps).
+    let square: [SIMD2<Double>] = [
+      SIMD2(10.25, 20.5), SIMD2(30.75, 20.5), SIMD2(30.75, 40.25), SIMD2(10.25, 40.25),
+    ]
+    let other = square.map { $0 + SIMD2(3.3, 2.1) }
+    let outline = Outline(contours: [edges(polygon), edges(square), edges(other)])
+    let region = PixelRect(x: -2, y: -1, width: 126, height: 103)
+    let coverage = outline.areaCoverage(region: region)
+    var worst = 0.0
+    var total = (ink: 0.0, truth: 0.0)
+    for y in 0..<region.height {
+      for x in 0..<region.width {
+        let (cx, cy) = (x + region.x, y + region.y)
+        // The union's area in the pixel, by inclusion and exclusion.
+        func area(_ shape: [SIMD2<Double>]) -> Double {
+          shape.isEmpty ? 0 : Self.coverage(of: shape, x: cx, y: cy)
+        }
+        let ws = Self.clip(polygon, to: square)
+        let truth =
+          area(polygon) + area(square) + area(other) - area(ws)
+          - area(Self.clip(polygon, to: other)) - area(Self.clip(square, to: other))
+          + area(Self.clip(ws, to: other))
+        let got = Double(coverage.pixels[y * region.width + x])
+        worst = max(worst, abs(got - truth))
+        total.ink += got
+        total.truth += truth
+      }
+    }
+    print("area coverage: largest error \(worst), ink \(total.ink) of \(total.truth)")
+    XCTAssertLessThanOrEqual(worst, 1e-3)
+  }
+
+  /// `polygon` clipped to the convex `window` (Sutherland-Hodgman).
+  static func clip(_ polygon: [SIMD2<Double>], to window: [SIMD2<Double>]) -> [SIMD2<Double>] {
+    var points = polygon
+    for i in window.indices {
+      let a = window[i]
+      let b = window[(i + 1) % window.count]
+      // Inside: left of a -> b in y-down coordinates for a clockwise-on-screen window.
+      func side(_ p: SIMD2<Double>) -> Double {
+        (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x)
+      }
+      var out: [SIMD2<Double>] = []
+      for (j, p) in points.enumerated() {
+        let q = points[(j + 1) % points.count]
+        let (sp, sq) = (side(p), side(q))
+        if sp >= 0 { out.append(p) }
+        if (sp >= 0) != (sq >= 0) { out.append(p + (q - p) * (sp / (sp - sq))) }
+      }
+      points = out
+      if points.isEmpty { return [] }
+    }
+    return points
+  }
+
   /// Inside a disk the distance to the rim is R - r.
   func testDistancesInsideADisk() throws {
     let (cx, cy, radius) = (40.3, 38.7, 31.6)
