@@ -269,7 +269,8 @@ public enum CutLine {
   }
 
   /// The mask with only the region 4-connected to (x, y) (pixels at least half covered) and
-  /// the anti-aliased pixels around it; nil when (x, y) is outside the image or not ink.
+  /// the anti-aliased pixels around it, with the chains of the mask's outline around that
+  /// region (`Outline.keepingChains`); nil when (x, y) is outside the image or not ink.
   public static func region(of mask: CoverageMask, at x: Int, _ y: Int) -> CoverageMask? {
     let plane = mask.plane
     guard x >= 0, y >= 0, x < plane.width, y < plane.height, plane[x, y] >= 0.5 else { return nil }
@@ -312,6 +313,12 @@ public enum CutLine {
         }
       }
     }
-    return CoverageMask(plane: out)
+    // The outline's chains around the region, so its cut line stays exact.
+    let outline = mask.outline?.keepingChains { p in
+      let (px, py) = (Int(p.x.rounded(.down)), Int(p.y.rounded(.down)))
+      return px >= 0 && py >= 0 && px < plane.width && py < plane.height
+        && member[py * plane.width + px]
+    }
+    return CoverageMask(plane: out, inkBounds: out.bounds(above: 0), outline: outline)
   }
 }

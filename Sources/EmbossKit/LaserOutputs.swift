@@ -86,7 +86,7 @@ public struct LaserRequest: Sendable {
           throw EmbossError(
             "--cut-region \(point.x),\(point.y) is on the background, not on the shape")
         }
-        // The region's mask has no outline: its cut line is traced from pixels.
+        // The region's mask keeps the outline's chains around it: its cut line is exact too.
         mask = region
       }
       // The region is picked on the picture as seen from the front, then mirrored (the

@@ -512,6 +512,51 @@ public struct Outline: Sendable, Equatable {
 }
 
 extension Outline {
+  /// The closed chains of this outline whose ink side lies where `inside` says (most of a
+  /// chain's pieces, sampled a third of a pixel into the ink from their middles): the
+  /// outline of one region of the ink, its holes included.
+  public func keepingChains(where inside: (SIMD2<Float>) -> Bool) -> Outline {
+    var visited = [Bool](repeating: false, count: count)
+    var out = Outline()
+    for start in 0..<count where !visited[start] {
+      // The chain through `start`, followed forward (open chains end at a missing link).
+      var chain: [Int] = []
+      var k = start
+      while !visited[k] {
+        visited[k] = true
+        chain.append(k)
+        let n = Int(next[k])
+        guard n >= 0 else { break }
+        k = n
+      }
+      var k2 = Int(previous[start])
+      while k2 >= 0, !visited[k2] {
+        visited[k2] = true
+        chain.insert(k2, at: 0)
+        k2 = Int(previous[k2])
+      }
+      let solid = chain.filter { !spur[$0] && a[$0] != b[$0] }
+      guard !solid.isEmpty else { continue }
+      let samples = min(16, solid.count)
+      var votes = 0
+      for i in 0..<samples {
+        let piece = solid[i * solid.count / samples]
+        let v = b[piece] - a[piece]
+        let normal = SIMD2(-v.y, v.x) / (v * v).sum().squareRoot()
+        if inside((a[piece] + b[piece]) * 0.5 + normal * (1.0 / 3)) { votes += 1 }
+      }
+      guard 2 * votes > samples else { continue }
+      for piece in chain {
+        out.append(a: a[piece], b: b[piece], na: na[piece], nb: nb[piece], spur: spur[piece])
+      }
+    }
+    out.link()
+    out.isTraced = isTraced
+    return out
+  }
+}
+
+extension Outline {
   /// The exact area of ink in each pixel of `region` (canvas pixels), 0...1, in `Float`:
   /// the signed area swept by every piece, accumulated per pixel and summed along each row
   /// (as font-rs and stb_truetype rasterize).

@@ -256,6 +256,40 @@ final class CutLineTests: XCTestCase {
     XCTAssertLessThan(curves.map(\.segments.count).reduce(0, +), outline.count / 4)
   }
 
+  /// `--cut-region` keeps the exact outline: the region of the "O" in "Og" has the O's two
+  /// loops (outside and hole) and none of the g's, and its cut line is the O's outline.
+  func testCutRegionKeepsTheRegionsOutline() throws {
+    let mask = try TextLayout(text: "Og", font: Fixtures.font(), style: TextStyle(pixelSize: 200))
+      .rasterize()
+    let outline = try XCTUnwrap(mask.outline)
+    // A point on the O's left stroke: the first ink pixel of the middle row.
+    let y = mask.inkBounds.y + mask.inkBounds.height / 3
+    let x = try XCTUnwrap((0..<mask.width).first { mask.plane[$0, y] >= 0.5 })
+    let region = try XCTUnwrap(CutLine.region(of: mask, at: x + 2, y))
+    let kept = try XCTUnwrap(region.outline)
+    XCTAssertFalse(kept.isTraced)
+    XCTAssertGreaterThan(kept.count, 20)
+    XCTAssertLessThan(kept.count, outline.count)
+    // Every kept piece is the O's (within its region's ink), and the g's region keeps the
+    // rest: the two regions share out the whole outline.
+    let bounds = region.inkBounds.grown(by: 1)
+    for k in 0..<kept.count {
+      XCTAssertTrue(
+        Float(bounds.x) <= kept.a[k].x && kept.a[k].x <= Float(bounds.maxX), "\(kept.a[k])")
+    }
+    let gx = try XCTUnwrap((0..<mask.width).last { mask.plane[$0, y] >= 0.5 })
+    let other = try XCTUnwrap(CutLine.region(of: mask, at: gx - 1, y)?.outline)
+    XCTAssertEqual(kept.count + other.count, outline.count)
+    let cut = CutLine.make(mask: region, offset: 0, dpi: 254, parallelism: .serial)
+    XCTAssertEqual(cut.count, 2, "the O and its hole")
+    // On the outline: every written node within 0.001 mm (0.01 px at 254 dpi) of a piece.
+    for curve in cut {
+      for (_, _, p) in curve.segments {
+        XCTAssertLessThan(distance(p, to: kept), 0.01, "\(p)")
+      }
+    }
+  }
+
   /// Corners stay sharp: each corner of the outlines of "N3B&" (a joint where the curve's
   /// normal jumps, between straight or curved pieces) is a node of the written path, within
   /// 0.001 mm, where the path turns as the outline does, within a degree.
