@@ -338,13 +338,23 @@ public struct TextLayout: Sendable {
       shaper: shaper, measureOnly: true)
     let height = measured.exactInk.maxY - measured.exactInk.minY
     sized.pixelSize = Float(100 * inkHeight / height)
-    guard sized.pixelSize >= 1, sized.pixelSize <= 10_000 else {
+    return try laidOut(
+      text: text, font: font, style: sized, reason: "a text height of \(inkHeight) pixels",
+      canvas: canvas, limits: limits, fallback: fallback, shaper: shaper)
+  }
+
+  /// `text` at `style`'s size, which a fitting (`reason`) chose: an error when that size is
+  /// not in 1...10000 pixels.
+  private static func laidOut(
+    text: String, font: Font, style: TextStyle, reason: String, canvas: CanvasSize?,
+    limits: RenderLimits, fallback: FontCatalog.Fallback?, shaper: any Shaper
+  ) throws -> TextLayout {
+    guard style.pixelSize >= 1, style.pixelSize <= 10_000 else {
       throw EmbossError(
-        "a text height of \(inkHeight) pixels needs a size of \(sized.pixelSize) pixels; sizes must be 1...10000"
-      )
+        "\(reason) needs a size of \(style.pixelSize) pixels; sizes must be 1...10000")
     }
     return try TextLayout(
-      text: text, font: font, style: sized, canvas: canvas, limits: limits, fallback: fallback,
+      text: text, font: font, style: style, canvas: canvas, limits: limits, fallback: fallback,
       shaper: shaper)
   }
 
@@ -369,14 +379,9 @@ public struct TextLayout: Sendable {
     }
     var sized = style
     sized.pixelSize = Float(capHeight / perEm)
-    guard sized.pixelSize >= 1, sized.pixelSize <= 10_000 else {
-      throw EmbossError(
-        "a cap height of \(capHeight) pixels needs a size of \(sized.pixelSize) pixels; sizes must be 1...10000"
-      )
-    }
-    return try TextLayout(
-      text: text, font: font, style: sized, canvas: canvas, limits: limits, fallback: fallback,
-      shaper: shaper)
+    return try laidOut(
+      text: text, font: font, style: sized, reason: "a cap height of \(capHeight) pixels",
+      canvas: canvas, limits: limits, fallback: fallback, shaper: shaper)
   }
 
   /// The coverage mask: 0 outside the ink, 1 inside, anti-aliased in between.
