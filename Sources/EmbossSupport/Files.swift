@@ -78,14 +78,19 @@ public enum StandardStream {
 
   /// Writes all of `data` to `fd`, retrying on EINTR; the reason when a write fails.
   static func writeAll(_ data: Data, to fd: Int32) -> String? {
-    data.withUnsafeBytes { raw -> String? in
+    writeAllFailing(data, to: fd).map { String(cString: strerror($0)) }
+  }
+
+  /// Writes all of `data` to `fd`, retrying on EINTR; the errno when a write fails.
+  static func writeAllFailing(_ data: Data, to fd: Int32) -> Int32? {
+    data.withUnsafeBytes { raw -> Int32? in
       guard let base = raw.baseAddress else { return nil }
       var offset = 0
       while offset < raw.count {
         let n = Glibc.write(fd, base + offset, raw.count - offset)
         if n < 0 {
           if errno == EINTR { continue }
-          return String(cString: strerror(errno))
+          return errno
         }
         offset += n
       }
@@ -93,10 +98,18 @@ public enum StandardStream {
     }
   }
 
-  /// Writes `data` to standard output, all of it or an error.
+  /// Writes `data` to standard output, all of it or an error; `OutputClosed` when the reader
+  /// went away (EPIPE), which is no error: the reader has what it wanted (`head`).
   public static func writeOutput(_ data: Data) throws {
-    try write(data, to: STDOUT_FILENO, name: "standard output")
+    if let code = writeAllFailing(data, to: STDOUT_FILENO) {
+      if code == EPIPE { throw OutputClosed() }
+      throw EmbossError("cannot write to standard output: \(String(cString: strerror(code)))")
+    }
   }
+
+  /// Standard output's reader went away (a closed pipe): the command stops quietly, exit 0,
+  /// as `ls | head -1` does.
+  public struct OutputClosed: Error {}
 
   /// A line on standard error; nothing can be reported when that fails, so nothing is.
   public static func writeError(_ line: String, newline: Bool = true) {

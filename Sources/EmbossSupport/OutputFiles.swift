@@ -36,6 +36,7 @@ public enum OutputFile {
   ) throws {
     var created: [String] = []
     var staged: [(temp: String, target: String, shown: String)] = []
+    var readerGone = false
     func undo() {
       for file in staged { emboss_temp_discard(file.temp) }
       for directory in created.reversed() { rmdir(directory) }
@@ -51,7 +52,11 @@ public enum OutputFile {
       }
       for (target, data, shown) in targets {
         switch target {
-        case .standardOutput: try StandardStream.writeOutput(data)
+        case .standardOutput:
+          // A reader that went away ends the command quietly, but the files are still written.
+          do { try StandardStream.writeOutput(data) } catch is StandardStream.OutputClosed {
+            readerGone = true
+          }
         case .special(let path): try writeInPlace(data, to: path, shown: shown)
         case .regular: break
         }
@@ -75,6 +80,7 @@ public enum OutputFile {
       undo()
       throw error
     }
+    if readerGone { throw StandardStream.OutputClosed() }
   }
 
   /// Where an output path leads.

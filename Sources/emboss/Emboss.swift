@@ -27,8 +27,8 @@ struct Emboss: ParsableCommand {
   /// errors go through ArgumentParser and exit 64.
   static func main() {
     emboss_keep_freed_memory()
-    // A reader that goes away makes writes fail with EPIPE, reported as an error, instead of
-    // killing the process.
+    // A reader that goes away makes writes fail with EPIPE, which ends the command quietly
+    // (exit 0) instead of killing the process.
     signal(SIGPIPE, SIG_IGN)
     // A standard stream closed by the caller (`>&-`) would let the next file opened take its
     // number, and "standard output" would be that file. Park /dev/null there, read-only, so
@@ -49,6 +49,9 @@ struct Emboss: ParsableCommand {
         Foundation.exit(64)
       }
       try command.run()
+    } catch is StandardStream.OutputClosed {
+      // The reader of standard output went away (`emboss fonts | head -1`): not an error.
+      Foundation.exit(0)
     } catch let error as EmbossError {
       fail(error.message)
     } catch let error as MaterialError {
