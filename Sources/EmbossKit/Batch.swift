@@ -582,8 +582,9 @@ public struct BatchRunner {
     // partial manifest replaces the old one.
     let previous = [ManifestCursor(path: partial), ManifestCursor(path: manifestPath)]
     unlink(partial)
-    FileManager.default.createFile(atPath: partial, contents: nil)
-    guard let handle = FileHandle(forWritingAtPath: partial) else {
+    guard FileManager.default.createFile(atPath: partial, contents: nil),
+      let handle = FileHandle(forWritingAtPath: partial)
+    else {
       throw EmbossError("cannot write the manifest '\(partial)'")
     }
     let state = BatchState(

@@ -248,7 +248,7 @@ let materialCompletion = CompletionKind.custom { _, _, typed in
   for name in listed.sorted() where !name.hasPrefix(".") {
     var isDirectory: ObjCBool = false
     let path = folder + name
-    FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
     if isDirectory.boolValue {
       out.append(path + "/")
     } else if name.hasSuffix(".yaml") || name.hasSuffix(".yml") {
