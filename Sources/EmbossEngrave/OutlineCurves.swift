@@ -68,21 +68,13 @@ extension CutLine {
       }
   }
 
-  /// The outline's closed chains as piece indices in order (spurs left out); nil when a
-  /// chain is open.
+  /// The outline's closed chains as piece indices in order (chains of spurs alone left out);
+  /// nil when a chain is open.
   static func loops(_ outline: Outline) -> [[Int]]? {
-    var visited = [Bool](repeating: false, count: outline.count)
     var loops: [[Int]] = []
-    for start in 0..<outline.count where !visited[start] && !outline.spur[start] {
-      var loop: [Int] = []
-      var k = start
-      repeat {
-        guard k >= 0, !visited[k] else { return nil }
-        visited[k] = true
-        loop.append(k)
-        k = Int(outline.next[k])
-      } while k != start
-      loops.append(loop)
+    for chain in outline.chains() where !chain.pieces.allSatisfy({ outline.spur[$0] }) {
+      guard chain.closed else { return nil }
+      loops.append(chain.pieces)
     }
     return loops
   }

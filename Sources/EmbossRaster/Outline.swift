@@ -512,29 +512,43 @@ public struct Outline: Sendable, Equatable {
 }
 
 extension Outline {
-  /// The closed chains of this outline whose ink side lies where `inside` says (most of a
-  /// chain's pieces, sampled a third of a pixel into the ink from their middles): the
-  /// outline of one region of the ink, its holes included.
-  public func keepingChains(where inside: (SIMD2<Float>) -> Bool) -> Outline {
+  /// The outline's chains of linked pieces, each as piece indices in order: from its
+  /// lowest-numbered piece round to it again (`closed`), or from its first piece to its last
+  /// for a chain the tracer left open.
+  package func chains() -> [(pieces: [Int], closed: Bool)] {
     var visited = [Bool](repeating: false, count: count)
-    var out = Outline()
+    var chains: [(pieces: [Int], closed: Bool)] = []
     for start in 0..<count where !visited[start] {
-      // The chain through `start`, followed forward (open chains end at a missing link).
-      var chain: [Int] = []
+      var forward: [Int] = []
       var k = start
+      var closed = false
       while !visited[k] {
         visited[k] = true
-        chain.append(k)
+        forward.append(k)
         let n = Int(next[k])
         guard n >= 0 else { break }
+        if n == start { closed = true }
         k = n
       }
-      var k2 = Int(previous[start])
-      while k2 >= 0, !visited[k2] {
-        visited[k2] = true
-        chain.insert(k2, at: 0)
-        k2 = Int(previous[k2])
+      // An open chain: the pieces before `start` too.
+      var backward: [Int] = []
+      var p = closed ? -1 : Int(previous[start])
+      while p >= 0, !visited[p] {
+        visited[p] = true
+        backward.append(p)
+        p = Int(previous[p])
       }
+      chains.append((backward.reversed() + forward, closed))
+    }
+    return chains
+  }
+
+  /// The chains of this outline whose ink side lies where `inside` says (most of a chain's
+  /// pieces, sampled a third of a pixel into the ink from their middles): the outline of one
+  /// region of the ink, its holes included.
+  public func keepingChains(where inside: (SIMD2<Float>) -> Bool) -> Outline {
+    var out = Outline()
+    for chain in chains().map(\.pieces) {
       let solid = chain.filter { !spur[$0] && a[$0] != b[$0] }
       guard !solid.isEmpty else { continue }
       let samples = min(16, solid.count)

@@ -459,7 +459,7 @@ struct BatchMergeCommand: ParsableCommand {
       }
     }
     if let batch {
-      let missing = (1...max(1, batch.rows)).filter { merged[$0] == nil && batch.rows > 0 }
+      let missing = batch.rows > 0 ? (1...batch.rows).filter { merged[$0] == nil } : []
       if !missing.isEmpty {
         let shards = Set(missing.map { ($0 - 1) % batch.shards }).sorted()
         let rows = missing.prefix(10).map(String.init).joined(separator: ", ")
