@@ -8,7 +8,7 @@
 
 extern "C" int emboss_offset_polygons(const int64_t *xy, const int32_t *counts,
                                       int32_t pathCount, double delta, double arcTolerance,
-                                      emboss_polygons *out) {
+                                      int miter, double miterLimit, emboss_polygons *out) {
   out->xy = nullptr;
   out->counts = nullptr;
   out->pathCount = 0;
@@ -21,8 +21,9 @@ extern "C" int emboss_offset_polygons(const int64_t *xy, const int32_t *counts,
         paths[i].push_back(ClipperLib::IntPoint(xy[2 * k], xy[2 * k + 1]));
       }
     }
-    ClipperLib::ClipperOffset offset(2.0, arcTolerance);
-    offset.AddPaths(paths, ClipperLib::jtRound, ClipperLib::etClosedPolygon);
+    ClipperLib::ClipperOffset offset(miterLimit, arcTolerance);
+    offset.AddPaths(paths, miter ? ClipperLib::jtMiter : ClipperLib::jtRound,
+                    ClipperLib::etClosedPolygon);
     ClipperLib::Paths solution;
     offset.Execute(solution, delta);
     size_t points = 0;

@@ -37,15 +37,17 @@ extension CutLine {
   /// a 500th of the offset: every point of it is the offset's distance from the polygon,
   /// which is within 0.005 pixels of the glyphs' curves. Its runs between corners (turns of
   /// more than 20 degrees) are fitted the same way.
-  public static func curves(outline: Outline, offset: Double = 0, tolerance: Double = 0.01)
-    -> [ClosedCurve]?
-  {
+  public static func curves(
+    outline: Outline, offset: Double = 0, join: Join = .round, tolerance: Double = 0.01
+  ) -> [ClosedCurve]? {
     guard let loops = loops(outline) else { return nil }
     if offset == 0 {
       return loops.compactMap { exactCurve(outline, $0, tolerance: tolerance) }
     }
     let polygons = loops.map { loop in loop.flatMap { polygonPoints(outline, $0) } }
-    guard let offsetPolygons = offsetPolygons(polygons, by: offset) else { return nil }
+    guard let offsetPolygons = offsetPolygons(polygons, by: offset, join: join) else {
+      return nil
+    }
     return offsetPolygons.compactMap { polygonCurve($0, tolerance: tolerance) }
   }
 
@@ -140,7 +142,7 @@ extension CutLine {
   ///
   /// Outer polygons have a positive signed area in x-right, y-down coordinates (the ink on
   /// the left normal), holes a negative one; the result is in the same orientation.
-  static func offsetPolygons(_ polygons: [[SIMD2<Double>]], by offset: Double)
+  static func offsetPolygons(_ polygons: [[SIMD2<Double>]], by offset: Double, join: Join = .round)
     -> [[SIMD2<Double>]]?
   {
     let scale = clipperScale
@@ -157,7 +159,8 @@ extension CutLine {
     let arcTolerance = min(0.002, abs(offset) / 500) * scale
     var out = emboss_polygons()
     let status = emboss_offset_polygons(
-      xy, counts, Int32(counts.count), offset * scale, max(arcTolerance, 1), &out)
+      xy, counts, Int32(counts.count), offset * scale, max(arcTolerance, 1),
+      join == .miter ? 1 : 0, Join.miterLimit, &out)
     guard status == 0 else { return nil }
     defer { emboss_polygons_free(&out) }
     var result: [[SIMD2<Double>]] = []
@@ -394,6 +397,19 @@ enum BezierFit {
 }
 
 extension CutLine {
+  /// How an offset cut line turns round a convex corner of the outline.
+  public enum Join: String, Sendable, CaseIterable {
+    /// An arc at the offset's distance from the corner: every point of the line is exactly
+    /// the offset from the ink.
+    case round
+    /// The two offset edges extended until they meet: a sharp corner, squared off where it
+    /// would reach more than `miterLimit` offsets from the corner (very acute corners).
+    case miter
+
+    /// How far (in offsets) a mitred corner may reach before it is squared off.
+    public static let miterLimit = 4.0
+  }
+
   /// How closely the Béziers follow the outline or its offset, in millimeters.
   public static let fitToleranceMM = 0.001
 
@@ -402,12 +418,14 @@ extension CutLine {
   /// within `fitToleranceMM`), else traced from its pixels (`trace`; pictures, whose
   /// outline, if any, was traced too).
   public static func make(
-    mask: CoverageMask, offset: Double, dpi: Double, parallelism: Parallelism = .allCores
+    mask: CoverageMask, offset: Double, join: Join = .round, dpi: Double,
+    parallelism: Parallelism = .allCores
   ) -> [ClosedCurve] {
     // A picture's traced outline keeps the pixel trace: its vertices carry the tracer's
     // steps, which the trace's simplification smooths (a cut line should not cut stairs).
     if let outline = mask.outline, outline.count > 0, !outline.isTraced,
-      let curves = curves(outline: outline, offset: offset, tolerance: fitToleranceMM * dpi / 25.4)
+      let curves = curves(
+        outline: outline, offset: offset, join: join, tolerance: fitToleranceMM * dpi / 25.4)
     {
       return curves
     }

@@ -93,7 +93,7 @@ public struct LaserRequest: Sendable {
       // mask's outline with it).
       if mirror { mask = mask.mirrored() }
       var curves = CutLine.make(
-        mask: mask, offset: svg.cutOffset, dpi: dpi, parallelism: parallelism)
+        mask: mask, offset: svg.cutOffset, join: svg.cutJoin, dpi: dpi, parallelism: parallelism)
       if svg.cutOuter { curves = CutLine.outermost(curves) }
       if svg.cutMinSize > 0 { curves = CutLine.dropping(curves, smallerThan: svg.cutMinSize) }
       // The ink's own outline as vectors: the whole shape, mirrored like everything else.
@@ -120,6 +120,9 @@ public struct SVGRequest: Sendable {
   /// The cut line's distance from the ink, in pixels: outside when positive, inside when
   /// negative.
   public var cutOffset: Double
+  /// How an offset cut line turns round the outline's convex corners (text's exact outline;
+  /// a picture's traced cut line is always round).
+  public var cutJoin: CutLine.Join
   /// Only the shape under this pixel is cut around.
   public var cutRegion: (x: Int, y: Int)?
   /// Only the outermost contours: no holes (a sticker's outline).
@@ -136,12 +139,14 @@ public struct SVGRequest: Sendable {
 
   /// An SVG request; see each property for its meaning.
   public init(
-    path: String, cutOffset: Double = 0, cutRegion: (x: Int, y: Int)? = nil,
+    path: String, cutOffset: Double = 0, cutJoin: CutLine.Join = .round,
+    cutRegion: (x: Int, y: Int)? = nil,
     cutOuter: Bool = false, cutMinSize: Double = 0, cutColor: String = SVGDocument.cutColor,
     cutWidthMM: Double = SVGDocument.cutWidthMM, inkVectors: SVGDocument.InkVectors? = nil
   ) {
     self.path = path
     self.cutOffset = cutOffset
+    self.cutJoin = cutJoin
     self.cutRegion = cutRegion
     self.cutOuter = cutOuter
     self.cutMinSize = cutMinSize

@@ -4,6 +4,7 @@ import Foundation
 
 extension TextAlignment: ExpressibleByArgument {}
 extension PictureFormat: ExpressibleByArgument {}
+extension CutLine.Join: ExpressibleByArgument {}
 extension TextDirection: ExpressibleByArgument {}
 extension ReliefProfile: ExpressibleByArgument {}
 extension ReliefDirection: ExpressibleByArgument {}

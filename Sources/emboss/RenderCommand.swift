@@ -183,6 +183,13 @@ struct RenderCommand: ParsableCommand {
       valueName: "length"), transform: Length.argument)
   var cutOffset: Length = .zero
 
+  @Option(
+    name: .customLong("cut-join"),
+    help:
+      "How an offset cut line turns round convex corners: round (exactly the offset from the ink everywhere) or miter (sharp, squared off past 4 offsets); text only, a picture's cut line is round."
+  )
+  var cutJoin: CutLine.Join = .round
+
   @Flag(
     name: .customLong("cut-outer"),
     help: "Cut the outer contour only: no holes (the inside of an o), as a sticker needs.")
@@ -373,6 +380,7 @@ struct RenderCommand: ParsableCommand {
       laser.svg = SVGRequest(
         path: svg,
         cutOffset: try resolution.pixels(cutOffset, option: "--cut-offset", allowNegative: true),
+        cutJoin: cutJoin,
         cutRegion: point.map { (x: $0.x, y: $0.y) }, cutOuter: cutOuter,
         cutMinSize: try resolution.pixels(cutMinSize, option: "--cut-min-size"),
         cutColor: try ColorLiteral.parse(cutColor).get().hex,

@@ -256,6 +256,28 @@ final class CutLineTests: XCTestCase {
     XCTAssertLessThan(curves.map(\.segments.count).reduce(0, +), outline.count / 4)
   }
 
+  /// `--cut-join miter`: an outward offset of "N" turns its convex corners sharp, reaching
+  /// past the offset there (a right angle's miter is sqrt(2) offsets from the corner), and
+  /// is never nearer the ink than the offset; round joins keep every point at the offset.
+  func testMiterJoinsAreSharp() throws {
+    let mask = try TextLayout(text: "N", font: Fixtures.font(), style: TextStyle(pixelSize: 200))
+      .rasterize()
+    let outline = try XCTUnwrap(mask.outline)
+    var reach: [CutLine.Join: (near: Double, far: Double)] = [:]
+    for join in CutLine.Join.allCases {
+      let cut = CutLine.make(mask: mask, offset: 10, join: join, dpi: 254, parallelism: .serial)
+      let points = cut.flatMap { $0.flattened(steps: 16) }
+      let distances = points.map { distance($0, to: outline) }
+      reach[join] = (distances.min() ?? 0, distances.max() ?? 0)
+    }
+    let round = try XCTUnwrap(reach[.round])
+    let miter = try XCTUnwrap(reach[.miter])
+    XCTAssertEqual(round.near, 10, accuracy: 0.02)
+    XCTAssertEqual(round.far, 10, accuracy: 0.02)
+    XCTAssertEqual(miter.near, 10, accuracy: 0.02)
+    XCTAssertGreaterThan(miter.far, 13, "mitred corners reach past the offset")
+  }
+
   /// `--cut-region` keeps the exact outline: the region of the "O" in "Og" has the O's two
   /// loops (outside and hole) and none of the g's, and its cut line is the O's outline.
   func testCutRegionKeepsTheRegionsOutline() throws {
