@@ -302,13 +302,18 @@ public struct NameTemplate: Sendable, Equatable {
 public enum SHA256Digest {
   /// The SHA-256 digest of `data`, as 64 lowercase hexadecimal digits.
   public static func hex(_ data: Data) -> String {
+    bytes(data).map { String(format: "%02x", $0) }.joined()
+  }
+
+  /// The SHA-256 digest of `data`: 32 bytes.
+  public static func bytes(_ data: Data) -> [UInt8] {
     var digest = [UInt8](repeating: 0, count: 32)
     var length: UInt32 = 0
     let ok = data.withUnsafeBytes { bytes in
       EVP_Digest(bytes.baseAddress, bytes.count, &digest, &length, EVP_sha256(), nil)
     }
     precondition(ok == 1 && length == 32, "SHA-256 failed")
-    return digest.map { String(format: "%02x", $0) }.joined()
+    return digest
   }
 
   /// The digest of the file at `path`, nil when it cannot be read.
@@ -519,6 +524,8 @@ public struct BatchRunner {
   public var workers: Int
   /// emboss's version, part of each row's input digest.
   public var version: String
+  /// Lit balls kept between processes (shared by shards); nil: none.
+  public var ballCache: BallCache? = nil
 
   /// A batch over `rowsPath` with its manifest, shard, workers and version.
   public init(
@@ -592,7 +599,7 @@ public struct BatchRunner {
       previous: previous, total: total, handle: handle, entry: entry, place: place)
     let batchRows = allRows
     let shard = self.shard
-    let caches = CachePool(count: workers)
+    let caches = CachePool(count: workers, disk: ballCache)
     let start = DispatchTime.now().uptimeNanoseconds
     let version = self.version
     DispatchQueue.concurrentPerform(iterations: workers) { _ in
@@ -691,12 +698,17 @@ private final class CachePool: @unchecked Sendable {
   private var caches: [StageCache]
   private let lock = NSLock()
 
-  init(count: Int) { caches = (0..<count).map { _ in StageCache() } }
+  private let disk: BallCache?
+
+  init(count: Int, disk: BallCache?) {
+    self.disk = disk
+    caches = (0..<count).map { _ in StageCache(disk: disk) }
+  }
 
   func take() -> StageCache {
     lock.lock()
     defer { lock.unlock() }
-    return caches.popLast() ?? StageCache()
+    return caches.popLast() ?? StageCache(disk: disk)
   }
 
   func give(_ cache: StageCache) {

@@ -132,6 +132,12 @@ public enum Pipeline {
       {
         ball = cached.value
         whole = cached.whole
+      } else if !(reused && !wantWhole), let disk = cache.disk,
+        let stored = timings.measure("ball cache", { disk.load(key.digest, size: key.size) })
+      {
+        // A whole ball from an earlier process: the same floats it would shade.
+        ball = stored
+        cache.ball = (key, ball, lookupKey, true)
       } else {
         let size = material.shadingSize
         let geometry = cache.memo(\.geometry, key: size) {
@@ -150,6 +156,7 @@ public enum Pipeline {
         if partial { cache.texelsRead = read }
         ball = shaded
         whole = read == nil
+        if whole { cache.disk?.store(ball, key: key.digest) }
         cache.ball = (key, ball, lookupKey, whole)
       }
     }
@@ -193,12 +200,15 @@ public enum Pipeline {
       surface: material.surface, lights: material.lights, environment: material.environment,
       size: size)
     if let cached = cache.ball, cached.key == key, cached.whole { return cached.value }
+    if let stored = cache.disk?.load(key.digest, size: size) { return stored }
     let geometry = cache.memo(\.geometry, key: size) {
       BallGeometry.march(size: size, parallelism: parallelism)
     }
-    return geometry.shade(
+    let ball = geometry.shade(
       surface: material.surface, lights: material.lights, environment: material.environment,
       only: nil, parallelism: parallelism)
+    cache.disk?.store(ball, key: key.digest)
+    return ball
   }
 }
 
@@ -232,6 +242,11 @@ public final class StageCache {
     var lights: [Light]
     var environment: Environment
     var size: Int
+
+    /// The key on disk (see `BallCache`).
+    var digest: [UInt8] {
+      BallCache.key(surface: surface, lights: lights, environment: environment, size: size)
+    }
   }
 
   struct LookupKey: Equatable {
@@ -259,8 +274,13 @@ public final class StageCache {
   /// The texels the cached lookup map reads (found on its first reuse).
   var texelsRead: [Bool]?
 
-  /// An empty cache: the first render computes every stage.
-  public init() {}
+  /// Whole lit balls kept between processes (see `BallCache`); nil: none.
+  public let disk: BallCache?
+
+  /// An empty cache: the first render computes every stage, except a lit ball `disk` holds.
+  public init(disk: BallCache? = nil) {
+    self.disk = disk
+  }
 
   /// The entry at `slot` when its key is `key`, else `make()`, remembered.
   func memo<Key: Equatable, Value>(

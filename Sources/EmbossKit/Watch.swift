@@ -21,6 +21,8 @@ public struct MaterialWatcher {
   public var resources: Resources
   /// How often the files are compared with their last contents.
   public var interval: Duration
+  /// Lit balls kept between processes (the first render's ball); nil: none.
+  public var ballCache: BallCache? = nil
 
   /// A watch over `job`'s input files, checked every `interval`.
   public init(job: RenderJob, resources: Resources, interval: Duration = .milliseconds(100)) {
@@ -35,7 +37,7 @@ public struct MaterialWatcher {
   public func run(
     limit: Int? = nil, write: (RenderJob.Output) throws -> Void, report: (Event) -> Void
   ) {
-    let cache = StageCache()
+    let cache = StageCache(disk: ballCache)
     var sources = attempt(cache: cache, write: write, report: report)
     var seen = contents(of: sources)
     var changes = 0

@@ -101,6 +101,8 @@ struct BatchRunCommand: ParsableCommand {
   @Option(help: "Rows rendered at once (default: all cores).")
   var threads: Int?
 
+  @OptionGroup var cache: CacheOption
+
   @Argument(
     parsing: .allUnrecognized,
     help: ArgumentHelp("Render options for every row, as for emboss render.", valueName: "options"))
@@ -194,9 +196,10 @@ struct BatchRunCommand: ParsableCommand {
       try BatchShard($0, count: shardCount, environment: ProcessInfo.processInfo.environment)
     }
     let workers = threads ?? ProcessInfo.processInfo.activeProcessorCount
-    let runner = BatchRunner(
+    var runner = BatchRunner(
       rowsPath: rows, manifestPath: manifest ?? rows + ".manifest.jsonl", shard: shard,
       workers: workers, version: Emboss.configuration.version)
+    runner.ballCache = cache.ballCache
     let defaults = renderOptions
     let reporter = ProgressReporter(quiet: quiet)
     // The sheets: rows placed in row order as their manifest lines are written.

@@ -132,6 +132,19 @@ struct ThreadOptions: ParsableArguments {
   }
 }
 
+/// The lit-ball cache.
+struct CacheOption: ParsableArguments {
+  @Flag(
+    name: .customLong("no-cache"),
+    help: ArgumentHelp(
+      "Do not read or write lit balls in the cache ($XDG_CACHE_HOME/emboss, else ~/.cache/emboss).",
+      discussion: "The cache only saves time: output is the same byte for byte without it."))
+  var noCache = false
+
+  /// The cache to use: the user's, unless --no-cache.
+  var ballCache: BallCache? { noCache ? nil : BallCache.user() }
+}
+
 /// `--set` values, then the flags, as settings on the material's keys, each checked as a
 /// file's keys are (an invalid one is an argument error: exit 64).
 func materialSettings(

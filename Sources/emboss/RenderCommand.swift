@@ -140,6 +140,8 @@ struct RenderCommand: ParsableCommand {
 
   @OptionGroup var threads: ThreadOptions
 
+  @OptionGroup var cache: CacheOption
+
   @Option(
     name: .customLong("shading-image"),
     help: ArgumentHelp(
@@ -408,7 +410,9 @@ struct RenderCommand: ParsableCommand {
     let job = try job(resources: resources)
     if watch {
       let output = self.output.output
-      MaterialWatcher(job: job, resources: resources).run(limit: watchLimit) { result in
+      var watcher = MaterialWatcher(job: job, resources: resources)
+      watcher.ballCache = cache.ballCache
+      watcher.run(limit: watchLimit) { result in
         try write(result, job: job)
       } report: { event in
         switch event {
@@ -425,7 +429,7 @@ struct RenderCommand: ParsableCommand {
       }
       return
     }
-    try write(try job.run(resources: resources), job: job)
+    try write(try job.run(resources: resources, cache: StageCache(disk: cache.ballCache)), job: job)
   }
 
   /// The em size in pixels: `--size` (pt, mm, cm or in with --dpi), 160 without it.

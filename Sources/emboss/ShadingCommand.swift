@@ -22,6 +22,8 @@ struct ShadingCommand: ParsableCommand {
 
   @OptionGroup var threads: ThreadOptions
 
+  @OptionGroup var cache: CacheOption
+
   func validate() throws {
     if let size {
       do { try Parameters.shadingSize.check(size) } catch {
@@ -40,7 +42,9 @@ struct ShadingCommand: ParsableCommand {
     let spec = try MaterialLoader.load(
       material.material, library: resources.materialLibrary,
       settings: try materialSettings(material, light: light), sources: &sources)
-    let image = Pipeline.shadingImage(material: spec, size: size, parallelism: threads.parallelism)
+    let image = Pipeline.shadingImage(
+      material: spec, size: size, cache: StageCache(disk: cache.ballCache),
+      parallelism: threads.parallelism)
     let data = try PictureCodec.encode(
       CanvasImage(image), format: try output.outputFormat(), depth: output.depth,
       compression: output.compression)

@@ -476,6 +476,8 @@ enum CLIRunner {
       .deletingLastPathComponent()
     environment["ASAN_OPTIONS"] = "detect_leaks=1"
     environment["LSAN_OPTIONS"] = "suppressions=\(root.path)/.ci/lsan.supp"
+    // The lit-ball cache in a folder of the tests' own, never the user's.
+    environment["XDG_CACHE_HOME"] = NSTemporaryDirectory() + "emboss-tests-cache"
     return environment
   }
 
