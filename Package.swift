@@ -66,6 +66,11 @@ let package = Package(
     // Owns every libpng call that needs setjmp: no longjmp ever crosses a Swift frame.
     .target(name: "CPNG", dependencies: ["CLibPNG"], linkerSettings: [.linkedLibrary("z")]),
     // Exact cut-line offsets: a C interface to Clipper 6 (Debian's libpolyclipping-dev).
+    .systemLibrary(
+      name: "CZip",
+      pkgConfig: "libzip",
+      providers: [.apt(["libzip-dev", "pkg-config"])]
+    ),
     .target(name: "CClipper", linkerSettings: [.linkedLibrary("polyclipping")]),
     // The library, one target per stage, following the data flow (docs/architecture.md):
     // Support -> Raster -> Model -> (Text, Relief, Shading, Engrave) -> Compositing,
@@ -83,6 +88,9 @@ let package = Package(
     .target(
       name: "EmbossEngrave", dependencies: ["EmbossSupport", "EmbossRaster", "CClipper"]),
     .target(
+      name: "EmbossMesh",
+      dependencies: ["EmbossSupport", "EmbossRaster", "EmbossModel", "EmbossRelief", "CZip"]),
+    .target(
       name: "EmbossCompositing",
       dependencies: [
         "EmbossSupport", "EmbossRaster", "EmbossModel", "EmbossRelief", "EmbossShading",
@@ -96,7 +104,8 @@ let package = Package(
       name: "EmbossKit",
       dependencies: [
         "EmbossSupport", "EmbossRaster", "EmbossModel", "EmbossText", "EmbossRelief",
-        "EmbossShading", "EmbossEngrave", "EmbossCompositing", "EmbossMaterials", "CCrypto",
+        "EmbossShading", "EmbossEngrave", "EmbossCompositing", "EmbossMaterials", "EmbossMesh",
+        "CCrypto",
         .product(name: "CSV", package: "CSV.swift"),
       ]
     ),

@@ -2,6 +2,7 @@
 @_exported import EmbossCompositing
 @_exported import EmbossEngrave
 @_exported import EmbossMaterials
+@_exported import EmbossMesh
 @_exported import EmbossModel
 @_exported import EmbossRaster
 @_exported import EmbossRelief

@@ -9,6 +9,8 @@ public struct LaserRequest: Sendable {
   public var depthMap: (path: String, depth: BitDepth, invert: Bool)?
   /// SVG with the engrave bitmap and the cut line.
   public var svg: SVGRequest?
+  /// The relief as a 3D model (STL or 3MF).
+  public var mesh: MeshRequest?
   /// How the SVG's image is engraved when no engraving file is asked for (with one, its
   /// options).
   public var engraveOptions = EngraveOptions()
@@ -17,7 +19,7 @@ public struct LaserRequest: Sendable {
   public init() {}
 
   /// Whether no laser output is asked for.
-  public var isEmpty: Bool { engrave == nil && depthMap == nil && svg == nil }
+  public var isEmpty: Bool { engrave == nil && depthMap == nil && svg == nil && mesh == nil }
 
   /// Every path written, with the option that names it.
   public var paths: [(option: String, path: String)] {
@@ -25,6 +27,7 @@ public struct LaserRequest: Sendable {
     if let engrave { paths.append(("--engrave", engrave.path)) }
     if let depthMap { paths.append(("--depth-map", depthMap.path)) }
     if let svg { paths.append(("--svg", svg.path)) }
+    if let mesh { paths.append(("--mesh", mesh.path)) }
     return paths
   }
 
@@ -109,6 +112,15 @@ public struct LaserRequest: Sendable {
         cutWidthMM: svg.cutWidthMM, ink: ink, inkVectors: svg.inkVectors)
       files.append((svg.path, Data(document.utf8)))
     }
+    if let mesh {
+      files.append(
+        (
+          mesh.path,
+          try mesh.file(
+            mask: mirror ? render.mask.mirrored() : render.mask, relief: relief,
+            dpi: resolution?.dpi ?? 96, parallelism: parallelism)
+        ))
+    }
     return files
   }
 }
@@ -153,5 +165,53 @@ public struct SVGRequest: Sendable {
     self.cutColor = cutColor
     self.cutWidthMM = cutWidthMM
     self.inkVectors = inkVectors
+  }
+}
+
+/// The relief as a solid for a 3D printer or a CNC mill (`--mesh`): a plate the canvas's
+/// size with the relief on it, in millimetres.
+public struct MeshRequest: Sendable {
+  /// Where the model is written.
+  public var path: String
+  /// STL or 3MF.
+  public var format: MeshFile.Format
+  /// The relief's height at the plateau, in mm (a lowered relief's depth).
+  public var height: Double
+  /// The plate's thickness, in mm.
+  public var base: Double
+
+  /// A mesh request; see each property.
+  public init(
+    path: String, format: MeshFile.Format, height: Double = MeshSpec.defaultHeight,
+    base: Double = MeshSpec.defaultBase
+  ) {
+    self.path = path
+    self.format = format
+    self.height = height
+    self.base = base
+  }
+
+  /// The model's file for `mask`'s relief at `dpi`.
+  ///
+  /// Throws for a mask with no ink, and for a lowered relief at least as deep as the plate.
+  public func file(
+    mask: CoverageMask, relief: ReliefSpec, dpi: Double, parallelism: Parallelism = .allCores
+  ) throws -> Data {
+    guard !mask.inkBounds.isEmpty else {
+      throw EmbossError("--mesh \(path): there is no ink to make a relief of")
+    }
+    if relief.direction == .lowered, base <= height {
+      throw EmbossError(
+        "--mesh \(path): the plate (--mesh-base \(SVGNumber.fixed(base, decimals: 3)) mm) must be thicker than the lowered relief is deep (--mesh-height \(SVGNumber.fixed(height, decimals: 3)) mm)"
+      )
+    }
+    let mesh = ReliefMesh.make(
+      mask: mask, relief: relief,
+      spec: MeshSpec(millimetresPerPixel: 25.4 / dpi, height: height, base: base),
+      parallelism: parallelism)
+    guard let data = MeshFile.encode(mesh, format: format) else {
+      throw EmbossError("--mesh \(path): cannot make the 3MF package (out of memory)")
+    }
+    return data
   }
 }

@@ -409,6 +409,14 @@ public struct Outline: Sendable, Equatable {
     return out
   }
 
+  /// The outline moved by `offset` pixels.
+  public func translated(by offset: SIMD2<Float>) -> Outline {
+    var out = self
+    out.a = a.map { $0 + offset }
+    out.b = b.map { $0 + offset }
+    return out
+  }
+
   @inline(__always) static func perp(_ u: SIMD2<Float>) -> SIMD2<Float> { SIMD2(-u.y, u.x) }
 
   @inline(__always) static func length(_ v: SIMD2<Float>) -> Float { (v * v).sum().squareRoot() }

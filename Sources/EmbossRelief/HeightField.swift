@@ -97,9 +97,11 @@ public struct HeightField: Sendable, Equatable {
   /// 4 x 4 sub-pixel samples, each from its own nearest feature, as a render at 4x the size
   /// would see them. With `soften`, the heights are blurred and slopes come from their
   /// differences. An empty mask gives an empty region. The result does not depend on the
-  /// thread count.
+  /// thread count. Without `subSamples` no pixel is sampled 4 x 4 (heights alone, for a
+  /// mesh).
   public static func make(
-    mask: CoverageMask, relief: ReliefSpec, parallelism: Parallelism = .allCores
+    mask: CoverageMask, relief: ReliefSpec, subSamples: Bool = true,
+    parallelism: Parallelism = .allCores
   ) -> HeightField {
     let region = mask.inkBounds.isEmpty ? mask.inkBounds : mask.inkBounds.grown(by: 1)
     let sign: Float = relief.direction == .raised ? 1 : -1
@@ -149,7 +151,7 @@ public struct HeightField: Sendable, Equatable {
               parallelism.forEachBand(region.height, bandSize: bandRows) { rows in
                 samplesOut[rows.lowerBound / bandRows] = bevel.shade(
                   rows: rows, distance: distance.buffer, feature: feature.buffer,
-                  heights: heightOut.buffer, slopes: slopeOut.buffer, sample: soften == 0)
+                  heights: heightOut.buffer, slopes: slopeOut.buffer, sample: soften == 0 && subSamples)
               }
             }
           }

@@ -232,6 +232,26 @@ struct RenderCommand: ParsableCommand {
   var cutRegion: PixelPoint?
 
   @Option(
+    help: ArgumentHelp(
+      "Also write the relief as a 3D model here: a plate the canvas's size with the relief on it, in mm (needs --dpi): binary STL (.stl) or 3MF (.3mf).",
+      valueName: "file"), completion: .file(extensions: ["stl", "3mf"]))
+  var mesh: String?
+
+  @Option(
+    name: .customLong("mesh-height"),
+    help: ArgumentHelp(
+      "The relief's height on the model at the plateau, a lowered relief's depth (1mm, 0.04in; a bare number is pixels; default 1mm).",
+      valueName: "length"), transform: Length.argument)
+  var meshHeight: Length?
+
+  @Option(
+    name: .customLong("mesh-base"),
+    help: ArgumentHelp(
+      "The plate under the relief (2mm, 0.1in; a bare number is pixels; default 2mm).", valueName: "length"),
+    transform: Length.argument)
+  var meshBase: Length?
+
+  @Option(
     name: .customLong("save-stages"),
     help: ArgumentHelp(
       "Also write mask.png, height.png, normals.png and shading.png here.", valueName: "dir"),
@@ -319,6 +339,22 @@ struct RenderCommand: ParsableCommand {
     if svg != nil && resolution.dpi == nil {
       throw ValidationError("--svg needs --dpi: the SVG's size is in millimeters")
     }
+    if let mesh {
+      guard resolution.dpi != nil else {
+        throw ValidationError("--mesh needs --dpi: the model's size is in millimeters")
+      }
+      guard MeshFile.Format(path: mesh) != nil else {
+        throw ValidationError("--mesh \(mesh): the name must end in .stl or .3mf")
+      }
+    } else if meshHeight != nil || meshBase != nil {
+      throw ValidationError("--mesh-height and --mesh-base need --mesh")
+    }
+    let (height, base) = try meshSizes()
+    guard height > 0 else { throw ValidationError("--mesh-height must be more than 0") }
+    guard base > 0 else {
+      throw ValidationError(
+        "--mesh-base must be more than 0 (letters without a plate are not supported yet)")
+    }
     if let canvas { _ = try canvasSize(canvas) }
     if watch, output.output == "-" {
       throw ValidationError("--watch writes a file; give -o a path, not -")
@@ -370,6 +406,14 @@ struct RenderCommand: ParsableCommand {
         maxMemory: maxMemory?.bytes ?? RenderLimits.defaultMemory))
   }
 
+  /// The mesh's relief height and plate, in mm.
+  private func meshSizes() throws -> (height: Double, base: Double) {
+    let millimetres = 25.4 / (resolution.dpi ?? 96)
+    let height = try meshHeight.map { try resolution.pixels($0, option: "--mesh-height") * millimetres }
+    let base = try meshBase.map { try resolution.pixels($0, option: "--mesh-base") * millimetres }
+    return (height ?? MeshSpec.defaultHeight, base ?? MeshSpec.defaultBase)
+  }
+
   /// Every file this command writes.
   private func plan() throws -> OutputPlan {
     var laser = LaserRequest()
@@ -391,6 +435,10 @@ struct RenderCommand: ParsableCommand {
         }
           ?? SVGDocument.cutWidthMM,
         inkVectors: inkVectors)
+    }
+    if let mesh, let format = MeshFile.Format(path: mesh) {
+      let (height, base) = try meshSizes()
+      laser.mesh = MeshRequest(path: mesh, format: format, height: height, base: base)
     }
     return OutputPlan(
       image: output.output, format: output.format, depth: output.depth,
