@@ -32,4 +32,9 @@ stages=$(mktemp -d)
 trap 'rm -rf "$stages"' EXIT
 $e render "Ag" --size 100 --save-stages "$stages" -o "$out/stages-final.png"
 for stage in mask height normals; do cp "$stages/$stage.png" "$out/stages-$stage.png"; done
+# A 3D model (--mesh), drawn by docs/mesh-picture.py (numpy and Pillow).
+model=$(mktemp -d)
+$e render "Emboss" --size 200 --dpi 254 --mesh "$model/plate.stl" --mesh-height 1.5mm -o "$model/plate.png"
+python3 docs/mesh-picture.py "$model/plate.stl" "$out/mesh.png" 1000
+rm -rf "$model"
 echo "rendered into $out"

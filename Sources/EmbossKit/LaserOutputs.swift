@@ -200,7 +200,8 @@ public struct MeshRequest: Sendable {
     guard !mask.inkBounds.isEmpty else {
       throw EmbossError("--mesh \(path): there is no ink to make a relief of")
     }
-    if relief.direction == .lowered, base <= height {
+    // Compared to a micrometre: 2mm at 254 dpi is 1.9999999999999998 mm.
+    if relief.direction == .lowered, base <= height + 0.001 {
       throw EmbossError(
         "--mesh \(path): the plate (--mesh-base \(SVGNumber.fixed(base, decimals: 3)) mm) must be thicker than the lowered relief is deep (--mesh-height \(SVGNumber.fixed(height, decimals: 3)) mm)"
       )

@@ -126,7 +126,7 @@ public enum MeshFile {
   }
 
   /// `value` in fixed point with 4 decimals (no exponent, no trailing zeros past the point).
-  static func appendDecimal(_ value: Float, to out: inout [UInt8]) {
+  package static func appendDecimal(_ value: Float, to out: inout [UInt8]) {
     var units = Int64((Double(value) * 10_000).rounded())
     if units < 0 {
       out.append(UInt8(ascii: "-"))

@@ -61,13 +61,14 @@ public struct TriangleMesh: Sendable, Equatable {
 /// watertight triangle mesh.
 ///
 /// The top surface samples the exact relief at the pixel corners (the outline's distances,
-/// as `HeightField` computes them at pixel centers) and is triangulated adaptively: a
-/// quadtree over the corner grid splits a cell while the fan of four triangles around its
-/// center departs from any sample inside it by more than the tolerance; each leaf is then a
-/// fan around its center through every vertex on its sides (the corners of smaller
-/// neighbours too), so no vertex lies on another triangle's edge (no T-junctions). Flat
-/// areas (the plate, the plateau) become a few large triangles. Four walls and a bottom fan
-/// close the solid. Every edge is shared by exactly two triangles, with opposite
+/// as `HeightField` computes them at pixel centers) and is triangulated adaptively: the
+/// corner grid is split into cells (square powers of two but along its far edges) while the
+/// fan of four triangles around a cell's center departs from any sample inside it by more
+/// than the tolerance; each leaf is then a fan around its center through every vertex on its
+/// sides (the corners of smaller neighbours too), or for a strip one pixel across, a zigzag
+/// between its two sides, so no vertex lies on another triangle's edge (no T-junctions).
+/// Flat areas (the plate, the plateau) become a few large triangles. Four walls and a bottom
+/// fan close the solid. Every edge is shared by exactly two triangles, with opposite
 /// orientations. The result does not depend on the thread count.
 public enum ReliefMesh {
   /// The relief's heights (-1...1, as `HeightField`) at the pixel corners: a (width + 1) x
@@ -115,11 +116,12 @@ public enum ReliefMesh {
     make(heights: cornerHeights(mask: mask, relief: relief, parallelism: parallelism), spec: spec)
   }
 
-  /// A cell of the quadtree: its top-left corner and side, in pixels.
+  /// A cell of the subdivision: its top-left corner and sides, in pixels.
   struct Cell {
     var x: Int
     var y: Int
-    var size: Int
+    var width: Int
+    var height: Int
   }
 
   /// The solid over corner heights `heights` (-1...1): the top at `base + height * h` mm.
@@ -132,14 +134,14 @@ public enum ReliefMesh {
     guard w >= 1, h >= 1 else { return mesh }
     let tolerance = Float(spec.tolerance / max(spec.height, 1e-9))
     let leaves = heights.pixels.withUnsafeBufferPointer {
-      quadtree(heights: $0, columns: columns, width: w, height: h, tolerance: tolerance)
+      subdivide(heights: $0, columns: columns, width: w, height: h, tolerance: tolerance)
     }
     // Every leaf's corners are vertices; a side takes every vertex on it.
     var used = [Bool](repeating: false, count: columns * rows)
     for cell in leaves {
       for (i, j) in [
-        (cell.x, cell.y), (cell.x + cell.size, cell.y), (cell.x, cell.y + cell.size),
-        (cell.x + cell.size, cell.y + cell.size),
+        (cell.x, cell.y), (cell.x + cell.width, cell.y), (cell.x, cell.y + cell.height),
+        (cell.x + cell.width, cell.y + cell.height),
       ] {
         used[j * columns + i] = true
       }
@@ -165,24 +167,51 @@ public enum ReliefMesh {
       mesh.triangles.append(SIMD3(a, c, b))
     }
     var ring: [UInt32] = []
+    var near: [UInt32] = []
+    var far: [UInt32] = []
     for cell in leaves {
-      let (x, y, s) = (cell.x, cell.y, cell.size)
-      if s == 1 {
-        let (tl, tr, br, bl) = (vertex(x, y), vertex(x + 1, y), vertex(x + 1, y + 1), vertex(x, y + 1))
-        triangle(tl, tr, br)
-        triangle(tl, br, bl)
+      let (x, y, cw, ch) = (cell.x, cell.y, cell.width, cell.height)
+      if cw == 1 || ch == 1 {
+        // A strip one pixel across: zipped between its two long sides (every vertex on
+        // them), each triangle with a vertex on both.
+        near.removeAll(keepingCapacity: true)
+        far.removeAll(keepingCapacity: true)
+        if cw == 1 {
+          for j in y...(y + ch) where used[j * columns + x] { near.append(vertex(x, j)) }
+          for j in y...(y + ch) where used[j * columns + x + 1] { far.append(vertex(x + 1, j)) }
+        } else {
+          for i in x...(x + cw) where used[(y + 1) * columns + i] { near.append(vertex(i, y + 1)) }
+          for i in x...(x + cw) where used[y * columns + i] { far.append(vertex(i, y)) }
+        }
+        // The position along the strip of each side's vertices.
+        func along(_ v: UInt32) -> Float {
+          cw == 1 ? -mesh.vertices[Int(v)].y : mesh.vertices[Int(v)].x
+        }
+        var a = 0
+        var b = 0
+        while a + 1 < near.count || b + 1 < far.count {
+          let advanceNear =
+            b + 1 >= far.count || (a + 1 < near.count && along(near[a + 1]) <= along(far[b + 1]))
+          if advanceNear {
+            triangle(near[a], far[b], near[a + 1])
+            a += 1
+          } else {
+            triangle(near[a], far[b], far[b + 1])
+            b += 1
+          }
+        }
         continue
       }
       ring.removeAll(keepingCapacity: true)
-      for i in x..<(x + s) where used[y * columns + i] { ring.append(vertex(i, y)) }
-      for j in y..<(y + s) where used[j * columns + x + s] { ring.append(vertex(x + s, j)) }
-      for i in stride(from: x + s, to: x, by: -1) where used[(y + s) * columns + i] {
-        ring.append(vertex(i, y + s))
+      for i in x..<(x + cw) where used[y * columns + i] { ring.append(vertex(i, y)) }
+      for j in y..<(y + ch) where used[j * columns + x + cw] { ring.append(vertex(x + cw, j)) }
+      for i in stride(from: x + cw, to: x, by: -1) where used[(y + ch) * columns + i] {
+        ring.append(vertex(i, y + ch))
       }
-      for j in stride(from: y + s, to: y, by: -1) where used[j * columns + x] {
+      for j in stride(from: y + ch, to: y, by: -1) where used[j * columns + x] {
         ring.append(vertex(x, j))
       }
-      let center = vertex(x + s / 2, y + s / 2)
+      let center = vertex(x + cw / 2, y + ch / 2)
       for k in 0..<ring.count {
         triangle(center, ring[k], ring[(k + 1) % ring.count])
       }
@@ -212,33 +241,74 @@ public enum ReliefMesh {
     return mesh
   }
 
-  /// The quadtree's leaves in a fixed (depth-first, Z) order: cells inside the grid whose
-  /// center fan is within `tolerance` of every sample they hold, or 1 pixel wide.
-  static func quadtree(
+  /// The subdivision's leaves in a fixed (depth-first) order.
+  ///
+  /// A cell is split at the largest power of two below its side (or in halves when its side
+  /// is one), along its longer side only when it is twice as long as the other, so cells
+  /// are square powers of two but along the grid's far edges. A cell is a leaf when it is
+  /// even on both sides and the fan of four triangles around its center is within
+  /// `tolerance` of every sample it holds, or when it is one pixel across and both its long
+  /// sides are within half of it of a straight line.
+  static func subdivide(
     heights: UnsafeBufferPointer<Float>, columns: Int, width: Int, height: Int, tolerance: Float
   ) -> [Cell] {
-    var root = 1
-    while root < max(width, height) { root *= 2 }
+    @inline(__always) func cut(_ n: Int) -> Int {
+      var p = 1
+      while p * 2 < n { p *= 2 }
+      return p
+    }
     var leaves: [Cell] = []
-    var stack = [Cell(x: 0, y: 0, size: root)]
+    var stack = [Cell(x: 0, y: 0, width: width, height: height)]
+    var children: [Cell] = []
     while let cell = stack.popLast() {
-      guard cell.x < width, cell.y < height else { continue }
-      let inside = cell.x + cell.size <= width && cell.y + cell.size <= height
-      if inside
-        && (cell.size == 1
-          || fanError(heights, columns: columns, cell: cell, within: tolerance))
-      {
+      let (w, h) = (cell.width, cell.height)
+      let leaf: Bool
+      if w == 1 || h == 1 {
+        leaf = straightSides(heights, columns: columns, cell: cell, within: tolerance / 2)
+      } else if w % 2 == 0 && h % 2 == 0 {
+        leaf = fanError(heights, columns: columns, cell: cell, within: tolerance)
+      } else {
+        leaf = false
+      }
+      if leaf {
         leaves.append(cell)
         continue
       }
-      let half = cell.size / 2
-      // Pushed in reverse so they come off in Z order.
-      stack.append(Cell(x: cell.x + half, y: cell.y + half, size: half))
-      stack.append(Cell(x: cell.x, y: cell.y + half, size: half))
-      stack.append(Cell(x: cell.x + half, y: cell.y, size: half))
-      stack.append(Cell(x: cell.x, y: cell.y, size: half))
+      let splitX = w > 1 && !(h > 1 && h >= 2 * w)
+      let splitY = h > 1 && !(w > 1 && w >= 2 * h)
+      let xs = splitX ? [(cell.x, cut(w)), (cell.x + cut(w), w - cut(w))] : [(cell.x, w)]
+      let ys = splitY ? [(cell.y, cut(h)), (cell.y + cut(h), h - cut(h))] : [(cell.y, h)]
+      children.removeAll(keepingCapacity: true)
+      for (y, ch) in ys {
+        for (x, cw) in xs { children.append(Cell(x: x, y: y, width: cw, height: ch)) }
+      }
+      // Pushed in reverse so they come off in order.
+      stack += children.reversed()
     }
     return leaves
+  }
+
+  /// Whether a strip's two long sides are each within `tolerance` of the line between
+  /// their ends (a single pixel: always).
+  static func straightSides(
+    _ z: UnsafeBufferPointer<Float>, columns: Int, cell: Cell, within tolerance: Float
+  ) -> Bool {
+    let vertical = cell.width == 1
+    let length = vertical ? cell.height : cell.width
+    guard length > 1 else { return true }
+    for side in 0...1 {
+      func sample(_ k: Int) -> Float {
+        vertical
+          ? z[(cell.y + k) * columns + cell.x + side] : z[(cell.y + side) * columns + cell.x + k]
+      }
+      let first = sample(0)
+      let last = sample(length)
+      for k in 1..<length {
+        let t = Float(k) / Float(length)
+        if abs(sample(k) - (first + t * (last - first))) > tolerance { return false }
+      }
+    }
+    return true
   }
 
   /// Whether the four triangles from the cell's center to its sides are within `tolerance`
@@ -246,32 +316,35 @@ public enum ReliefMesh {
   static func fanError(
     _ z: UnsafeBufferPointer<Float>, columns: Int, cell: Cell, within tolerance: Float
   ) -> Bool {
-    let (x, y, s) = (cell.x, cell.y, cell.size)
-    let r = s / 2
-    let cx = x + r
-    let cy = y + r
+    let (x, y, w, h) = (cell.x, cell.y, cell.width, cell.height)
+    let rx = w / 2
+    let ry = h / 2
+    let cx = x + rx
+    let cy = y + ry
     let center = z[cy * columns + cx]
     let tl = z[y * columns + x]
-    let tr = z[y * columns + x + s]
-    let bl = z[(y + s) * columns + x]
-    let br = z[(y + s) * columns + x + s]
-    let inverse = 1 / Float(r)
-    for j in y...(y + s) {
-      let v = j - cy
-      for i in x...(x + s) {
-        let u = i - cx
+    let tr = z[y * columns + x + w]
+    let bl = z[(y + h) * columns + x]
+    let br = z[(y + h) * columns + x + w]
+    // In coordinates scaled to a square of half-side 1 around the center.
+    let sx = 1 / Float(rx)
+    let sy = 1 / Float(ry)
+    for j in y...(y + h) {
+      let v = Float(j - cy) * sy
+      for i in x...(x + w) {
+        let u = Float(i - cx) * sx
         // The triangle (center, p, q) the sample lies in, its distance t (0 at the center,
         // 1 on the side) and where along the side a (0 at p, 1 at q).
         let value: Float
         if abs(v) >= abs(u) {
-          let t = Float(abs(v)) * inverse
+          let t = abs(v)
           guard t > 0 else { continue }
-          let a = (Float(u) / Float(abs(v)) + 1) * 0.5
+          let a = (u / t + 1) * 0.5
           let side = v < 0 ? tl + a * (tr - tl) : bl + a * (br - bl)
           value = center + t * (side - center)
         } else {
-          let t = Float(abs(u)) * inverse
-          let a = (Float(v) / Float(abs(u)) + 1) * 0.5
+          let t = abs(u)
+          let a = (v / t + 1) * 0.5
           let side = u < 0 ? tl + a * (bl - tl) : tr + a * (br - tr)
           value = center + t * (side - center)
         }

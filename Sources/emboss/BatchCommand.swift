@@ -66,6 +66,11 @@ struct BatchRunCommand: ParsableCommand {
 
   @Option(
     help: ArgumentHelp(
+      "Each row's 3D model, .stl or .3mf (a template; needs --dpi).", valueName: "template"))
+  var mesh: String?
+
+  @Option(
+    help: ArgumentHelp(
       "Pack the rows' SVGs (engraving and cut line) onto sheets of this size, as on a laser bed: 600x400mm, 24x12in (needs --svg).",
       valueName: "WxH"), transform: CanvasArgument.argument)
   var sheet: CanvasArgument?
@@ -116,6 +121,7 @@ struct BatchRunCommand: ParsableCommand {
     if let depthMap {
       out.append(("--depth-map", try NameTemplate(depthMap, option: "--depth-map")))
     }
+    if let mesh { out.append(("--mesh", try NameTemplate(mesh, option: "--mesh"))) }
     return out
   }
 
@@ -141,11 +147,11 @@ struct BatchRunCommand: ParsableCommand {
       throw ValidationError("--sheet-name needs --sheet")
     }
     for option in [
-      "-o", "--output", "--engrave", "--svg", "--depth-map", "--watch", "--save-stages",
+      "-o", "--output", "--engrave", "--svg", "--depth-map", "--mesh", "--watch", "--save-stages",
     ]
     where renderOptions.contains(option) {
       throw ValidationError(
-        "\(option) is per row in a batch: give --name, --engrave, --svg or --depth-map templates")
+        "\(option) is per row in a batch: give --name, --engrave, --svg, --depth-map or --mesh templates")
     }
     // The defaults must make a valid render on their own.
     do {

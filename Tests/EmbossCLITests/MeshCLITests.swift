@@ -1,0 +1,151 @@
+import EmbossKit
+import Foundation
+import XCTest
+
+/// `--mesh`: one command from text to a model a slicer takes as it is, checked by the
+/// consumers themselves (PrusaSlicer's `--info`, admesh) where Debian's packages are installed.
+final class MeshCLITests: XCTestCase {
+  var directory: URL!
+
+  override func setUpWithError() throws {
+    directory = try FileManager.default.temporaryDirectory.appendingPathComponent(
+      "emboss-mesh-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+  }
+
+  override func tearDownWithError() throws {
+    try? FileManager.default.removeItem(at: directory)
+  }
+
+  func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+  func run(_ arguments: [String]) throws -> CLIRunner.Result {
+    try CLIRunner.run(arguments, in: directory)
+  }
+
+  /// A program's output (both streams), or nil when it is not installed.
+  func tool(_ name: String, _ arguments: [String]) throws -> String? {
+    guard
+      let found = ["/usr/bin", "/usr/local/bin", "/bin"].map({ $0 + "/" + name }).first(where: {
+        FileManager.default.isExecutableFile(atPath: $0)
+      })
+    else { return nil }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: found)
+    process.arguments = arguments
+    process.currentDirectoryURL = directory
+    let log = path(name + ".log")
+    FileManager.default.createFile(atPath: log, contents: nil)
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+    process.standardOutput = handle
+    process.standardError = handle
+    try process.run()
+    process.waitUntilExit()
+    try handle.close()
+    return try String(contentsOfFile: log, encoding: .utf8)
+  }
+
+  /// `key = value` lines of PrusaSlicer's `--info`.
+  static func info(_ text: String) -> [String: String] {
+    var out: [String: String] = [:]
+    for line in text.split(separator: "\n") {
+      let parts = line.split(separator: "=", maxSplits: 1)
+      guard parts.count == 2 else { continue }
+      out[parts[0].trimmingCharacters(in: .whitespaces)] = parts[1].trimmingCharacters(
+        in: .whitespaces)
+    }
+    return out
+  }
+
+  func testTextGivesAModelTheSlicerAndAdmeshAccept() throws {
+    // 254 dpi: 0.1 mm a pixel.
+    let result = try run([
+      "render", "Hey!", "--size", "160", "--canvas", "700x260", "--dpi", "254", "--mesh", "m.stl",
+      "--mesh-height", "1.5mm", "--mesh-base", "2mm", "-o", "m.png",
+    ])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    XCTAssertEqual(try run([
+      "render", "Hey!", "--size", "160", "--canvas", "700x260", "--dpi", "254", "--mesh", "m.3mf",
+      "--mesh-height", "1.5mm", "--mesh-base", "2mm", "-o", "m.png",
+    ]).status, 0)
+    var checked = false
+    for file in ["m.stl", "m.3mf"] {
+      guard let text = try tool("prusa-slicer", ["--info", file]) else { continue }
+      let info = Self.info(text)
+      XCTAssertEqual(info["manifold"], "yes", "\(file): \(text)")
+      XCTAssertEqual(info["number_of_parts"], "1", file)
+      XCTAssertEqual(Double(info["size_x"] ?? "") ?? 0, 70, accuracy: 0.01, file)
+      XCTAssertEqual(Double(info["size_y"] ?? "") ?? 0, 26, accuracy: 0.01, file)
+      XCTAssertEqual(Double(info["size_z"] ?? "") ?? 0, 3.5, accuracy: 0.01, file)
+      // The plate (70 x 26 x 2 mm) and the letters on it.
+      let volume = Double(info["volume"] ?? "") ?? 0
+      XCTAssertGreaterThan(volume, 70 * 26 * 2 + 10, file)
+      XCTAssertLessThan(volume, 70 * 26 * 3.5, file)
+      checked = true
+    }
+    if let text = try tool("admesh", ["m.stl"]) {
+      for line in [
+        "Total disconnected facets", "Degenerate facets", "Edges fixed", "Facets removed",
+        "Facets added", "Facets reversed", "Backwards edges", "Normals fixed",
+      ] {
+        let found = text.split(separator: "\n").first { $0.hasPrefix(line) }
+        XCTAssertNotNil(found, line)
+        let numbers = found.map { $0.split(separator: " ").compactMap { Int($0) } } ?? []
+        XCTAssertTrue(numbers.allSatisfy { $0 == 0 }, "\(line): \(found ?? "")")
+      }
+      XCTAssertTrue(text.contains("Number of parts       :     1"), text)
+      checked = true
+    }
+    if !checked {
+      throw XCTSkip(
+        "neither prusa-slicer nor admesh is installed (apt install prusa-slicer admesh): the model's own checks are in MeshTests"
+      )
+    }
+  }
+
+  func testBadCombinationsAreOneClearErrorEach() throws {
+    let cases: [(arguments: [String], status: Int32, message: String)] = [
+      (["--mesh", "m.stl"], 64, "--mesh needs --dpi"),
+      (["--dpi", "254", "--mesh", "m.obj"], 64, "must end in .stl or .3mf"),
+      (["--dpi", "254", "--mesh", "m.stl", "--mesh-height", "0"], 64, "--mesh-height must be more than 0"),
+      (["--dpi", "254", "--mesh", "m.stl", "--mesh-base", "0mm"], 64, "--mesh-base must be more than 0"),
+      (["--dpi", "254", "--mesh-height", "1mm"], 64, "need --mesh"),
+      (
+        ["--dpi", "254", "--mesh", "m.stl", "--direction", "lowered", "--mesh-height", "2mm"], 1,
+        "must be thicker than the lowered relief is deep"
+      ),
+    ]
+    try Data("keep".utf8).write(to: URL(fileURLWithPath: path("m.stl")))
+    for (arguments, status, message) in cases {
+      let result = try run(["render", "Hi", "-o", "x.png"] + arguments)
+      XCTAssertEqual(result.status, status, "\(arguments): \(result.stderr)")
+      // Argument errors (64) are the argument parser's, with the usage after them.
+      let first = result.stderr.split(separator: "\n").first.map(String.init) ?? ""
+      XCTAssertTrue(first.hasPrefix(status == 64 ? "Error: " : "error: "), result.stderr)
+      XCTAssertTrue(first.contains(message), "\(arguments): \(result.stderr)")
+      if status == 1 {
+        XCTAssertEqual(
+          result.stderr.split(separator: "\n").count, 1, "one line: \(result.stderr)")
+      }
+    }
+    XCTAssertEqual(
+      try Data(contentsOf: URL(fileURLWithPath: path("m.stl"))), Data("keep".utf8),
+      "an existing file is not replaced on an error")
+    XCTAssertFalse(
+      FileManager.default.fileExists(atPath: path("x.png")), "nothing written on an error")
+  }
+
+  func testABatchWritesAModelPerRow() throws {
+    try "text\nAda\nBo\n".write(toFile: path("rows.csv"), atomically: true, encoding: .utf8)
+    let result = try run([
+      "batch", "rows.csv", "--name", "out/{text}.png", "--mesh", "out/{text}.stl", "--quiet",
+      "--dpi", "300", "--size", "60",
+    ])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    for name in ["Ada", "Bo"] {
+      let data = try Data(contentsOf: URL(fileURLWithPath: path("out/\(name).stl")))
+      let count = data.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 80, as: UInt32.self) }
+      XCTAssertGreaterThan(count, 100, name)
+      XCTAssertEqual(data.count, 84 + 50 * Int(count), name)
+    }
+  }
+}
