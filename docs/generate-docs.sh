@@ -18,7 +18,7 @@ case "${1:-}" in
 esac
 targets=()
 for target in EmbossSupport EmbossRaster EmbossModel EmbossText EmbossRelief EmbossShading \
-  EmbossEngrave EmbossCompositing EmbossMaterials EmbossKit EmbossSnapshotTesting; do
+  EmbossEngrave EmbossCompositing EmbossMaterials EmbossMesh EmbossKit EmbossSnapshotTesting; do
   targets+=(--target "$target")
 done
 swift package generate-documentation "${targets[@]}" --enable-experimental-combined-documentation \

@@ -151,7 +151,8 @@ public struct BallCache: Sendable {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     let words = bytes.count / 8
     for i in 0..<words {
-      hash = (hash ^ bytes.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self))
+      hash =
+        (hash ^ bytes.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self))
         &* 0x0000_0100_0000_01b3
     }
     for i in (words * 8)..<bytes.count {

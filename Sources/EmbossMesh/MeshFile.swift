@@ -27,7 +27,7 @@ public enum MeshFile {
   /// Binary STL: an 80-byte header, the triangle count, and per triangle its unit normal,
   /// its three vertices (32-bit floats, little-endian) and a zero attribute.
   public static func stl(_ mesh: TriangleMesh) -> Data {
-    var out = [UInt8]()
+    var out: [UInt8] = []
     out.reserveCapacity(84 + 50 * mesh.triangles.count)
     var header = Array("emboss relief, binary STL, millimetres".utf8)
     header += [UInt8](repeating: 0x20, count: 80 - header.count)
@@ -80,7 +80,7 @@ public enum MeshFile {
       </Relationships>
 
       """
-    var model = [UInt8]()
+    var model: [UInt8] = []
     model.reserveCapacity(60 * mesh.vertices.count + 50 * mesh.triangles.count + 1024)
     model += Array(
       """

@@ -151,7 +151,8 @@ public struct HeightField: Sendable, Equatable {
               parallelism.forEachBand(region.height, bandSize: bandRows) { rows in
                 samplesOut[rows.lowerBound / bandRows] = bevel.shade(
                   rows: rows, distance: distance.buffer, feature: feature.buffer,
-                  heights: heightOut.buffer, slopes: slopeOut.buffer, sample: soften == 0 && subSamples)
+                  heights: heightOut.buffer, slopes: slopeOut.buffer,
+                  sample: soften == 0 && subSamples)
               }
             }
           }

@@ -151,7 +151,8 @@ struct BatchRunCommand: ParsableCommand {
     ]
     where renderOptions.contains(option) {
       throw ValidationError(
-        "\(option) is per row in a batch: give --name, --engrave, --svg, --depth-map or --mesh templates")
+        "\(option) is per row in a batch: give --name, --engrave, --svg, --depth-map or --mesh templates"
+      )
     }
     // The defaults must make a valid render on their own.
     do {

@@ -247,7 +247,8 @@ struct RenderCommand: ParsableCommand {
   @Option(
     name: .customLong("mesh-base"),
     help: ArgumentHelp(
-      "The plate under the relief (2mm, 0.1in; a bare number is pixels; default 2mm).", valueName: "length"),
+      "The plate under the relief (2mm, 0.1in; a bare number is pixels; default 2mm).",
+      valueName: "length"),
     transform: Length.argument)
   var meshBase: Length?
 
@@ -409,7 +410,9 @@ struct RenderCommand: ParsableCommand {
   /// The mesh's relief height and plate, in mm.
   private func meshSizes() throws -> (height: Double, base: Double) {
     let millimetres = 25.4 / (resolution.dpi ?? 96)
-    let height = try meshHeight.map { try resolution.pixels($0, option: "--mesh-height") * millimetres }
+    let height = try meshHeight.map {
+      try resolution.pixels($0, option: "--mesh-height") * millimetres
+    }
     let base = try meshBase.map { try resolution.pixels($0, option: "--mesh-base") * millimetres }
     return (height ?? MeshSpec.defaultHeight, base ?? MeshSpec.defaultBase)
   }

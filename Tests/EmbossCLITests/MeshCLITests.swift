@@ -63,10 +63,11 @@ final class MeshCLITests: XCTestCase {
       "--mesh-height", "1.5mm", "--mesh-base", "2mm", "-o", "m.png",
     ])
     XCTAssertEqual(result.status, 0, result.stderr)
-    XCTAssertEqual(try run([
-      "render", "Hey!", "--size", "160", "--canvas", "700x260", "--dpi", "254", "--mesh", "m.3mf",
-      "--mesh-height", "1.5mm", "--mesh-base", "2mm", "-o", "m.png",
-    ]).status, 0)
+    XCTAssertEqual(
+      try run([
+        "render", "Hey!", "--size", "160", "--canvas", "700x260", "--dpi", "254", "--mesh", "m.3mf",
+        "--mesh-height", "1.5mm", "--mesh-base", "2mm", "-o", "m.png",
+      ]).status, 0)
     var checked = false
     for file in ["m.stl", "m.3mf"] {
       guard let text = try tool("prusa-slicer", ["--info", file]) else { continue }
@@ -106,8 +107,14 @@ final class MeshCLITests: XCTestCase {
     let cases: [(arguments: [String], status: Int32, message: String)] = [
       (["--mesh", "m.stl"], 64, "--mesh needs --dpi"),
       (["--dpi", "254", "--mesh", "m.obj"], 64, "must end in .stl or .3mf"),
-      (["--dpi", "254", "--mesh", "m.stl", "--mesh-height", "0"], 64, "--mesh-height must be more than 0"),
-      (["--dpi", "254", "--mesh", "m.stl", "--mesh-base", "0mm"], 64, "--mesh-base must be more than 0"),
+      (
+        ["--dpi", "254", "--mesh", "m.stl", "--mesh-height", "0"], 64,
+        "--mesh-height must be more than 0"
+      ),
+      (
+        ["--dpi", "254", "--mesh", "m.stl", "--mesh-base", "0mm"], 64,
+        "--mesh-base must be more than 0"
+      ),
       (["--dpi", "254", "--mesh-height", "1mm"], 64, "need --mesh"),
       (
         ["--dpi", "254", "--mesh", "m.stl", "--direction", "lowered", "--mesh-height", "2mm"], 1,

@@ -117,7 +117,9 @@ final class BallCacheTests: XCTestCase {
     let mask = try mask()
     let cache = BallCache(directory: directory)
     for k in 0..<(BallCache.capacity + 3) {
-      _ = render(mask, try material("default", ["lights[0].intensity=\(0.3 + Double(k) * 0.01)"]), disk: cache)
+      _ = render(
+        mask, try material("default", ["lights[0].intensity=\(0.3 + Double(k) * 0.01)"]),
+        disk: cache)
     }
     XCTAssertEqual(balls().count, BallCache.capacity)
     let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory).filter {

@@ -10,8 +10,10 @@ final class MeshTests: XCTestCase {
       .rasterize()
   }
 
-  /// Every edge in exactly two triangles, once each way; no triangle without area; no two
-  /// vertices at one point; every vertex used. Returns a failure, or nil.
+  /// What keeps a mesh from being closed, or nil.
+  ///
+  /// Closed: every edge in exactly two triangles, once each way; no triangle without area;
+  /// no two vertices at one point; every vertex used.
   static func closedness(_ mesh: TriangleMesh) -> String? {
     var directed: [SIMD2<UInt32>: Int] = [:]
     for t in mesh.triangles {
@@ -44,7 +46,9 @@ final class MeshTests: XCTestCase {
     let h = heights.height - 1
     var worst = 0.0
     for t in mesh.triangles {
-      let p = [t.x, t.y, t.z].map { SIMD3<Double>(mesh.vertices[Int($0)]) / spec.millimetresPerPixel }
+      let p = [t.x, t.y, t.z].map {
+        SIMD3<Double>(mesh.vertices[Int($0)]) / spec.millimetresPerPixel
+      }
       // Top triangles only (facing up).
       let e = p[1] - p[0]
       let f = p[2] - p[0]
@@ -100,7 +104,8 @@ final class MeshTests: XCTestCase {
       for j in 0..<heights.height {
         for i in 0..<heights.width {
           let weight =
-            (i == 0 || i == heights.width - 1 ? 0.5 : 1) * (j == 0 || j == heights.height - 1 ? 0.5 : 1)
+            (i == 0 || i == heights.width - 1 ? 0.5 : 1)
+            * (j == 0 || j == heights.height - 1 ? 0.5 : 1)
           integral += weight * Double(heights[i, j])
         }
       }
@@ -169,19 +174,23 @@ final class MeshTests: XCTestCase {
       UInt32(mesh.triangles.count))
     // The first triangle's vertices, as written.
     let first = (0..<9).map { k in
-      stl.withUnsafeBytes { Float(bitPattern: $0.loadUnaligned(fromByteOffset: 96 + 4 * k, as: UInt32.self)) }
+      stl.withUnsafeBytes {
+        Float(bitPattern: $0.loadUnaligned(fromByteOffset: 96 + 4 * k, as: UInt32.self))
+      }
     }
     let t = mesh.triangles[0]
     XCTAssertEqual(
       first,
-      [t.x, t.y, t.z].flatMap { v in [mesh.vertices[Int(v)].x, mesh.vertices[Int(v)].y, mesh.vertices[Int(v)].z] })
+      [t.x, t.y, t.z].flatMap { v in
+        [mesh.vertices[Int(v)].x, mesh.vertices[Int(v)].y, mesh.vertices[Int(v)].z]
+      })
     let package = try XCTUnwrap(MeshFile.threeMF(mesh))
     XCTAssertEqual(Array(package.prefix(4)), [0x50, 0x4b, 0x03, 0x04], "a zip")
     for name in ["[Content_Types].xml", "_rels/.rels", "3D/3dmodel.model"] {
       XCTAssertNotNil(package.range(of: Data(name.utf8)), name)
     }
     XCTAssertEqual(MeshFile.threeMF(mesh), package, "the same bytes every time")
-    var decimals = [UInt8]()
+    var decimals: [UInt8] = []
     for value: Float in [0, 1, -2.5, 0.0001, 123.45678, -0.00004] {
       MeshFile.appendDecimal(value, to: &decimals)
       decimals.append(32)
