@@ -89,7 +89,9 @@ let package = Package(
       name: "EmbossEngrave", dependencies: ["EmbossSupport", "EmbossRaster", "CClipper"]),
     .target(
       name: "EmbossMesh",
-      dependencies: ["EmbossSupport", "EmbossRaster", "EmbossModel", "EmbossRelief", "CZip"]),
+      dependencies: [
+        "EmbossSupport", "EmbossRaster", "EmbossModel", "EmbossRelief", "EmbossEngrave", "CZip",
+      ]),
     .target(
       name: "EmbossCompositing",
       dependencies: [

@@ -168,8 +168,8 @@ public struct SVGRequest: Sendable {
   }
 }
 
-/// The relief as a solid for a 3D printer or a CNC mill (`--mesh`): a plate the canvas's
-/// size with the relief on it, in millimetres.
+/// The relief as a solid for a 3D printer or a CNC mill (`--mesh`): a plate (the canvas, or
+/// the ink's outline grown) with the relief on it, or the letters alone, in millimetres.
 public struct MeshRequest: Sendable {
   /// Where the model is written.
   public var path: String
@@ -177,40 +177,76 @@ public struct MeshRequest: Sendable {
   public var format: MeshFile.Format
   /// The relief's height at the plateau, in mm (a lowered relief's depth).
   public var height: Double
-  /// The plate's thickness, in mm.
+  /// The plate's thickness, in mm; 0: the letters alone.
   public var base: Double
+  /// A straight wall under the bevel, in mm.
+  public var wall: Double
+  /// The plate's shape.
+  public var plate: MeshSpec.Plate
+  /// How far the plate's outline is outside the ink, in pixels (`plate` outline).
+  public var plateOffset: Double
+  /// The plate and the letters as two objects (3MF), for a two-colour print.
+  public var split: Bool
 
   /// A mesh request; see each property.
   public init(
     path: String, format: MeshFile.Format, height: Double = MeshSpec.defaultHeight,
-    base: Double = MeshSpec.defaultBase
+    base: Double = MeshSpec.defaultBase, wall: Double = 0, plate: MeshSpec.Plate = .rectangle,
+    plateOffset: Double = 0, split: Bool = false
   ) {
     self.path = path
     self.format = format
     self.height = height
     self.base = base
+    self.wall = wall
+    self.plate = plate
+    self.plateOffset = plateOffset
+    self.split = split
   }
 
   /// The model's file for `mask`'s relief at `dpi`.
   ///
-  /// Throws for a mask with no ink, and for a lowered relief at least as deep as the plate.
+  /// Throws for a mask with no ink, a lowered relief at least as deep as the plate (or with
+  /// no plate, or split), and a plate outline that reaches past the canvas.
   public func file(
     mask: CoverageMask, relief: ReliefSpec, dpi: Double, parallelism: Parallelism = .allCores
   ) throws -> Data {
     guard !mask.inkBounds.isEmpty else {
       throw EmbossError("--mesh \(path): there is no ink to make a relief of")
     }
-    // Compared to a micrometre: 2mm at 254 dpi is 1.9999999999999998 mm.
-    if relief.direction == .lowered, base <= height + 0.001 {
-      throw EmbossError(
-        "--mesh \(path): the plate (--mesh-base \(SVGNumber.fixed(base, decimals: 3)) mm) must be thicker than the lowered relief is deep (--mesh-height \(SVGNumber.fixed(height, decimals: 3)) mm)"
-      )
+    func mm(_ value: Double) -> String { SVGNumber.fixed(value, decimals: 3) + " mm" }
+    if relief.direction == .lowered {
+      guard base > 0, !split else {
+        throw EmbossError(
+          "--mesh \(path): lowered text is carved into a plate: give --mesh-base more than 0"
+            + (split ? " and no --mesh-split" : ""))
+      }
+      // Compared to a micrometre: 2mm at 254 dpi is 1.9999999999999998 mm.
+      guard base > height + wall + 0.001 else {
+        throw EmbossError(
+          "--mesh \(path): the plate (--mesh-base \(mm(base))) must be thicker than the lowered relief is deep (--mesh-height \(mm(height))"
+            + (wall > 0 ? " and --mesh-wall \(mm(wall)))" : ")"))
+      }
     }
-    let mesh = ReliefMesh.make(
-      mask: mask, relief: relief,
-      spec: MeshSpec(millimetresPerPixel: 25.4 / dpi, height: height, base: base),
-      parallelism: parallelism)
-    guard let data = MeshFile.encode(mesh, format: format) else {
+    var spec = MeshSpec(millimetresPerPixel: 25.4 / dpi, height: height, base: base)
+    spec.wall = wall
+    spec.plate = plate
+    spec.plateOffset = plateOffset
+    let objects: [TriangleMesh]
+    do {
+      objects = try ReliefMesh.make(
+        mask: mask, relief: relief, spec: spec, split: split, parallelism: parallelism)
+    } catch .plateBeyondCanvas {
+      throw EmbossError(
+        "--mesh \(path): the plate's outline (the ink grown by --cut-offset) reaches past the canvas; give more --padding or a smaller --cut-offset"
+      )
+    } catch .outlineFailed {
+      throw EmbossError("--mesh \(path): cannot grow the ink's outline for the plate")
+    }
+    guard
+      let data = MeshFile.encode(
+        objects, names: split ? ["plate", "letters"] : ["relief"], format: format)
+    else {
       throw EmbossError("--mesh \(path): cannot make the 3MF package (out of memory)")
     }
     return data

@@ -16,11 +16,21 @@ public enum MeshFile {
     }
   }
 
-  /// `mesh` in `format`; nil only when the zip library fails (out of memory).
-  public static func encode(_ mesh: TriangleMesh, format: Format) -> Data? {
+  /// `objects` in `format` (an STL holds their triangles together; a 3MF one object each,
+  /// named `names`); nil only when the zip library fails (out of memory).
+  public static func encode(
+    _ objects: [TriangleMesh], names: [String] = [], format: Format
+  ) -> Data? {
     switch format {
-    case .stl: return stl(mesh)
-    case .threeMF: return threeMF(mesh)
+    case .stl:
+      var all = TriangleMesh()
+      for object in objects {
+        let base = UInt32(all.vertices.count)
+        all.vertices += object.vertices
+        all.triangles += object.triangles.map { $0 &+ base }
+      }
+      return stl(all)
+    case .threeMF: return threeMF(objects, names: names)
     }
   }
 
@@ -63,8 +73,8 @@ public enum MeshFile {
   }
 
   /// The 3MF package: content types, the relationship to the model, and the model (one
-  /// object, millimetres, coordinates to 0.1 micrometre).
-  public static func threeMF(_ mesh: TriangleMesh) -> Data? {
+  /// object per mesh, each a build item; millimetres, coordinates to 0.1 micrometre).
+  public static func threeMF(_ objects: [TriangleMesh], names: [String] = []) -> Data? {
     let contentTypes = """
       <?xml version="1.0" encoding="UTF-8"?>
       <Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">
@@ -81,43 +91,39 @@ public enum MeshFile {
 
       """
     var model: [UInt8] = []
-    model.reserveCapacity(60 * mesh.vertices.count + 50 * mesh.triangles.count + 1024)
+    model.reserveCapacity(
+      objects.reduce(1024) { $0 + 60 * $1.vertices.count + 50 * $1.triangles.count })
     model += Array(
       """
       <?xml version="1.0" encoding="UTF-8"?>
       <model unit="millimeter" xml:lang="en-US" xmlns="http://schemas.microsoft.com/3dmanufacturing/core/2015/02">
        <metadata name="Application">emboss</metadata>
        <resources>
-        <object id="1" type="model" name="relief">
-         <mesh>
-          <vertices>
 
       """.utf8)
-    for v in mesh.vertices {
-      model += Array("     <vertex x=\"".utf8)
-      appendDecimal(v.x, to: &model)
-      model += Array("\" y=\"".utf8)
-      appendDecimal(v.y, to: &model)
-      model += Array("\" z=\"".utf8)
-      appendDecimal(v.z, to: &model)
-      model += Array("\"/>\n".utf8)
+    for (k, mesh) in objects.enumerated() {
+      let name = k < names.count ? names[k] : "relief"
+      model += Array(
+        "  <object id=\"\(k + 1)\" type=\"model\" name=\"\(name)\">\n   <mesh>\n    <vertices>\n"
+          .utf8)
+      for v in mesh.vertices {
+        model += Array("     <vertex x=\"".utf8)
+        appendDecimal(v.x, to: &model)
+        model += Array("\" y=\"".utf8)
+        appendDecimal(v.y, to: &model)
+        model += Array("\" z=\"".utf8)
+        appendDecimal(v.z, to: &model)
+        model += Array("\"/>\n".utf8)
+      }
+      model += Array("    </vertices>\n    <triangles>\n".utf8)
+      for t in mesh.triangles {
+        model += Array("     <triangle v1=\"\(t.x)\" v2=\"\(t.y)\" v3=\"\(t.z)\"/>\n".utf8)
+      }
+      model += Array("    </triangles>\n   </mesh>\n  </object>\n".utf8)
     }
-    model += Array("    </vertices>\n    <triangles>\n".utf8)
-    for t in mesh.triangles {
-      model += Array("     <triangle v1=\"\(t.x)\" v2=\"\(t.y)\" v3=\"\(t.z)\"/>\n".utf8)
-    }
-    model += Array(
-      """
-          </triangles>
-         </mesh>
-        </object>
-       </resources>
-       <build>
-        <item objectid="1"/>
-       </build>
-      </model>
-
-      """.utf8)
+    model += Array(" </resources>\n <build>\n".utf8)
+    for k in objects.indices { model += Array("  <item objectid=\"\(k + 1)\"/>\n".utf8) }
+    model += Array(" </build>\n</model>\n".utf8)
     return ZipArchive.make([
       ("[Content_Types].xml", Data(contentTypes.utf8)),
       ("_rels/.rels", Data(relationships.utf8)),

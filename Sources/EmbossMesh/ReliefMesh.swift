@@ -1,3 +1,4 @@
+import EmbossEngrave
 import EmbossModel
 import EmbossRaster
 import EmbossRelief
@@ -9,10 +10,26 @@ public struct MeshSpec: Sendable, Equatable {
   public var millimetresPerPixel: Double
   /// The relief's height at the plateau, in mm (a lowered relief goes this deep).
   public var height: Double
-  /// The plate's thickness under the relief, in mm.
+  /// The plate's thickness under the relief, in mm; 0: the letters alone, each a part with
+  /// a flat bottom.
   public var base: Double
+  /// A straight wall under the relief's edge, in mm (raised: the letters stand this high on
+  /// the plate before the bevel starts; lowered: they are cut this deep first).
+  public var wall: Double = 0
+  /// The plate's shape.
+  public var plate: Plate = .rectangle
+  /// How far the plate's outline is outside the ink, in pixels (`Plate.outline`).
+  public var plateOffset: Double = 0
   /// How far the surface may depart from the exact relief, in mm.
   public var tolerance: Double
+
+  /// The shape of the plate under the relief.
+  public enum Plate: String, Sendable, CaseIterable {
+    /// The canvas.
+    case rectangle = "rect"
+    /// The ink's outline grown by `plateOffset` (a tag, a keychain).
+    case outline
+  }
 
   /// The default relief height: 1 mm.
   public static let defaultHeight = 1.0
@@ -109,11 +126,168 @@ public enum ReliefMesh {
     ).canvasPlane()
   }
 
-  /// The solid of `mask`'s relief: see `ReliefMesh`.
+  /// Why a mesh cannot be made.
+  public enum Problem: Error, Equatable {
+    /// The plate's outline (the ink grown by the offset) reaches past the canvas.
+    case plateBeyondCanvas
+    /// Clipper could not grow the outline.
+    case outlineFailed
+  }
+
+  /// The solid (or, `split`, the plate and the letters as two solids) of `mask`'s relief:
+  /// see `ReliefMesh`.
+  ///
+  /// A plate the canvas's size without a wall is the corner grid's rectangle; a plate that
+  /// follows the outline, letters without a plate (`base` 0), a wall under the bevel and
+  /// the split cut the grid along the outline (`RegionMesh`). With `split` the letters
+  /// stand on the plate's flat top (raised only).
   public static func make(
-    mask: CoverageMask, relief: ReliefSpec, spec: MeshSpec, parallelism: Parallelism = .allCores
-  ) -> TriangleMesh {
-    make(heights: cornerHeights(mask: mask, relief: relief, parallelism: parallelism), spec: spec)
+    mask: CoverageMask, relief: ReliefSpec, spec: MeshSpec, split: Bool = false,
+    parallelism: Parallelism = .allCores
+  ) throws(Problem) -> [TriangleMesh] {
+    let heights = cornerHeights(mask: mask, relief: relief, parallelism: parallelism)
+    if spec.base > 0, spec.plate == .rectangle, spec.wall == 0, !split {
+      return [make(heights: heights, spec: spec)]
+    }
+    guard let ink = CutLine.regionPolygons(mask: mask) else { throw .outlineFailed }
+    let inkRings = CutLine.orientedByNesting(ink)
+    var plateRings: [[SIMD2<Double>]]? = nil
+    if spec.plate == .outline && spec.base > 0 {
+      guard let grown = CutLine.regionPolygons(mask: mask, offset: spec.plateOffset) else {
+        throw .outlineFailed
+      }
+      plateRings = CutLine.orientedByNesting(grown)
+    }
+    let inset = RegionMesh.margin * 4
+    for ring in inkRings + (plateRings ?? []) {
+      for p in ring
+      where p.x < inset || p.y < inset || p.x > Double(mask.width) - inset
+        || p.y > Double(mask.height) - inset
+      {
+        throw .plateBeyondCanvas
+      }
+    }
+    let holes = inkRings.map { Array($0.reversed()) }
+    let sign = relief.direction == .raised ? 1.0 : -1.0
+    // The letters' top: the relief over the wall, on the plate.
+    let letters = Layer(polygons: inkRings, outside: false, lift: spec.base + sign * spec.wall)
+    if split {
+      let plate =
+        plateRings.map { Layer(polygons: $0, outside: false, lift: spec.base, flat: true) }
+        ?? Layer(polygons: [], outside: true, lift: spec.base, flat: true)
+      return [
+        solid([plate], bottom: 0, heights: heights, spec: spec),
+        solid([letters], bottom: spec.base, heights: heights, spec: spec),
+      ]
+    }
+    let layers: [Layer]
+    switch (spec.base > 0, plateRings, spec.wall > 0) {
+    case (false, _, _):
+      layers = [Layer(polygons: inkRings, outside: false, lift: spec.wall)]
+    case (true, nil, _):
+      layers = [letters, Layer(polygons: holes, outside: true, lift: spec.base, flat: true)]
+    case (true, let plate?, false):
+      layers = [Layer(polygons: plate, outside: false, lift: spec.base)]
+    case (true, let plate?, true):
+      layers = [
+        letters, Layer(polygons: plate + holes, outside: false, lift: spec.base, flat: true),
+      ]
+    }
+    return [solid(layers, bottom: 0, heights: heights, spec: spec)]
+  }
+
+  /// One part of a solid's top: a region and the height over it.
+  struct Layer {
+    /// The region's boundary (see `RegionMesh.triangulate`).
+    var polygons: [[SIMD2<Double>]]
+    var outside: Bool
+    /// Millimetres added to the relief's height.
+    var lift: Double
+    /// Flat: the lift alone, without the relief.
+    var flat = false
+  }
+
+  /// The closed solid whose top is `layers` (each cut from the corner grid) and whose bottom
+  /// is flat at `bottom` mm: walls where the top ends (down to the bottom) and where two
+  /// layers meet at different heights; vertices at one point shared, so a top that comes
+  /// down to the bottom (letters without a plate) closes without a wall.
+  static func solid(_ layers: [Layer], bottom: Double, heights: Plane, spec: MeshSpec)
+    -> TriangleMesh
+  {
+    let columns = heights.width
+    let w = columns - 1
+    let h = heights.height - 1
+    let table = RegionMesh.VertexTable(columns: columns)
+    let tolerance = Float(spec.tolerance / max(spec.height, 1e-9))
+    let tops = heights.pixels.withUnsafeBufferPointer { z in
+      layers.map { layer in
+        RegionMesh.triangulate(
+          polygons: layer.polygons, outside: layer.outside, heights: z, columns: columns,
+          width: w, height: h, tolerance: layer.flat ? .infinity : tolerance, table: table)
+      }
+    }
+    var mesh = TriangleMesh()
+    var index: [SIMD2<UInt64>: UInt32] = [:]
+    func vertex(_ id: Int32, _ z: Double) -> UInt32 {
+      let key = SIMD2(UInt64(id), z.bitPattern)
+      if let k = index[key] { return k }
+      let p = table.points[Int(id)]
+      let k = UInt32(mesh.vertices.count)
+      mesh.vertices.append(
+        SIMD3(
+          Float(p.x * spec.millimetresPerPixel),
+          Float((Double(h) - p.y) * spec.millimetresPerPixel),
+          Float(z)))
+      index[key] = k
+      return k
+    }
+    func z(_ id: Int32, _ layer: Layer) -> Double {
+      let node = table.nodes[Int(id)]
+      guard !layer.flat, node >= 0 else { return layer.lift }
+      return layer.lift + spec.height * Double(heights.pixels[Int(node)])
+    }
+    // Stored counterclockwise from above (the plane triangles are clockwise on screen).
+    func triangle(_ a: UInt32, _ b: UInt32, _ c: UInt32) {
+      guard a != b, b != c, c != a else { return }
+      mesh.triangles.append(SIMD3(a, c, b))
+    }
+    // Which layer uses each directed plane edge.
+    var owner: [SIMD2<Int32>: Int] = [:]
+    for (l, top) in tops.enumerated() {
+      for t in top {
+        for (a, b) in [(t.x, t.y), (t.y, t.z), (t.z, t.x)] { owner[SIMD2(a, b)] = l }
+      }
+    }
+    for (l, top) in tops.enumerated() {
+      let layer = layers[l]
+      for t in top {
+        let (za, zb, zc) = (z(t.x, layer), z(t.y, layer), z(t.z, layer))
+        // A triangle of the top lying on the bottom (letters without a plate, where three
+        // points of their rim make one) is no solid: neither it nor the bottom under it.
+        if za == bottom && zb == bottom && zc == bottom { continue }
+        triangle(vertex(t.x, za), vertex(t.y, zb), vertex(t.z, zc))
+        // The bottom, facing down.
+        triangle(vertex(t.x, bottom), vertex(t.z, bottom), vertex(t.y, bottom))
+        for (a, b) in [(t.x, t.y), (t.y, t.z), (t.z, t.x)] {
+          let upperA = vertex(a, z(a, layer))
+          let upperB = vertex(b, z(b, layer))
+          let lowerA: UInt32
+          let lowerB: UInt32
+          if let other = owner[SIMD2(b, a)] {
+            // Two layers meet: one wall between them, made from the first one's side.
+            guard other > l else { continue }
+            lowerA = vertex(a, z(a, layers[other]))
+            lowerB = vertex(b, z(b, layers[other]))
+          } else {
+            lowerA = vertex(a, bottom)
+            lowerB = vertex(b, bottom)
+          }
+          triangle(upperB, upperA, lowerA)
+          triangle(upperB, lowerA, lowerB)
+        }
+      }
+    }
+    return mesh
   }
 
   /// A cell of the subdivision: its top-left corner and sides, in pixels.
@@ -122,6 +296,29 @@ public enum ReliefMesh {
     var y: Int
     var width: Int
     var height: Int
+
+    /// Its corners: top left, top right, bottom right, bottom left.
+    var corners: [(Int, Int)] {
+      [(x, y), (x + width, y), (x + width, y + height), (x, y + height)]
+    }
+  }
+
+  /// What the subdivision does with a cell.
+  enum Decision {
+    /// Inside the surface: a leaf when flat enough (see `subdivide`), else split.
+    case fill
+    /// Outside: no leaf.
+    case drop
+    /// Split whatever its heights.
+    case split
+    /// A leaf cut by a region's boundary (one pixel).
+    case clip
+  }
+
+  /// A leaf of the subdivision.
+  struct Leaf {
+    var cell: Cell
+    var kind: Decision
   }
 
   /// The solid over corner heights `heights` (-1...1): the top at `base + height * h` mm.
@@ -134,17 +331,14 @@ public enum ReliefMesh {
     guard w >= 1, h >= 1 else { return mesh }
     let tolerance = Float(spec.tolerance / max(spec.height, 1e-9))
     let leaves = heights.pixels.withUnsafeBufferPointer {
-      subdivide(heights: $0, columns: columns, width: w, height: h, tolerance: tolerance)
+      subdivide(heights: $0, columns: columns, width: w, height: h, tolerance: tolerance) { _ in
+        .fill
+      }
     }
     // Every leaf's corners are vertices; a side takes every vertex on it.
     var used = [Bool](repeating: false, count: columns * rows)
-    for cell in leaves {
-      for (i, j) in [
-        (cell.x, cell.y), (cell.x + cell.width, cell.y), (cell.x, cell.y + cell.height),
-        (cell.x + cell.width, cell.y + cell.height),
-      ] {
-        used[j * columns + i] = true
-      }
+    for leaf in leaves {
+      for (i, j) in leaf.cell.corners { used[j * columns + i] = true }
     }
     let scale = spec.millimetresPerPixel
     let height = spec.height
@@ -161,61 +355,18 @@ public enum ReliefMesh {
       }
       return UInt32(index[k])
     }
-    // Triangles are listed clockwise in canvas coordinates (y down), which is
-    // counterclockwise seen from above once y points up.
+    // Triangles are made clockwise in canvas coordinates (y down), which is
+    // counterclockwise seen from above once y points up: they are stored the other way.
     func triangle(_ a: UInt32, _ b: UInt32, _ c: UInt32) {
       mesh.triangles.append(SIMD3(a, c, b))
     }
-    var ring: [UInt32] = []
-    var near: [UInt32] = []
-    var far: [UInt32] = []
-    for cell in leaves {
-      let (x, y, cw, ch) = (cell.x, cell.y, cell.width, cell.height)
-      if cw == 1 || ch == 1 {
-        // A strip one pixel across: zipped between its two long sides (every vertex on
-        // them), each triangle with a vertex on both.
-        near.removeAll(keepingCapacity: true)
-        far.removeAll(keepingCapacity: true)
-        if cw == 1 {
-          for j in y...(y + ch) where used[j * columns + x] { near.append(vertex(x, j)) }
-          for j in y...(y + ch) where used[j * columns + x + 1] { far.append(vertex(x + 1, j)) }
-        } else {
-          for i in x...(x + cw) where used[(y + 1) * columns + i] { near.append(vertex(i, y + 1)) }
-          for i in x...(x + cw) where used[y * columns + i] { far.append(vertex(i, y)) }
-        }
-        // The position along the strip of each side's vertices.
-        func along(_ v: UInt32) -> Float {
-          cw == 1 ? -mesh.vertices[Int(v)].y : mesh.vertices[Int(v)].x
-        }
-        var a = 0
-        var b = 0
-        while a + 1 < near.count || b + 1 < far.count {
-          let advanceNear =
-            b + 1 >= far.count || (a + 1 < near.count && along(near[a + 1]) <= along(far[b + 1]))
-          if advanceNear {
-            triangle(near[a], far[b], near[a + 1])
-            a += 1
-          } else {
-            triangle(near[a], far[b], far[b + 1])
-            b += 1
-          }
-        }
-        continue
-      }
-      ring.removeAll(keepingCapacity: true)
-      for i in x..<(x + cw) where used[y * columns + i] { ring.append(vertex(i, y)) }
-      for j in y..<(y + ch) where used[j * columns + x + cw] { ring.append(vertex(x + cw, j)) }
-      for i in stride(from: x + cw, to: x, by: -1) where used[(y + ch) * columns + i] {
-        ring.append(vertex(i, y + ch))
-      }
-      for j in stride(from: y + ch, to: y, by: -1) where used[j * columns + x] {
-        ring.append(vertex(x, j))
-      }
-      let center = vertex(x + cw / 2, y + ch / 2)
-      for k in 0..<ring.count {
-        triangle(center, ring[k], ring[(k + 1) % ring.count])
+    var top: [SIMD3<Int32>] = []
+    for leaf in leaves {
+      triangulate(leaf.cell, columns: columns, used: used, into: &top) {
+        Int32(vertex($0, $1))
       }
     }
+    for t in top { triangle(UInt32(t.x), UInt32(t.y), UInt32(t.z)) }
     // The top's rim, clockwise on the canvas: the top row left to right, the right column
     // down, the bottom row right to left, the left column up.
     var rim: [(Int, Int)] = []
@@ -223,7 +374,7 @@ public enum ReliefMesh {
     for j in 0..<h where used[j * columns + w] { rim.append((w, j)) }
     for i in stride(from: w, to: 0, by: -1) where used[h * columns + i] { rim.append((i, h)) }
     for j in stride(from: h, to: 0, by: -1) where used[j * columns] { rim.append((0, j)) }
-    let top = rim.map { vertex($0.0, $0.1) }
+    let upper = rim.map { vertex($0.0, $0.1) }
     let bottom = rim.map { (i, j) -> UInt32 in
       mesh.vertices.append(SIMD3(Float(Double(i) * scale), Float(Double(h - j) * scale), 0))
       return UInt32(mesh.vertices.count - 1)
@@ -233,45 +384,103 @@ public enum ReliefMesh {
     for k in 0..<rim.count {
       let n = (k + 1) % rim.count
       // The wall under the rim's piece k -> n, facing out.
-      triangle(top[n], top[k], bottom[k])
-      triangle(top[n], bottom[k], bottom[n])
+      triangle(upper[n], upper[k], bottom[k])
+      triangle(upper[n], bottom[k], bottom[n])
       // The bottom, facing down.
       triangle(middle, bottom[n], bottom[k])
     }
     return mesh
   }
 
+  /// The triangles of a filled leaf, clockwise on the canvas (y down), through every used
+  /// grid node on its sides: a fan around its center, or for a strip one pixel across, a
+  /// zigzag between its two long sides (each triangle with a vertex on both).
+  static func triangulate(
+    _ cell: Cell, columns: Int, used: [Bool], into triangles: inout [SIMD3<Int32>],
+    vertex: (Int, Int) -> Int32
+  ) {
+    let (x, y, cw, ch) = (cell.x, cell.y, cell.width, cell.height)
+    if cw == 1 || ch == 1 {
+      // Points along each long side, with their position along the strip.
+      var near: [(Int, Int32)] = []
+      var far: [(Int, Int32)] = []
+      if cw == 1 {
+        for j in y...(y + ch) where used[j * columns + x] { near.append((j, vertex(x, j))) }
+        for j in y...(y + ch) where used[j * columns + x + 1] {
+          far.append((j, vertex(x + 1, j)))
+        }
+      } else {
+        for i in x...(x + cw) where used[(y + 1) * columns + i] {
+          near.append((i, vertex(i, y + 1)))
+        }
+        for i in x...(x + cw) where used[y * columns + i] { far.append((i, vertex(i, y))) }
+      }
+      var a = 0
+      var b = 0
+      while a + 1 < near.count || b + 1 < far.count {
+        if b + 1 >= far.count || (a + 1 < near.count && near[a + 1].0 <= far[b + 1].0) {
+          triangles.append(SIMD3(near[a].1, far[b].1, near[a + 1].1))
+          a += 1
+        } else {
+          triangles.append(SIMD3(near[a].1, far[b].1, far[b + 1].1))
+          b += 1
+        }
+      }
+      return
+    }
+    var ring: [Int32] = []
+    for i in x..<(x + cw) where used[y * columns + i] { ring.append(vertex(i, y)) }
+    for j in y..<(y + ch) where used[j * columns + x + cw] { ring.append(vertex(x + cw, j)) }
+    for i in stride(from: x + cw, to: x, by: -1) where used[(y + ch) * columns + i] {
+      ring.append(vertex(i, y + ch))
+    }
+    for j in stride(from: y + ch, to: y, by: -1) where used[j * columns + x] {
+      ring.append(vertex(x, j))
+    }
+    let center = vertex(x + cw / 2, y + ch / 2)
+    for k in 0..<ring.count {
+      triangles.append(SIMD3(center, ring[k], ring[(k + 1) % ring.count]))
+    }
+  }
+
   /// The subdivision's leaves in a fixed (depth-first) order.
   ///
   /// A cell is split at the largest power of two below its side (or in halves when its side
   /// is one), along its longer side only when it is twice as long as the other, so cells
-  /// are square powers of two but along the grid's far edges. A cell is a leaf when it is
-  /// even on both sides and the fan of four triangles around its center is within
-  /// `tolerance` of every sample it holds, or when it is one pixel across and both its long
-  /// sides are within half of it of a straight line.
+  /// are square powers of two but along the grid's far edges. `keep` decides first (see
+  /// `Decision`); a filled cell is a leaf when it is even on both sides and the fan of four
+  /// triangles around its center is within `tolerance` of every sample it holds, or when it
+  /// is one pixel across and both its long sides are within half of it of a straight line.
   static func subdivide(
-    heights: UnsafeBufferPointer<Float>, columns: Int, width: Int, height: Int, tolerance: Float
-  ) -> [Cell] {
+    heights: UnsafeBufferPointer<Float>, columns: Int, width: Int, height: Int, tolerance: Float,
+    keep: (Cell) -> Decision
+  ) -> [Leaf] {
     @inline(__always) func cut(_ n: Int) -> Int {
       var p = 1
       while p * 2 < n { p *= 2 }
       return p
     }
-    var leaves: [Cell] = []
+    var leaves: [Leaf] = []
     var stack = [Cell(x: 0, y: 0, width: width, height: height)]
     var children: [Cell] = []
     while let cell = stack.popLast() {
       let (w, h) = (cell.width, cell.height)
-      let leaf: Bool
-      if w == 1 || h == 1 {
-        leaf = straightSides(heights, columns: columns, cell: cell, within: tolerance / 2)
-      } else if w % 2 == 0 && h % 2 == 0 {
-        leaf = fanError(heights, columns: columns, cell: cell, within: tolerance)
-      } else {
-        leaf = false
+      let decision = keep(cell)
+      if decision == .drop { continue }
+      if decision == .clip {
+        leaves.append(Leaf(cell: cell, kind: .clip))
+        continue
+      }
+      var leaf = false
+      if decision == .fill {
+        if w == 1 || h == 1 {
+          leaf = straightSides(heights, columns: columns, cell: cell, within: tolerance / 2)
+        } else if w % 2 == 0 && h % 2 == 0 {
+          leaf = fanError(heights, columns: columns, cell: cell, within: tolerance)
+        }
       }
       if leaf {
-        leaves.append(cell)
+        leaves.append(Leaf(cell: cell, kind: .fill))
         continue
       }
       let splitX = w > 1 && !(h > 1 && h >= 2 * w)

@@ -5,6 +5,7 @@ import Foundation
 extension TextAlignment: ExpressibleByArgument {}
 extension PictureFormat: ExpressibleByArgument {}
 extension CutLine.Join: ExpressibleByArgument {}
+extension MeshSpec.Plate: ExpressibleByArgument {}
 extension TextDirection: ExpressibleByArgument {}
 extension ReliefProfile: ExpressibleByArgument {}
 extension ReliefDirection: ExpressibleByArgument {}

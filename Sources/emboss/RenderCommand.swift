@@ -247,10 +247,31 @@ struct RenderCommand: ParsableCommand {
   @Option(
     name: .customLong("mesh-base"),
     help: ArgumentHelp(
-      "The plate under the relief (2mm, 0.1in; a bare number is pixels; default 2mm).",
+      "The plate under the relief (2mm, 0.1in; a bare number is pixels; default 2mm); 0: the letters alone, each a part with a flat bottom.",
       valueName: "length"),
     transform: Length.argument)
   var meshBase: Length?
+
+  @Option(
+    name: .customLong("mesh-wall"),
+    help: ArgumentHelp(
+      "A straight wall under the bevel (raised: the letters stand this high before it starts; lowered: they are cut this deep first; default 0).",
+      valueName: "length"),
+    transform: Length.argument)
+  var meshWall: Length?
+
+  @Option(
+    name: .customLong("mesh-plate"),
+    help: ArgumentHelp(
+      "The plate's shape: rect (the canvas) or outline (the ink's outline grown by --cut-offset: a tag, a keychain).",
+      valueName: "rect|outline"))
+  var meshPlate: MeshSpec.Plate?
+
+  @Flag(
+    name: .customLong("mesh-split"),
+    help:
+      "The plate and the letters as two objects in the 3MF, for a two-colour print (raised text).")
+  var meshSplit = false
 
   @Option(
     name: .customLong("save-stages"),
@@ -347,14 +368,33 @@ struct RenderCommand: ParsableCommand {
       guard MeshFile.Format(path: mesh) != nil else {
         throw ValidationError("--mesh \(mesh): the name must end in .stl or .3mf")
       }
-    } else if meshHeight != nil || meshBase != nil {
-      throw ValidationError("--mesh-height and --mesh-base need --mesh")
-    }
-    let (height, base) = try meshSizes()
-    guard height > 0 else { throw ValidationError("--mesh-height must be more than 0") }
-    guard base > 0 else {
+    } else if meshHeight != nil || meshBase != nil || meshWall != nil || meshPlate != nil
+      || meshSplit
+    {
       throw ValidationError(
-        "--mesh-base must be more than 0 (letters without a plate are not supported yet)")
+        "--mesh-height, --mesh-base, --mesh-wall, --mesh-plate and --mesh-split need --mesh")
+    }
+    let (height, base, wall) = try meshSizes()
+    guard height > 0 else { throw ValidationError("--mesh-height must be more than 0") }
+    guard base >= 0 else { throw ValidationError("--mesh-base must not be negative") }
+    guard wall >= 0 else { throw ValidationError("--mesh-wall must not be negative") }
+    if meshSplit {
+      guard let mesh, MeshFile.Format(path: mesh) == .threeMF else {
+        throw ValidationError("--mesh-split needs a .3mf --mesh: an STL holds one object")
+      }
+      guard base > 0 else {
+        throw ValidationError("--mesh-split needs a plate: --mesh-base more than 0")
+      }
+    }
+    if meshPlate == .outline {
+      guard base > 0 else {
+        throw ValidationError("--mesh-plate outline needs --mesh-base more than 0")
+      }
+      guard try resolution.pixels(cutOffset, option: "--cut-offset", allowNegative: true) >= 0
+      else {
+        throw ValidationError(
+          "--mesh-plate outline needs a --cut-offset of 0 or more: the plate holds the ink")
+      }
     }
     if let canvas { _ = try canvasSize(canvas) }
     if watch, output.output == "-" {
@@ -407,14 +447,18 @@ struct RenderCommand: ParsableCommand {
         maxMemory: maxMemory?.bytes ?? RenderLimits.defaultMemory))
   }
 
-  /// The mesh's relief height and plate, in mm.
-  private func meshSizes() throws -> (height: Double, base: Double) {
+  /// The mesh's relief height, plate and wall, in mm.
+  private func meshSizes() throws -> (height: Double, base: Double, wall: Double) {
     let millimetres = 25.4 / (resolution.dpi ?? 96)
-    let height = try meshHeight.map {
-      try resolution.pixels($0, option: "--mesh-height") * millimetres
+    func mm(_ length: Length?, _ option: String) throws -> Double? {
+      try length.map {
+        try resolution.pixels($0, option: option, allowNegative: true) * millimetres
+      }
     }
-    let base = try meshBase.map { try resolution.pixels($0, option: "--mesh-base") * millimetres }
-    return (height ?? MeshSpec.defaultHeight, base ?? MeshSpec.defaultBase)
+    return (
+      try mm(meshHeight, "--mesh-height") ?? MeshSpec.defaultHeight,
+      try mm(meshBase, "--mesh-base") ?? MeshSpec.defaultBase, try mm(meshWall, "--mesh-wall") ?? 0
+    )
   }
 
   /// Every file this command writes.
@@ -440,8 +484,12 @@ struct RenderCommand: ParsableCommand {
         inkVectors: inkVectors)
     }
     if let mesh, let format = MeshFile.Format(path: mesh) {
-      let (height, base) = try meshSizes()
-      laser.mesh = MeshRequest(path: mesh, format: format, height: height, base: base)
+      let (height, base, wall) = try meshSizes()
+      laser.mesh = MeshRequest(
+        path: mesh, format: format, height: height, base: base, wall: wall,
+        plate: meshPlate ?? .rectangle,
+        plateOffset: try resolution.pixels(cutOffset, option: "--cut-offset", allowNegative: true),
+        split: meshSplit)
     }
     return OutputPlan(
       image: output.output, format: output.format, depth: output.depth,

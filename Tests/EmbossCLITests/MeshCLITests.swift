@@ -112,10 +112,25 @@ final class MeshCLITests: XCTestCase {
         "--mesh-height must be more than 0"
       ),
       (
-        ["--dpi", "254", "--mesh", "m.stl", "--mesh-base", "0mm"], 64,
-        "--mesh-base must be more than 0"
+        ["--dpi", "254", "--mesh", "m.stl", "--mesh-base=-1mm"], 64,
+        "--mesh-base must not be negative"
+      ),
+      (["--dpi", "254", "--mesh", "m.stl", "--mesh-split"], 64, "--mesh-split needs a .3mf"),
+      (
+        ["--dpi", "254", "--mesh", "m.stl", "--mesh-plate", "outline", "--cut-offset=-1mm"], 64,
+        "needs a --cut-offset of 0 or more"
+      ),
+      (["--dpi", "254", "--mesh", "m.stl", "--mesh-plate", "oval"], 64, "oval"),
+      (
+        ["--dpi", "254", "--mesh", "m.stl", "--direction", "lowered", "--mesh-base", "0"], 1,
+        "lowered text is carved into a plate"
+      ),
+      (
+        ["--dpi", "254", "--mesh", "m.stl", "--mesh-plate", "outline", "--cut-offset", "30mm"], 1,
+        "reaches past the canvas"
       ),
       (["--dpi", "254", "--mesh-height", "1mm"], 64, "need --mesh"),
+      (["--dpi", "254", "--mesh-wall", "1mm"], 64, "need --mesh"),
       (
         ["--dpi", "254", "--mesh", "m.stl", "--direction", "lowered", "--mesh-height", "2mm"], 1,
         "must be thicker than the lowered relief is deep"
@@ -154,5 +169,33 @@ final class MeshCLITests: XCTestCase {
       XCTAssertGreaterThan(count, 100, name)
       XCTAssertEqual(data.count, 84 + 50 * Int(count), name)
     }
+  }
+
+  func testLettersAloneAreOnePartEachAndATagIsOne() throws {
+    let checks: [(arguments: [String], file: String, parts: [String])] = [
+      (["--mesh-base", "0"], "a.stl", ["3"]),
+      (["--mesh-plate", "outline", "--cut-offset", "3mm", "--mesh-wall", "0.6mm"], "t.stl", ["1"]),
+      (["--mesh-split"], "s.3mf", ["1", "3"]),
+    ]
+    var checked = false
+    for (arguments, file, parts) in checks {
+      let result = try run(
+        ["render", "Ada", "--size", "120", "--padding", "40", "--dpi", "254", "--mesh", file]
+          + arguments + ["-o", "x.png"])
+      XCTAssertEqual(result.status, 0, result.stderr)
+      guard let text = try tool("prusa-slicer", ["--info", file]) else { continue }
+      // One section per object.
+      let lines = text.split(separator: "\n")
+      let values = { (key: String) in
+        lines.filter { $0.hasPrefix(key + " =") }.map {
+          $0.split(separator: "=")[1].trimmingCharacters(in: .whitespaces)
+        }
+      }
+      XCTAssertEqual(values("manifold"), parts.map { _ in "yes" }, "\(arguments): \(text)")
+      // A, d, a; the tag; the plate, then the three letters.
+      XCTAssertEqual(values("number_of_parts"), parts, "\(arguments)")
+      checked = true
+    }
+    if !checked { throw XCTSkip("prusa-slicer is not installed (apt install prusa-slicer)") }
   }
 }

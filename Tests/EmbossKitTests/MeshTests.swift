@@ -30,7 +30,10 @@ final class MeshTests: XCTestCase {
     }
     for (edge, count) in directed {
       if count != 1 { return "edge \(edge) used \(count) times the same way" }
-      if directed[SIMD2(edge.y, edge.x)] != 1 { return "edge \(edge) has no opposite" }
+      if directed[SIMD2(edge.y, edge.x)] != 1 {
+        let (a, b) = (mesh.vertices[Int(edge.x)], mesh.vertices[Int(edge.y)])
+        return "edge \(edge) (\(a) to \(b)) has no opposite"
+      }
     }
     if Set(mesh.vertices.map { [$0.x, $0.y, $0.z] }).count != mesh.vertices.count {
       return "two vertices at one point"
@@ -146,13 +149,13 @@ final class MeshTests: XCTestCase {
     }
     let relief = try ReliefSpec(radius: 6)
     let spec = MeshSpec(millimetresPerPixel: 25.4 / 300)
-    let one = ReliefMesh.make(mask: ring, relief: relief, spec: spec, parallelism: .serial)
+    let one = try ReliefMesh.make(mask: ring, relief: relief, spec: spec, parallelism: .serial)[0]
     XCTAssertNil(Self.closedness(one))
-    let four = ReliefMesh.make(
-      mask: ring, relief: relief, spec: spec, parallelism: Parallelism(threads: 4))
+    let four = try ReliefMesh.make(
+      mask: ring, relief: relief, spec: spec, parallelism: Parallelism(threads: 4))[0]
     XCTAssertEqual(one, four)
     XCTAssertEqual(MeshFile.stl(one), MeshFile.stl(four))
-    XCTAssertEqual(MeshFile.threeMF(one), MeshFile.threeMF(four))
+    XCTAssertEqual(MeshFile.threeMF([one]), MeshFile.threeMF([four]))
   }
 
   func testAFlatPlateIsAFewTriangles() {
@@ -164,9 +167,9 @@ final class MeshTests: XCTestCase {
   }
 
   func testSTLAndThreeMFFiles() throws {
-    let mesh = ReliefMesh.make(
+    let mesh = try ReliefMesh.make(
       mask: try textMask("e", size: 40), relief: try ReliefSpec(radius: 5),
-      spec: MeshSpec(millimetresPerPixel: 0.1))
+      spec: MeshSpec(millimetresPerPixel: 0.1))[0]
     let stl = MeshFile.stl(mesh)
     XCTAssertEqual(stl.count, 84 + 50 * mesh.triangles.count)
     XCTAssertEqual(
@@ -184,17 +187,48 @@ final class MeshTests: XCTestCase {
       [t.x, t.y, t.z].flatMap { v in
         [mesh.vertices[Int(v)].x, mesh.vertices[Int(v)].y, mesh.vertices[Int(v)].z]
       })
-    let package = try XCTUnwrap(MeshFile.threeMF(mesh))
+    let package = try XCTUnwrap(MeshFile.threeMF([mesh]))
     XCTAssertEqual(Array(package.prefix(4)), [0x50, 0x4b, 0x03, 0x04], "a zip")
     for name in ["[Content_Types].xml", "_rels/.rels", "3D/3dmodel.model"] {
       XCTAssertNotNil(package.range(of: Data(name.utf8)), name)
     }
-    XCTAssertEqual(MeshFile.threeMF(mesh), package, "the same bytes every time")
+    XCTAssertEqual(MeshFile.threeMF([mesh]), package, "the same bytes every time")
     var decimals: [UInt8] = []
     for value: Float in [0, 1, -2.5, 0.0001, 123.45678, -0.00004] {
       MeshFile.appendDecimal(value, to: &decimals)
       decimals.append(32)
     }
     XCTAssertEqual(String(decoding: decimals, as: UTF8.self), "0 1 -2.5 0.0001 123.4568 0 ")
+  }
+
+  func testPlatesLettersAndWallsGiveClosedSolids() throws {
+    let mask = try TextLayout(
+      text: "Ro&", font: try Fixtures.font(),
+      style: TextStyle(pixelSize: 60, padding: 12)
+    ).rasterize()
+    let cases: [(name: String, base: Double, wall: Double, plate: MeshSpec.Plate, split: Bool)] = [
+      ("letters alone", 0, 0, .rectangle, false),
+      ("letters alone on a wall", 0, 0.5, .rectangle, false),
+      ("a wall on the plate", 2, 0.5, .rectangle, false),
+      ("an outline plate", 2, 0, .outline, false),
+      ("an outline plate and a wall", 2, 0.5, .outline, false),
+      ("split", 2, 0, .rectangle, true),
+      ("split outline", 2, 0.3, .outline, true),
+    ]
+    for direction in [ReliefDirection.raised, .lowered] {
+      let relief = try ReliefSpec(radius: 4, direction: direction)
+      for c in cases where direction == .raised || (c.base > 0 && !c.split) {
+        var spec = MeshSpec(millimetresPerPixel: 0.1, height: 1, base: c.base)
+        spec.wall = c.wall
+        spec.plate = c.plate
+        spec.plateOffset = 6
+        let objects = try ReliefMesh.make(mask: mask, relief: relief, spec: spec, split: c.split)
+        XCTAssertEqual(objects.count, c.split ? 2 : 1, c.name)
+        for (k, mesh) in objects.enumerated() {
+          XCTAssertNil(Self.closedness(mesh), "\(direction) \(c.name) \(k)")
+          XCTAssertGreaterThan(mesh.volume, 0, "\(direction) \(c.name) \(k)")
+        }
+      }
+    }
   }
 }
