@@ -36,5 +36,8 @@ for stage in mask height normals; do cp "$stages/$stage.png" "$out/stages-$stage
 model=$(mktemp -d)
 $e render "Emboss" --size 200 --dpi 254 --mesh "$model/plate.stl" --mesh-height 1.5mm -o "$model/plate.png"
 python3 docs/mesh-picture.py "$model/plate.stl" "$out/mesh.png" 1000
+$e render "Ada" --size 200 --dpi 254 --padding 40 --mesh "$model/tag.stl" --mesh-plate outline \
+  --cut-offset 3mm --mesh-wall 0.6mm -o "$model/tag.png"
+python3 docs/mesh-picture.py "$model/tag.stl" "$out/mesh-tag.png" 700
 rm -rf "$model"
 echo "rendered into $out"

@@ -142,7 +142,10 @@ extension CutLine {
   ///
   /// Outer polygons have a positive signed area in x-right, y-down coordinates (the ink on
   /// the left normal), holes a negative one; the result is in the same orientation.
-  static func offsetPolygons(_ polygons: [[SIMD2<Double>]], by offset: Double, join: Join = .round)
+  static func offsetPolygons(
+    _ polygons: [[SIMD2<Double>]], by offset: Double, join: Join = .round,
+    arcTolerance: Double = 0.002
+  )
     -> [[SIMD2<Double>]]?
   {
     let scale = clipperScale
@@ -156,7 +159,7 @@ extension CutLine {
       }
     }
     // Arcs within a 500th of the offset (at most 0.002 px): 7 degrees a step at most.
-    let arcTolerance = min(0.002, abs(offset) / 500) * scale
+    let arcTolerance = min(arcTolerance, abs(offset) / 500) * scale
     var out = emboss_polygons()
     let status = emboss_offset_polygons(
       xy, counts, Int32(counts.count), offset * scale, max(arcTolerance, 1),
@@ -436,12 +439,14 @@ extension CutLine {
 extension CutLine {
   /// The ink's region as closed polygons in canvas pixels, grown by `offset` pixels.
   ///
-  /// 0: the ink itself. The outline's own loops (curves sampled within a 16th of its 0.005 px
+  /// 0: the ink itself. With a `tolerance`, points within it of the line through their
+  /// neighbours are left out first (Douglas-Peucker). The outline's own loops (curves sampled within a 16th of its 0.005 px
   /// flattening) offset by Clipper, or for an outline with open chains (a picture's broken
   /// trace) the coverage's 0.5 iso-line by marching squares. Orientation is not meaningful:
   /// the region is what the polygons enclose by the even-odd rule. Nil where Clipper fails.
   package static func regionPolygons(
-    mask: CoverageMask, offset: Double = 0, join: Join = .round
+    mask: CoverageMask, offset: Double = 0, join: Join = .round, arcTolerance: Double = 0.002,
+    simplifiedWithin tolerance: Double = 0
   ) -> [[SIMD2<Double>]]? {
     var polygons: [[SIMD2<Double>]]
     if let outline = mask.outline, let loops = loops(outline) {
@@ -456,8 +461,9 @@ extension CutLine {
       polygons = orientedByNesting(
         marchingSquares(field, level: 0.5).map { loop in loop.map { $0 - SIMD2(0.5, 0.5) } })
     }
+    if tolerance > 0 { polygons = polygons.map { simplify($0, tolerance: tolerance) } }
     guard offset != 0 else { return polygons }
-    return offsetPolygons(polygons, by: offset, join: join)
+    return offsetPolygons(polygons, by: offset, join: join, arcTolerance: arcTolerance)
   }
 
   /// Twice the signed area of a closed polygon (positive: clockwise on a y-down screen).

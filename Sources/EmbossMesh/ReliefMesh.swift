@@ -149,11 +149,19 @@ public enum ReliefMesh {
     if spec.base > 0, spec.plate == .rectangle, spec.wall == 0, !split {
       return [make(heights: heights, spec: spec)]
     }
-    guard let ink = CutLine.regionPolygons(mask: mask) else { throw .outlineFailed }
+    // The outline within a 100th of a pixel: a fraction of the slivers a flattening to
+    // 0.005 px would cut the pixels into.
+    guard let ink = CutLine.regionPolygons(mask: mask, simplifiedWithin: 0.01) else {
+      throw .outlineFailed
+    }
     let inkRings = CutLine.orientedByNesting(ink)
     var plateRings: [[SIMD2<Double>]]? = nil
     if spec.plate == .outline && spec.base > 0 {
-      guard let grown = CutLine.regionPolygons(mask: mask, offset: spec.plateOffset) else {
+      // The plate's rounded corners within a 50th of a pixel.
+      guard
+        let grown = CutLine.regionPolygons(
+          mask: mask, offset: spec.plateOffset, arcTolerance: 0.02, simplifiedWithin: 0.01)
+      else {
         throw .outlineFailed
       }
       plateRings = CutLine.orientedByNesting(grown)
@@ -219,12 +227,22 @@ public enum ReliefMesh {
     let h = heights.height - 1
     let table = RegionMesh.VertexTable(columns: columns)
     let tolerance = Float(spec.tolerance / max(spec.height, 1e-9))
-    let tops = heights.pixels.withUnsafeBufferPointer { z in
-      layers.map { layer in
+    let (tops, bottoms) = heights.pixels.withUnsafeBufferPointer { z in
+      let tops = layers.map { layer in
         RegionMesh.triangulate(
           polygons: layer.polygons, outside: layer.outside, heights: z, columns: columns,
           width: w, height: h, tolerance: layer.flat ? .infinity : tolerance, table: table)
       }
+      // The bottom is flat: the same cut pixels (so the same rim), the rest in the largest
+      // cells.
+      let bottoms = layers.map { layer in
+        layer.flat
+          ? nil
+          : RegionMesh.triangulate(
+            polygons: layer.polygons, outside: layer.outside, heights: z, columns: columns,
+            width: w, height: h, tolerance: .infinity, table: table)
+      }
+      return (tops, bottoms)
     }
     var mesh = TriangleMesh()
     var index: [SIMD2<UInt64>: UInt32] = [:]
@@ -266,8 +284,6 @@ public enum ReliefMesh {
         // points of their rim make one) is no solid: neither it nor the bottom under it.
         if za == bottom && zb == bottom && zc == bottom { continue }
         triangle(vertex(t.x, za), vertex(t.y, zb), vertex(t.z, zc))
-        // The bottom, facing down.
-        triangle(vertex(t.x, bottom), vertex(t.z, bottom), vertex(t.y, bottom))
         for (a, b) in [(t.x, t.y), (t.y, t.z), (t.z, t.x)] {
           let upperA = vertex(a, z(a, layer))
           let upperB = vertex(b, z(b, layer))
@@ -285,6 +301,14 @@ public enum ReliefMesh {
           triangle(upperB, upperA, lowerA)
           triangle(upperB, lowerA, lowerB)
         }
+      }
+      // The bottom, facing down (without the triangles left out of the top: those of a
+      // cut pixel are the same in both).
+      for t in bottoms[l] ?? top {
+        if z(t.x, layer) == bottom && z(t.y, layer) == bottom && z(t.z, layer) == bottom {
+          continue
+        }
+        triangle(vertex(t.x, bottom), vertex(t.z, bottom), vertex(t.y, bottom))
       }
     }
     return mesh
