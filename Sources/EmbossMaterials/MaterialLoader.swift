@@ -240,6 +240,15 @@ public enum MaterialLoader {
     }
   }
 
+  /// `path` relative to the working directory when it lies under it, else as it is.
+  private static func relativeToWorkingDirectory(_ path: String) -> String {
+    let standard = URL(fileURLWithPath: path).standardizedFileURL.path
+    let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL
+      .path
+    let prefix = here.hasSuffix("/") ? here : here + "/"
+    return standard.hasPrefix(prefix) ? String(standard.dropFirst(prefix.count)) : standard
+  }
+
   private static func resolveParent(
     _ reference: String, at node: Node, file: String, library: MaterialLibrary, chain: [String],
     reader: inout NodeReader
@@ -248,7 +257,9 @@ public enum MaterialLoader {
     // A file (a `/` or a .yaml/.yml name) is relative to the file that names it, never to
     // the working directory; anything else is a preset.
     var path: String?
-    if reference.contains("/") || reference.hasSuffix(".yaml") || reference.hasSuffix(".yml") {
+    let isFile =
+      reference.contains("/") || reference.hasSuffix(".yaml") || reference.hasSuffix(".yml")
+    if isFile {
       path =
         reference.hasPrefix("/")
         ? reference
@@ -258,6 +269,14 @@ public enum MaterialLoader {
       path = library.presetPath(for: reference)
     }
     guard let path, FileManager.default.fileExists(atPath: path) else {
+      if isFile, let path {
+        // A file, not a preset: say which file is missing, where it was looked for.
+        let shown = reference.hasPrefix("/") ? path : relativeToWorkingDirectory(path)
+        reader.sink.error(
+          "\"extends\": file not found: \"\(reference)\" (looked for \(shown), next to the file that extends it)",
+          at: location)
+        return nil
+      }
       var message = "\"extends\": no material named \"\(reference)\""
       if let close = suggestion(for: reference, among: library.presetNames) {
         message += "; did you mean \"\(close)\"?"

@@ -117,7 +117,11 @@ public enum OutputFile {
       guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory),
         isDirectory.boolValue
       else {
-        throw EmbossError("cannot write '\(path)': directory '\(parent(of: path))' does not exist")
+        // Through a link, the directory that is missing is the link target's.
+        let through = final == path ? "" : "it is a link to '\(final)', and "
+        throw EmbossError(
+          "cannot write '\(path)': \(through)directory '\(final == path ? parent(of: path) : directory)' does not exist"
+        )
       }
       return .regular(path: final, existing: nil)
     }

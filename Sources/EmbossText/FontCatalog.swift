@@ -50,6 +50,7 @@ public enum FontCatalog {
       }
       defer { FcPatternDestroy(parsed) }
       let wanted = strings(parsed, FC_FAMILY)
+      let wantedStyles = strings(parsed, FC_STYLE)
       FcConfigSubstitute(config, parsed, FcMatchPattern)
       FcDefaultSubstitute(parsed)
       var result = FcResultNoMatch
@@ -65,6 +66,20 @@ public enum FontCatalog {
           message += "; did you mean '\(close)'?"
         }
         throw EmbossError(message + " (emboss fonts lists them)")
+      }
+      // Fontconfig answers a style the family lacks with another face: a misspelled style
+      // is an error too.
+      let styles = strings(found, FC_STYLE).map { $0.lowercased() }
+      if let style = wantedStyles.first, !styles.contains(style.lowercased()) {
+        let family = strings(found, FC_FAMILY).first ?? wanted.first ?? pattern
+        var message = "no style '\(style)' in the font family '\(family)'"
+        let known = try list(family, bundled: bundled).map(\.style)
+        if let close = suggestion(for: style, among: Array(Set(known)).sorted()) {
+          message += "; did you mean '\(close)'?"
+        } else if !known.isEmpty {
+          message += " (it has: \(Array(Set(known)).sorted().joined(separator: ", ")))"
+        }
+        throw EmbossError(message)
       }
       guard let entry = entry(found) else {
         throw EmbossError("the font fontconfig found for '\(pattern)' has no file")

@@ -11,7 +11,7 @@ struct RenderCommand: ParsableCommand {
   )
 
   @Argument(help: "The text to emboss (ignored with --mask).")
-  var text: String = ""
+  var text: String?
 
   @Option(
     name: .customLong("text-file"),
@@ -305,8 +305,13 @@ struct RenderCommand: ParsableCommand {
   func validate() throws {
     try requirePNG(engrave, option: "--engrave")
     try requirePNG(depthMap, option: "--depth-map")
-    if textFile != nil, !text.isEmpty {
+    if textFile != nil, text != nil {
       throw ValidationError("give the text or --text-file, not both")
+    }
+    if text == nil, textFile == nil, mask == nil {
+      throw ValidationError(
+        "no text to emboss: give it as an argument (emboss render \"Hello\" -o hello.png), or --text-file FILE, or a picture with --mask FILE"
+      )
     }
     if textFile != nil, mask != nil {
       throw ValidationError("give --text-file or --mask, not both")
@@ -425,7 +430,7 @@ struct RenderCommand: ParsableCommand {
       let face = try font.map { try TextMask.font($0, index: faceIndex, resources: resources) }
       source = .text(
         TextMask(
-          text: try textFile.map(TextMask.read(file:)) ?? TextMask.unescaped(text),
+          text: try textFile.map(TextMask.read(file:)) ?? TextMask.unescaped(text ?? ""),
           fontPath: face?.path, fontIndex: face?.index ?? faceIndex ?? 0,
           style: TextStyle(
             pixelSize: try pixelSize(), alignment: align,

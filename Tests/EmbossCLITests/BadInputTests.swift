@@ -147,6 +147,11 @@ final class BadInputTests: XCTestCase {
         name: "missing glyph", arguments: ["render", "a\u{0F00}", "--no-fallback"], status: 1,
         message: "error: font 'DejaVu Sans Bold' ..."),
       Case(
+        name: "no text at all", arguments: ["render", "-o", "x.png"], status: 64,
+        message:
+          "Error: no text to emboss: give it as an argument (emboss render \"Hello\" -o hello.png), or --text-file FILE, or a picture with --mask FILE\n..."
+      ),
+      Case(
         name: "empty text", arguments: ["render", ""], status: 1,
         message: "error: the text renders no ink (it is empty or only spaces)\n"),
       Case(
@@ -365,7 +370,9 @@ final class BadInputTests: XCTestCase {
       Case(
         name: "extends next to the file, not the working directory",
         arguments: ["render", "A", "--material", "sub/child.yaml"], status: 1,
-        message: "sub/child.yaml:1:10: error: \"extends\": no material named \"parent.yaml\"\n"),
+        message:
+          "sub/child.yaml:1:10: error: \"extends\": file not found: \"parent.yaml\" (looked for sub/parent.yaml, next to the file that extends it)\n"
+      ),
       // Conflicting outputs (issue 9): refused before rendering.
       Case(
         name: "output over the mask",

@@ -96,6 +96,20 @@ final class FontTests: XCTestCase {
       FileManager.default.fileExists(atPath: directory.appendingPathComponent("x.png").path))
   }
 
+  /// A style the family lacks is an error with a suggestion too: fontconfig would render
+  /// another face of the family without a word.
+  func testUnknownStyleIsAnError() throws {
+    let typo = try run(["render", "A", "--font", "DejaVu Sans:style=Boldd", "-o", "x.png"])
+    XCTAssertEqual(typo.status, 1)
+    XCTAssertEqual(
+      typo.stderr,
+      "error: no style 'Boldd' in the font family 'DejaVu Sans'; did you mean 'Bold'?\n")
+    XCTAssertFalse(
+      FileManager.default.fileExists(atPath: directory.appendingPathComponent("x.png").path))
+    let right = try run(["render", "A", "--font", "DejaVu Sans:style=bold", "-o", "x.png"])
+    XCTAssertEqual(right.status, 0, right.stderr)
+  }
+
   func data(_ name: String) throws -> Data {
     try Data(contentsOf: directory.appendingPathComponent(name))
   }

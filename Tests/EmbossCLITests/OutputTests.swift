@@ -106,6 +106,19 @@ final class OutputTests: XCTestCase {
       Set(try FileManager.default.contentsOfDirectory(atPath: path("real"))), ["target.png"])
   }
 
+  /// A link whose target's directory is missing: the message names that directory, not
+  /// the link's.
+  func testALinkIntoAMissingDirectoryNamesIt() throws {
+    try FileManager.default.createSymbolicLink(
+      atPath: path("link.png"), withDestinationPath: "gone/target.png")
+    let result = try run(["render", "A", "--size", "20", "-o", "link.png"])
+    XCTAssertEqual(result.status, 1)
+    XCTAssertEqual(
+      result.stderr,
+      "error: cannot write 'link.png': it is a link to './gone/target.png', and directory './gone' does not exist\n"
+    )
+  }
+
   /// A new file gets 0666 less the umask, as `open` would give it.
   func testNewFileFollowsTheUmask() throws {
     let old = umask(0o027)
