@@ -270,7 +270,9 @@ public enum MaterialLoader {
     }
     guard let path, FileManager.default.fileExists(atPath: path) else {
       if isFile, let path {
-        // A file, not a preset: say which file is missing, where it was looked for.
+        // A file, not a preset: say which file is missing, where it was looked for. It is
+        // a source all the same: a watcher waits for it to come back.
+        reader.sink.sources.append(path)
         let shown = reference.hasPrefix("/") ? path : relativeToWorkingDirectory(path)
         reader.sink.error(
           "\"extends\": file not found: \"\(reference)\" (looked for \(shown), next to the file that extends it)",

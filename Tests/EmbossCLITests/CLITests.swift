@@ -298,9 +298,11 @@ final class CLITests: XCTestCase {
     FileManager.default.createFile(atPath: path("err.txt"), contents: nil)
     let process = Process()
     process.executableURL = Self.binary
+    // Without the ball cache: the stages a relight re-runs are then always the same (a
+    // ball read from the cache leaves the geometry to be marched on the relight).
     process.arguments = [
       "render", "W", "--size", "30", "--material", "m.yaml", "-o", "w.png", "--watch",
-      "--watch-limit", "2",
+      "--watch-limit", "2", "--no-cache",
     ]
     process.environment = CLIRunner.environment
     process.currentDirectoryURL = directory
@@ -326,6 +328,42 @@ final class CLITests: XCTestCase {
     XCTAssertEqual(lines.count, 2, text("out.txt"))
     XCTAssertTrue(
       lines[1].hasSuffix("(material, shading image, composite, png encode)"), String(lines[1]))
+    XCTAssertNotEqual(try Data(contentsOf: URL(fileURLWithPath: path("w.png"))), first)
+  }
+
+  /// An editor that saves the parent by writing a new file and renaming it, or a parent
+  /// deleted and written again: the child is followed throughout.
+  func testWatchFollowsAParentThatComesBack() throws {
+    try "surface:\n  shininess: 40\n".write(
+      toFile: path("parent.yaml"), atomically: true, encoding: .utf8)
+    try "extends: parent.yaml\n".write(toFile: path("m.yaml"), atomically: true, encoding: .utf8)
+    FileManager.default.createFile(atPath: path("out.txt"), contents: nil)
+    FileManager.default.createFile(atPath: path("err.txt"), contents: nil)
+    let process = Process()
+    process.executableURL = Self.binary
+    process.arguments = [
+      "render", "W", "--size", "30", "--material", "m.yaml", "-o", "w.png", "--watch",
+      "--watch-limit", "2",
+    ]
+    process.environment = CLIRunner.environment
+    process.currentDirectoryURL = directory
+    process.standardOutput = FileHandle(forWritingAtPath: path("out.txt"))
+    process.standardError = FileHandle(forWritingAtPath: path("err.txt"))
+    try process.run()
+    defer { if process.isRunning { process.terminate() } }
+    func text(_ name: String) -> String {
+      (try? String(contentsOfFile: path(name), encoding: .utf8)) ?? ""
+    }
+    XCTAssertTrue(eventually(20) { text("out.txt").contains("rendered w.png") }, "first render")
+    let first = try Data(contentsOf: URL(fileURLWithPath: path("w.png")))
+    try FileManager.default.removeItem(atPath: path("parent.yaml"))
+    XCTAssertTrue(eventually(20) { text("err.txt").contains("file not found") }, text("err.txt"))
+    // Written again, as an editor's save-by-rename does.
+    try "surface:\n  shininess: 90\n".write(
+      toFile: path("parent.yaml.tmp"), atomically: false, encoding: .utf8)
+    XCTAssertEqual(rename(path("parent.yaml.tmp"), path("parent.yaml")), 0)
+    XCTAssertTrue(eventually(20) { !process.isRunning }, "renders again: " + text("err.txt"))
+    XCTAssertEqual(text("out.txt").split(separator: "\n").count, 2, text("out.txt"))
     XCTAssertNotEqual(try Data(contentsOf: URL(fileURLWithPath: path("w.png"))), first)
   }
 
