@@ -132,11 +132,14 @@ public struct MaskResult: Sendable {
   public var coverage: CoverageMask
   /// Fonts other than the chosen one that set characters it lacks.
   public var fallbackFonts: [FontUse]
+  /// A text's em size in pixels (after any fitting); nil for a picture.
+  public var emSize: Float?
 
   /// A mask, and the fallback fonts that set part of it.
-  public init(coverage: CoverageMask, fallbackFonts: [FontUse] = []) {
+  public init(coverage: CoverageMask, fallbackFonts: [FontUse] = [], emSize: Float? = nil) {
     self.coverage = coverage
     self.fallbackFonts = fallbackFonts
+    self.emSize = emSize
   }
 }
 
@@ -187,7 +190,7 @@ extension Pipeline {
       }
       let mask = MaskResult(
         coverage: timings.measure("mask") { layout.rasterize() },
-        fallbackFonts: layout.fallbackFonts)
+        fallbackFonts: layout.fallbackFonts, emSize: layout.pixelSize)
       cache.mask = (key, mask, limits)
       return mask
     }
@@ -398,12 +401,19 @@ public struct RenderJob: Sendable {
     throws -> Output
   {
     var timings = StageTimings()
-    let spec = try timings.measure("material") {
+    var spec = try timings.measure("material") {
       try loadMaterial(library: resources.materialLibrary, sources: &materialSources)
     }
     let maskResult = try Pipeline.mask(
       self.mask, resources: resources, limits: limits, cache: cache, timings: &timings)
     let mask = maskResult.coverage
+    // A material's relief lengths are for text at the reference size: text of another size
+    // scales them (the same look at any size), except those given for this render
+    // (`--radius`, `--soften`, `--relief-depth`, `--set`).
+    if let em = maskResult.emSize {
+      spec = spec.scalingRelief(
+        by: em / TextStyle.referenceSize, except: Set(settings.map(\.key)))
+    }
     // The render's memory, now that the mask tells how much of it is edge.
     try limits.checkRender(mask: mask, radius: spec.relief.radius)
     // The lit ball: RGBA floats, checked like any image before it is made.

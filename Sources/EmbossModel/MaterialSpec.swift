@@ -73,6 +73,33 @@ public struct MaterialSpec: Sendable, Equatable {
       unchecked: name, description, surface, lights, environment, relief, shadingSize, background)
   }
 
+  /// This material with its relief's lengths (the radius, the soften and a depth in pixels)
+  /// times `factor`, each within its parameter's range, except those in `fixed` (keys such
+  /// as `relief.radius`: values given for this render).
+  public func scalingRelief(by factor: Float, except fixed: Set<String> = []) -> MaterialSpec {
+    guard factor.isFinite, factor > 0, factor != 1 else { return self }
+    func scaled(_ value: Float, _ range: ClosedRange<Float>) -> Float {
+      min(max(value * factor, range.lowerBound), range.upperBound)
+    }
+    let r = relief
+    var depth = r.depth
+    if case .pixels(let p) = depth, !fixed.contains(Parameters.depth.key) {
+      depth = .pixels(scaled(p, Parameters.scale.range))
+    }
+    let radius =
+      fixed.contains(Parameters.radius.key) ? r.radius : scaled(r.radius, Parameters.radius.range)
+    let soften =
+      fixed.contains(Parameters.soften.key) ? r.soften : scaled(r.soften, Parameters.soften.range)
+    // Every value is within its range, so the check cannot fail; should it, the material
+    // stays as it was.
+    guard
+      let relief = try? ReliefSpec(
+        radius: radius, profile: r.profile, depth: depth, direction: r.direction, soften: soften)
+    else { return self }
+    return MaterialSpec(
+      unchecked: name, description, surface, lights, environment, relief, shadingSize, background)
+  }
+
   /// This material with some parts replaced, checked as a whole again.
   public func replacing(
     description: String? = nil, surface: Surface? = nil, lights: [Light]? = nil,

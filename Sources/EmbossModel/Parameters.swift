@@ -249,12 +249,13 @@ public enum Parameters {
 
   /// The `relief.radius` parameter.
   ///
-  /// Distance from the edge at which the bevel reaches the plateau (on the command line a length:
-  /// px, or mm/cm/in/pt with --dpi).
+  /// Distance from the edge at which the bevel reaches the plateau; a material's value is for
+  /// text at 160 px and scales with the text's size, a value given for a render does not (on
+  /// the command line a length: px, or mm/cm/in/pt with --dpi).
   public static let radius = NumberParameter(
     key: "relief.radius", range: 0.5...1000, defaultValue: 10, unit: "pixels",
     help:
-      "distance from the edge at which the bevel reaches the plateau (on the command line a length: px, or mm/cm/in/pt with --dpi)",
+      "distance from the edge at which the bevel reaches the plateau; a material's value is for text at 160 px and scales with the text's size, a value given for a render does not (on the command line a length: px, or mm/cm/in/pt with --dpi)",
     flag: "--radius")
   /// The `relief.profile` parameter.
   ///
@@ -285,12 +286,12 @@ public enum Parameters {
     flag: "--scale")
   /// The `relief.soften` parameter.
   ///
-  /// Blur of the relief (standard deviation): rounds creases and the top edge (on the command line
-  /// a length).
+  /// Blur of the relief (standard deviation): rounds creases and the top edge; scales with the
+  /// text as the radius does (on the command line a length).
   public static let soften = NumberParameter(
     key: "relief.soften", range: 0...1000, defaultValue: 0, unit: "pixels",
     help:
-      "blur of the relief (standard deviation): rounds creases and the top edge (on the command line a length)",
+      "blur of the relief (standard deviation): rounds creases and the top edge; scales with the text as the radius does (on the command line a length)",
     flag: "--soften")
   /// The `relief.direction` parameter.
   ///

@@ -43,7 +43,7 @@ public struct TextStyle: Sendable, Equatable {
   /// Distance between baselines as a multiple of the font's own line spacing.
   public var lineHeight: Float
   /// Margin around the ink in pixels (fractions are kept: the ink is placed at its exact
-  /// sub-pixel position); nil picks 15% of the em plus 2 px.
+  /// sub-pixel position); nil picks `defaultPadding` of the em (26 px at the default 160).
   public var padding: Float?
   /// Each line's paragraph direction.
   public var direction: TextDirection
@@ -68,7 +68,14 @@ public struct TextStyle: Sendable, Equatable {
     self.variations = variations
   }
 
-  var resolvedPadding: Double { Double(padding ?? pixelSize * 0.15 + 2) }
+  /// The padding when none is given, as a fraction of the em: 26 px at the default 160 px
+  /// (what it was when it was 15% of the em plus 2 px), twice that at twice the size.
+  public static let defaultPadding: Float = 0.1625
+
+  /// The em size every default that scales with the text is a fraction of: 160 px.
+  public static let referenceSize: Float = 160
+
+  var resolvedPadding: Double { Double(padding ?? pixelSize * Self.defaultPadding) }
 }
 
 /// Text shaped (`Shaper`) and rendered glyph by glyph: every FreeType and HarfBuzz call
@@ -98,6 +105,8 @@ public struct TextLayout: Sendable {
   public let firstBaseline: Int
   /// Fonts other than the chosen one that set characters it lacks.
   public let fallbackFonts: [FontUse]
+  /// The em size the text is set at, in pixels (after any fitting).
+  public let pixelSize: Float
   let glyphs: [PlacedGlyph]
 
   /// Sets `text` (lines split at `\n`) in `font`.
@@ -195,6 +204,7 @@ public struct TextLayout: Sendable {
     }
     if let missing = fonts.missingError() { throw missing }
     fallbackFonts = fonts.fallbackUses
+    pixelSize = style.pixelSize
     let blockWidth = widths.max() ?? 0
 
     // The exact ink box in layout coordinates (origin on the first line's pen, y down).

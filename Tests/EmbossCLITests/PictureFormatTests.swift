@@ -139,9 +139,12 @@ final class PictureFormatTests: XCTestCase {
   }
 
   func testJPEGAndWebPAreReadWhereverAPictureIs() throws {
-    XCTAssertEqual(try run(["render", "Logo", "--size", "80", "-o", "logo.jpg"]).status, 0)
-    XCTAssertEqual(try run(["render", "Logo", "--size", "80", "-o", "logo.webp"]).status, 0)
-    XCTAssertEqual(try run(["render", "Logo", "--size", "80", "-o", "logo.png"]).status, 0)
+    // A 10 px radius (not the default's 5 px at this size): JPEG's error on the bevel stays
+    // within the diff's tolerance below.
+    for file in ["logo.jpg", "logo.webp", "logo.png"] {
+      XCTAssertEqual(
+        try run(["render", "Logo", "--size", "80", "--radius", "10", "-o", file]).status, 0)
+    }
     for input in ["logo.jpg", "logo.webp"] {
       // engrave photo.jpg: the first thing a laser user tries.
       let engrave = try run(["engrave", input, "--dpi", "254", "-o", "\(input).1bit.png"])

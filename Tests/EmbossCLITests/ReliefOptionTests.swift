@@ -29,6 +29,32 @@ final class ReliefOptionTests: XCTestCase {
     try data(name)[24]
   }
 
+  /// The default padding and the material's radius are fractions of the em: the same look
+  /// at any size, today's values at the default size; a value given is used as given.
+  func testDefaultsScaleWithTheText() throws {
+    func png(_ name: String, _ arguments: [String]) throws -> PNGCodec.Samples {
+      let result = try run(
+        ["render", "Emboss"] + arguments + ["--shading-size", "64", "-o", name])
+      XCTAssertEqual(result.status, 0, result.stderr)
+      return try PNGCodec.decodeSamples(data(name))
+    }
+    let small = try png("160.png", [])
+    let large = try png("320.png", ["--size", "320"])
+    XCTAssertEqual([large.width, large.height], [2 * small.width, 2 * small.height])
+    // At the default size: the radius and padding of before (10 px, 26 px).
+    _ = try png("160-given.png", ["--radius", "10", "--padding", "26"])
+    XCTAssertEqual(try data("160.png"), try data("160-given.png"))
+    // At twice the size the material's 10 px radius is 20 px; a radius given is not scaled.
+    _ = try png("320-20.png", ["--size", "320", "--radius", "20"])
+    XCTAssertEqual(try data("320.png"), try data("320-20.png"))
+    _ = try png("320-10.png", ["--size", "320", "--radius", "10"])
+    XCTAssertNotEqual(try data("320.png"), try data("320-10.png"))
+    // Fitting to a height scales them as the size it comes to.
+    // The ink of the 320 px render is 352 - 2 * 52 px tall: fitted to it, the same canvas.
+    let fitted = try png("fitted.png", ["--height", "248"])
+    XCTAssertEqual(fitted.height, large.height, accuracy: 2)
+  }
+
   func testSaveStagesWritesEveryStageAtSixteenBits() throws {
     let result = try run([
       "render", "A", "--size", "24", "--depth", "16", "--save-stages", "s", "--shading-size", "64",
