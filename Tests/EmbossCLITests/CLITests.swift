@@ -294,8 +294,8 @@ final class CLITests: XCTestCase {
   func testWatchSurvivesABrokenSaveAndReusesStages() throws {
     let material = path("m.yaml")
     try "surface:\n  shininess: 40\n".write(toFile: material, atomically: true, encoding: .utf8)
-    FileManager.default.createFile(atPath: path("out.txt"), contents: nil)
-    FileManager.default.createFile(atPath: path("err.txt"), contents: nil)
+    XCTAssertTrue(FileManager.default.createFile(atPath: path("out.txt"), contents: nil))
+    XCTAssertTrue(FileManager.default.createFile(atPath: path("err.txt"), contents: nil))
     let process = Process()
     process.executableURL = Self.binary
     // Without the ball cache: the stages a relight re-runs are then always the same (a
@@ -337,8 +337,8 @@ final class CLITests: XCTestCase {
     try "surface:\n  shininess: 40\n".write(
       toFile: path("parent.yaml"), atomically: true, encoding: .utf8)
     try "extends: parent.yaml\n".write(toFile: path("m.yaml"), atomically: true, encoding: .utf8)
-    FileManager.default.createFile(atPath: path("out.txt"), contents: nil)
-    FileManager.default.createFile(atPath: path("err.txt"), contents: nil)
+    XCTAssertTrue(FileManager.default.createFile(atPath: path("out.txt"), contents: nil))
+    XCTAssertTrue(FileManager.default.createFile(atPath: path("err.txt"), contents: nil))
     let process = Process()
     process.executableURL = Self.binary
     process.arguments = [

@@ -34,7 +34,7 @@ final class MeshCLITests: XCTestCase {
     process.arguments = arguments
     process.currentDirectoryURL = directory
     let log = path(name + ".log")
-    FileManager.default.createFile(atPath: log, contents: nil)
+    _ = FileManager.default.createFile(atPath: log, contents: nil)
     let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
     process.standardOutput = handle
     process.standardError = handle

@@ -403,8 +403,8 @@ final class MaterialLoaderTests: XCTestCase {
       to: sub.appendingPathComponent("child.yaml"), atomically: true, encoding: .utf8)
     // A decoy in the working directory must not be picked.
     let previous = FileManager.default.currentDirectoryPath
-    FileManager.default.changeCurrentDirectoryPath(directory.path)
-    defer { FileManager.default.changeCurrentDirectoryPath(previous) }
+    XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(directory.path))
+    defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
     try "surface:\n  shininess: 99\n".write(
       to: directory.appendingPathComponent("base.yaml"), atomically: true, encoding: .utf8)
     let child = try MaterialLoader.load("sub/child.yaml", library: library)
