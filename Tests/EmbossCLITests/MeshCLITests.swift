@@ -8,7 +8,7 @@ final class MeshCLITests: XCTestCase {
   var directory: URL!
 
   override func setUpWithError() throws {
-    directory = try FileManager.default.temporaryDirectory.appendingPathComponent(
+    directory = FileManager.default.temporaryDirectory.appendingPathComponent(
       "emboss-mesh-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
   }
