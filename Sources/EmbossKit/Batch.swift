@@ -662,7 +662,7 @@ public struct BatchRunner {
   /// A render error's message: EmbossError's text, a material's diagnostics, or the error.
   static func describe(_ error: Error) -> String {
     if let error = error as? MaterialError {
-      return error.diagnostics.map(\.description).joined(separator: "; ")
+      return error.lines.joined(separator: "; ")
     }
     return "\(error)"
   }

@@ -82,23 +82,35 @@ public enum MaterialLoader {
     sink.sources = [path]
     defer { sources = sink.sources }
     let spec = try load(path: path, library: library, chain: [], sink: &sink)
-    if sink.hasErrors { throw MaterialError(diagnostics: sink.diagnostics) }
+    if sink.hasErrors { throw MaterialError(sink) }
     guard let spec else { throw EmbossError("cannot load material '\(path)'") }
     return spec
   }
 
-  /// Checks a material file (or preset name) without rendering: every problem found in it
-  /// and in what it extends, in reading order.
+  /// Checks a material file (or preset name) without rendering: the lines of `problems`.
   ///
   /// Empty when the material is valid.
   public static func check(_ reference: String, library: MaterialLibrary) -> [String] {
+    problems(reference, library: library)?.lines ?? []
+  }
+
+  /// Checks a material file (or preset name) without rendering: the problems found in it and
+  /// in what it extends, in reading order (the first `DiagnosticSink.limit`, and a count of
+  /// the rest).
+  ///
+  /// Nil when the material is valid; a reference that names no file is one problem located at
+  /// the reference.
+  public static func problems(_ reference: String, library: MaterialLibrary) -> MaterialError? {
     do {
       _ = try load(reference, library: library)
-      return []
+      return nil
     } catch let error as MaterialError {
-      return error.diagnostics.map(\.description)
+      return error
     } catch {
-      return ["\(reference): error: \(error)"]
+      return MaterialError(diagnostics: [
+        Diagnostic(
+          location: SourceLocation(file: reference, line: 0, column: 1), message: "\(error)")
+      ])
     }
   }
 
@@ -284,9 +296,7 @@ public enum MaterialLoader {
       reader.sink.error("\"extends\": \(error)", at: location)
       return nil
     }
-    for diagnostic in parentSink.diagnostics {
-      reader.sink.error(diagnostic.message, at: diagnostic.location)
-    }
+    reader.sink.append(parentSink)
     return parent
   }
 
@@ -926,10 +936,10 @@ struct NodeReader {
       }
       var angle = Parameters.lightAngle.value
       var altitude = Parameters.lightAltitude.value
-      let before = sink.diagnostics.count
+      let before = sink.errorCount
       read(fields, "angle", path: path, Parameters.lightAngle, into: &angle)
       read(fields, "altitude", path: path, Parameters.lightAltitude, into: &altitude)
-      guard sink.diagnostics.count == before else { return nil }
+      guard sink.errorCount == before else { return nil }
       position = Light.direction(angle: angle, altitude: altitude)
     }
     guard ok else { return nil }

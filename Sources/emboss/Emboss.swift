@@ -55,7 +55,7 @@ struct Emboss: ParsableCommand {
     } catch let error as EmbossError {
       fail(error.message)
     } catch let error as MaterialError {
-      for diagnostic in error.diagnostics { printError(diagnostic.description) }
+      for line in error.lines { printError(line) }
       Foundation.exit(1)
     } catch {
       exit(withError: error)

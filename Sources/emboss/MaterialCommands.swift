@@ -27,7 +27,7 @@ struct CheckCommand: ParsableCommand {
     commandName: "check",
     abstract: "Validate material files without rendering.",
     discussion:
-      "Prints every problem as file:line:column: error: ..., and 'FILE: ok' for valid files. Exits 1 if any file has a problem."
+      "Prints each problem as file:line:column: error: ..., and 'FILE: ok' for valid files. After \(DiagnosticSink.limit) problems (in a file, or in all the files together) one line says how many more there are. Exits 1 if any file has a problem."
   )
 
   @Argument(help: ArgumentHelp("Material files or preset names.", valueName: "file"))
@@ -40,15 +40,21 @@ struct CheckCommand: ParsableCommand {
   func run() throws {
     let library = try Resources.locate().materialLibrary
     var failed = false
+    // Problems still to print in this run, and those counted instead.
+    var room = DiagnosticSink.limit
+    var omitted = 0
     for file in files {
-      let problems = MaterialLoader.check(file, library: library)
-      if problems.isEmpty {
+      guard let problems = MaterialLoader.problems(file, library: library) else {
         try printLine("\(file): ok")
-      } else {
-        failed = true
-        for line in problems { printError(line) }
+        continue
       }
+      failed = true
+      let shown = problems.diagnostics.prefix(room)
+      for diagnostic in shown { printError(diagnostic.description) }
+      room -= shown.count
+      omitted += problems.diagnostics.count - shown.count + problems.omitted
     }
+    if omitted > 0 { printError(MaterialError.omittedLine(omitted)) }
     if failed { throw ExitCode(1) }
   }
 }
@@ -114,7 +120,7 @@ struct SheetCommand: ParsableCommand {
     let library = resources.materialLibrary
     let names = materials.isEmpty ? library.presetNames : materials
     var entries: [ContactSheet.Entry] = []
-    var problems: [Diagnostic] = []
+    var problems: [MaterialError] = []
     for name in names {
       do {
         entries.append(
@@ -122,10 +128,10 @@ struct SheetCommand: ParsableCommand {
             name: URL(fileURLWithPath: name).deletingPathExtension().lastPathComponent,
             material: try MaterialLoader.load(name, library: library)))
       } catch let error as MaterialError {
-        problems += error.diagnostics
+        problems.append(error)
       }
     }
-    if !problems.isEmpty { throw MaterialError(diagnostics: problems) }
+    if !problems.isEmpty { throw MaterialError(combining: problems) }
     let file =
       try font.map { try TextMask.font($0, resources: resources) }
       ?? (path: resources.defaultFontPath, index: 0)

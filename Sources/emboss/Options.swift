@@ -173,9 +173,10 @@ func materialSettings(
   } catch let error as EmbossError {
     throw ValidationError(error.message)
   }
-  let problems = MaterialLoader.problems(in: settings)
-  guard problems.isEmpty else {
-    throw ValidationError(problems.map { "\($0.location): \($0.message)" }.joined(separator: "\n"))
+  if let problems = MaterialLoader.problems(in: settings) {
+    let lines = problems.diagnostics.map { "\($0.location): \($0.message)" }
+    let omitted = problems.omitted > 0 ? [MaterialError.omittedLine(problems.omitted)] : []
+    throw ValidationError((lines + omitted).joined(separator: "\n"))
   }
   return settings
 }

@@ -500,14 +500,33 @@ enum CLIRunner {
     process.standardOutput = out
     process.standardError = err
     try process.run()
-    // Errors are one line, far below a pipe's buffer, so reading one pipe after the other
-    // cannot block the process.
+    // Standard error is read on another thread: a run that prints more than a pipe's buffer
+    // there (a regression) must not block on it while standard output is read here.
+    let stderr = Collected()
+    Thread { stderr.finish(err.fileHandleForReading.readDataToEndOfFile()) }.start()
     let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return Result(
       status: process.terminationStatus, stdout: stdout,
-      stderr: String(decoding: stderr, as: UTF8.self))
+      stderr: String(decoding: stderr.wait(), as: UTF8.self))
+  }
+
+  /// Bytes read on another thread, handed over once all are read.
+  final class Collected: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var data = Data()
+
+    /// Hands over what was read.
+    func finish(_ data: Data) {
+      self.data = data
+      done.signal()
+    }
+
+    /// What was read, once it is all there.
+    func wait() -> Data {
+      done.wait()
+      return data
+    }
   }
 }
 

@@ -1,0 +1,74 @@
+import Foundation
+import XCTest
+
+/// Conventions people know from Unix tools ("Behaves like the Unix tools people know"): a
+/// bounded error report, an empty file that means the defaults, an exit status documented
+/// per command, shell completion for every path.
+final class UnixToolTests: XCTestCase {
+  var directory: URL!
+
+  override func setUpWithError() throws {
+    directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("emboss-unix-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+  }
+
+  override func tearDownWithError() throws {
+    try? FileManager.default.removeItem(at: directory)
+  }
+
+  func run(_ arguments: [String]) throws -> CLIRunner.Result {
+    try CLIRunner.run(arguments, in: directory)
+  }
+
+  func write(_ name: String, _ text: String) throws {
+    try Data(text.utf8).write(to: directory.appendingPathComponent(name))
+  }
+
+  func read(_ name: String) throws -> Data {
+    try Data(contentsOf: directory.appendingPathComponent(name))
+  }
+
+  /// Standard error's lines.
+  func lines(_ result: CLIRunner.Result) -> [String] {
+    result.stderr.split(separator: "\n").map(String.init)
+  }
+
+  // MARK: Error output limit
+
+  /// A material repeating a key 5,000 times prints its first 20 problems and one line with
+  /// the count of the rest, for `render` and `check`, with the usual exit status.
+  func testTwentyErrorsThenACount() throws {
+    try write("repeated.yaml", "relief:\n" + String(repeating: "  radius: 3\n", count: 5_000))
+    for arguments in [
+      ["render", "A", "--material", "repeated.yaml", "-o", "a.png"], ["check", "repeated.yaml"],
+    ] {
+      let result = try run(arguments)
+      XCTAssertEqual(result.status, 1, arguments.joined(separator: " "))
+      let lines = lines(result)
+      XCTAssertEqual(lines.count, 21, arguments.joined(separator: " "))
+      XCTAssertEqual(lines.first, #"repeated.yaml:3:3: error: "relief.radius": duplicate key"#)
+      XCTAssertEqual(lines[19], #"repeated.yaml:22:3: error: "relief.radius": duplicate key"#)
+      XCTAssertEqual(lines.last, "4979 more errors not shown")
+    }
+    XCTAssertFalse(
+      FileManager.default.fileExists(atPath: directory.appendingPathComponent("a.png").path))
+  }
+
+  /// The limit holds for a whole run: `check` of three files with 10 problems each prints 20
+  /// and counts 10, and still says which files are fine.
+  func testTheLimitIsPerRun() throws {
+    for name in ["a", "b", "c"] {
+      try write("\(name).yaml", "relief:\n" + String(repeating: "  radius: 3\n", count: 11))
+    }
+    try write("fine.yaml", "relief:\n  radius: 3\n")
+    let result = try run(["check", "a.yaml", "fine.yaml", "b.yaml", "c.yaml"])
+    XCTAssertEqual(result.status, 1)
+    let lines = lines(result)
+    XCTAssertEqual(lines.count, 21, result.stderr)
+    XCTAssertEqual(lines.filter { $0.hasPrefix("a.yaml:") }.count, 10)
+    XCTAssertEqual(lines.filter { $0.hasPrefix("b.yaml:") }.count, 10)
+    XCTAssertEqual(lines.last, "10 more errors not shown")
+    XCTAssertEqual(String(decoding: result.stdout, as: UTF8.self), "fine.yaml: ok\n")
+  }
+}
