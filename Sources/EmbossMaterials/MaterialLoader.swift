@@ -126,7 +126,16 @@ public enum MaterialLoader {
   static func load(
     path: String, library: MaterialLibrary, chain: [String], sink: inout DiagnosticSink
   ) throws -> MaterialSpec? {
-    let data = try InputFile.read(path, what: "material", limit: MaterialLoader.fileLimit)
+    let input = try InputFile.contents(path, what: "material", limit: MaterialLoader.fileLimit)
+    let data = input.data
+    // An empty file sets nothing: it is the built-in material, as a file of comments is. A
+    // pipe or FIFO that gave nothing is a writer that never came or failed (`<(false)`).
+    if input.isPipe, data.isEmpty {
+      sink.error(
+        "nothing was written to this pipe or FIFO",
+        at: SourceLocation(file: path, line: 1, column: 1))
+      return nil
+    }
     if let bad = RawArguments.firstInvalidUTF8(Array(data)) {
       // Where the bad byte is: its line, and its column counted in characters before it.
       let before = data.prefix(bad.offset)
@@ -140,13 +149,6 @@ public enum MaterialLoader {
       return nil
     }
     let text = String(decoding: data, as: UTF8.self)
-    // An empty file (or a FIFO nobody wrote to) is a mistake, not the defaults.
-    guard text.contains(where: { !$0.isWhitespace }) else {
-      sink.error(
-        "the file is empty; a material sets at least one key (or 'extends: default')",
-        at: SourceLocation(file: path, line: 1, column: 1))
-      return nil
-    }
     return parse(yaml: text, file: path, library: library, chain: chain, sink: &sink)
   }
 

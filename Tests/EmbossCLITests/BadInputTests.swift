@@ -333,7 +333,7 @@ final class BadInputTests: XCTestCase {
       Case(
         name: "FIFO as the material", arguments: ["render", "A", "--material", "fifo"], status: 1,
         message:
-          "fifo:1:1: error: the file is empty; a material sets at least one key (or 'extends: default')\n"
+          "fifo:1:1: error: nothing was written to this pipe or FIFO\n"
       ),
       Case(
         name: "FIFO as the mask", arguments: ["render", "--mask", "fifo"], status: 1,

@@ -1,3 +1,4 @@
+import EmbossKit
 import Foundation
 import XCTest
 
@@ -70,5 +71,38 @@ final class UnixToolTests: XCTestCase {
     XCTAssertEqual(lines.filter { $0.hasPrefix("b.yaml:") }.count, 10)
     XCTAssertEqual(lines.last, "10 more errors not shown")
     XCTAssertEqual(String(decoding: result.stdout, as: UTF8.self), "fine.yaml: ok\n")
+  }
+
+  // MARK: An empty material file
+
+  /// An empty material file sets nothing: it is the built-in defaults (docs/materials.md).
+  ///
+  /// So are files of blank lines or comments: each renders byte for byte what a file that
+  /// restates one of the defaults renders, and `check` passes them. That is not the `default`
+  /// preset.
+  func testAnEmptyMaterialIsTheBuiltInDefaults() throws {
+    try write("empty.yaml", "")
+    try write("blank.yaml", "\n   \n\n")
+    try write("comments.yaml", "# a material of my own\n\n# (nothing set yet)\n")
+    try write("restated.yaml", "relief:\n  radius: \(Parameters.radius.value)\n")
+    var pictures: [String: Data] = [:]
+    for name in ["empty", "blank", "comments", "restated", "default"] {
+      let material = name == "default" ? name : "\(name).yaml"
+      let result = try run([
+        "render", "Aa", "--size", "40", "--material", material, "-o", "\(name).png",
+      ])
+      XCTAssertEqual(result.status, 0, result.stderr)
+      XCTAssertEqual(result.stderr, "", name)
+      pictures[name] = try read("\(name).png")
+    }
+    for name in ["empty", "blank", "comments"] {
+      XCTAssertEqual(pictures[name], pictures["restated"], name)
+    }
+    XCTAssertNotEqual(pictures["empty"], pictures["default"])
+    let check = try run(["check", "empty.yaml", "blank.yaml", "comments.yaml", "/dev/null"])
+    XCTAssertEqual(check.status, 0, check.stderr)
+    XCTAssertEqual(
+      String(decoding: check.stdout, as: UTF8.self),
+      "empty.yaml: ok\nblank.yaml: ok\ncomments.yaml: ok\n/dev/null: ok\n")
   }
 }
