@@ -89,7 +89,9 @@ struct BatchRunCommand: ParsableCommand {
       valueName: "template"))
   var sheetName: String?
 
-  @Option(help: ArgumentHelp("The manifest (default: ROWS.manifest.jsonl).", valueName: "file"))
+  @Option(
+    help: ArgumentHelp("The manifest (default: ROWS.manifest.jsonl).", valueName: "file"),
+    completion: manifestCompletion)
   var manifest: String?
 
   @Option(
@@ -487,10 +489,14 @@ struct BatchMergeCommand: ParsableCommand {
       are missing (naming the shards they belong to).
       """)
 
-  @Argument(help: ArgumentHelp("The shards' manifests.", valueName: "manifest"))
+  @Argument(
+    help: ArgumentHelp("The shards' manifests.", valueName: "manifest"),
+    completion: manifestCompletion)
   var manifests: [String]
 
-  @Option(name: .shortAndLong, help: ArgumentHelp("The merged manifest.", valueName: "file"))
+  @Option(
+    name: .shortAndLong, help: ArgumentHelp("The merged manifest.", valueName: "file"),
+    completion: manifestCompletion)
   var output: String
 
   func validate() throws {

@@ -30,7 +30,9 @@ struct CheckCommand: ParsableCommand {
       "Prints each problem as file:line:column: error: ..., and 'FILE: ok' for valid files. After \(DiagnosticSink.limit) problems (in a file, or in all the files together) one line says how many more there are. Exits 1 if any file has a problem."
   )
 
-  @Argument(help: ArgumentHelp("Material files or preset names.", valueName: "file"))
+  @Argument(
+    help: ArgumentHelp("Material files or preset names.", valueName: "file"),
+    completion: materialCompletion)
   var files: [String]
 
   func validate() throws {

@@ -253,7 +253,10 @@ let pictureCompletion = CompletionKind.file(extensions: ["png", "jpg", "jpeg", "
 /// Shell completion for `--font`: font files (a fontconfig name is typed).
 let fontCompletion = CompletionKind.file(extensions: ["ttf", "otf", "ttc", "otc"])
 
-/// Shell completion for `--material`: the preset names and the material files under the
+/// Shell completion for a batch's manifest (JSON Lines).
+let manifestCompletion = CompletionKind.file(extensions: ["jsonl"])
+
+/// Shell completion for `--material`, `check` and `studio`: the preset names and the material files under the
 /// word typed so far.
 let materialCompletion = CompletionKind.custom { _, _, typed in
   var out = (try? Resources.locate().materialLibrary.presetNames) ?? []

@@ -24,7 +24,7 @@ struct StudioCommand: ParsableCommand {
   @Argument(
     help: ArgumentHelp(
       "The material file to edit, or a preset name (its file in Materials/ is edited).",
-      valueName: "material"))
+      valueName: "material"), completion: materialCompletion)
   var material: String = Resources.defaultMaterialName
 
   @Option(help: ArgumentHelp("The preview's text.", valueName: "text"))

@@ -105,4 +105,35 @@ final class UnixToolTests: XCTestCase {
       String(decoding: check.stdout, as: UTF8.self),
       "empty.yaml: ok\nblank.yaml: ok\ncomments.yaml: ok\n/dev/null: ok\n")
   }
+
+  // MARK: Shell completion
+
+  /// `check` and `studio` complete what they take as `--material` does: preset names, material
+  /// files (.yaml, .yml) and folders, nothing else.
+  func testCheckAndStudioCompleteMaterials() throws {
+    let script = try run(["--generate-completion-script", "bash"])
+    XCTAssertEqual(script.status, 0, script.stderr)
+    let text = String(decoding: script.stdout, as: UTF8.self)
+    try write("mine.yaml", "")
+    try write("notes.txt", "")
+    try FileManager.default.createDirectory(
+      at: directory.appendingPathComponent("sub"), withIntermediateDirectories: true)
+    for command in ["check", "studio"] {
+      let function = try XCTUnwrap(
+        text.components(separatedBy: "\n_emboss_\(command)() {").dropFirst().first?
+          .components(separatedBy: "\n}").first, command)
+      XCTAssertTrue(
+        function.contains("---completion \(command) -- positional@0"), "\(command): \(function)")
+      // What the script asks the binary when Tab is pressed after `emboss COMMAND `.
+      let offered = try run([
+        "---completion", command, "--", "positional@0", "2", "0", "emboss", command, "",
+      ])
+      XCTAssertEqual(offered.status, 0, offered.stderr)
+      let words = String(decoding: offered.stdout, as: UTF8.self).split(separator: "\n")
+      for expected in ["gold", "default", "mine.yaml", "sub/"] {
+        XCTAssertTrue(words.contains(Substring(expected)), "\(command): \(words)")
+      }
+      XCTAssertFalse(words.contains("notes.txt"), "\(command): \(words)")
+    }
+  }
 }
