@@ -7,6 +7,7 @@ struct BatchCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "batch",
     abstract: "Render every row of a CSV or JSON Lines file (emboss batch ROWS --name T ...).",
+    discussion: ExitStatus.paragraph("batch"),
     subcommands: [BatchRunCommand.self, BatchMergeCommand.self],
     defaultSubcommand: BatchRunCommand.self)
 }
@@ -33,11 +34,7 @@ struct BatchRunCommand: ParsableCommand {
       the error and the time. A rerun skips rows whose outputs are still as the manifest \
       says and whose inputs did not change, so a batch stopped at any point resumes. Rows \
       run in parallel on all cores.
-
-      Exit status: 0 when every row rendered (or was already there), 1 when some rows \
-      failed (the others are complete), 2 when the rows could not be read, 64 for invalid \
-      arguments.
-      """)
+      """ + "\n\n" + ExitStatus.paragraph("batch run"))
 
   @Argument(
     help: ArgumentHelp(
@@ -483,11 +480,8 @@ struct BatchMergeCommand: ParsableCommand {
     abstract: "Merge the manifests of a batch's shards into one, in row order.",
     discussion: """
       Every shard's manifest must be given, each once: merge checks that every row of the \
-      batch is there exactly once (manifests record their shard and the batch's row count). \
-      Exit status: 0; 1 when a manifest cannot be read, a line is not a manifest entry, a \
-      row is in two manifests (or twice in one), manifests are of different batches, or rows \
-      are missing (naming the shards they belong to).
-      """)
+      batch is there exactly once (manifests record their shard and the batch's row count).
+      """ + "\n\n" + ExitStatus.paragraph("batch merge"))
 
   @Argument(
     help: ArgumentHelp("The shards' manifests.", valueName: "manifest"),

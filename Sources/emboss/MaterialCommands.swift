@@ -4,7 +4,8 @@ import Foundation
 
 struct MaterialsCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "materials", abstract: "List the material presets with a line about each.")
+    commandName: "materials", abstract: "List the material presets with a line about each.",
+    discussion: ExitStatus.paragraph("materials"))
 
   func run() throws {
     let library = try Resources.locate().materialLibrary
@@ -27,7 +28,8 @@ struct CheckCommand: ParsableCommand {
     commandName: "check",
     abstract: "Validate material files without rendering.",
     discussion:
-      "Prints each problem as file:line:column: error: ..., and 'FILE: ok' for valid files. After \(DiagnosticSink.limit) problems (in a file, or in all the files together) one line says how many more there are. Exits 1 if any file has a problem."
+      "Prints each problem as file:line:column: error: ..., and 'FILE: ok' for valid files. After \(DiagnosticSink.limit) problems (in a file, or in all the files together) one line says how many more there are.\n\n"
+      + ExitStatus.paragraph("check")
   )
 
   @Argument(
@@ -64,7 +66,8 @@ struct CheckCommand: ParsableCommand {
 struct SheetCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "sheet",
-    abstract: "Render a contact sheet: the same text in every material, labelled.")
+    abstract: "Render a contact sheet: the same text in every material, labelled.",
+    discussion: ExitStatus.paragraph("sheet"))
 
   @Option(
     name: .shortAndLong,
@@ -155,7 +158,8 @@ struct ParametersCommand: ParsableCommand {
     commandName: "parameters",
     abstract: "List every material parameter: key, type, default, range, flag and meaning.",
     discussion:
-      "The same table as docs/materials.md; keys are what a material file, --set and the flags set."
+      "The same table as docs/materials.md; keys are what a material file, --set and the flags set.\n\n"
+      + ExitStatus.paragraph("parameters")
   )
 
   @Flag(help: "Print the table as Markdown (as in docs/materials.md).")
@@ -186,7 +190,8 @@ struct FontsCommand: ParsableCommand {
     abstract:
       "List the fonts --font can name (family, style, file): installed ones through fontconfig, and the bundled ones.",
     discussion:
-      "PATTERN is a fontconfig pattern: 'DejaVu Serif', 'Noto Sans:style=Light', ':lang=ar'. The bundled default font is Fonts/DejaVuSans-Bold.ttf; the other bundled fonts (Fonts/README.md) are also fallback fonts."
+      "PATTERN is a fontconfig pattern: 'DejaVu Serif', 'Noto Sans:style=Light', ':lang=ar'. The bundled default font is Fonts/DejaVuSans-Bold.ttf; the other bundled fonts (Fonts/README.md) are also fallback fonts.\n\n"
+      + ExitStatus.paragraph("fonts")
   )
 
   @Argument(help: ArgumentHelp("Only the fonts matching this pattern.", valueName: "pattern"))

@@ -19,7 +19,7 @@ struct StudioCommand: ParsableCommand {
 
       Example:
         emboss studio Materials/gold.yaml --text Gold
-      """)
+      """ + "\n\n" + ExitStatus.paragraph("studio"))
 
   @Argument(
     help: ArgumentHelp(

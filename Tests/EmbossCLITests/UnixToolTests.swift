@@ -136,4 +136,53 @@ final class UnixToolTests: XCTestCase {
       XCTAssertFalse(words.contains("notes.txt"), "\(command): \(words)")
     }
   }
+
+  // MARK: Exit status, per command
+
+  /// Every command, as typed (`batch merge`), from the command tree the binary describes
+  /// (`--experimental-dump-help`, what the man page is made from), less ArgumentParser's
+  /// own `help`.
+  func commands() throws -> [[String]] {
+    let dump = try run(["--experimental-dump-help"])
+    XCTAssertEqual(dump.status, 0, dump.stderr)
+    let root = try XCTUnwrap(
+      (try JSONSerialization.jsonObject(with: dump.stdout) as? [String: Any])?["command"]
+        as? [String: Any])
+    func walk(_ command: [String: Any], _ path: [String]) -> [[String]] {
+      let children = (command["subcommands"] as? [[String: Any]]) ?? []
+      return [path]
+        + children.flatMap { child -> [[String]] in
+          guard let name = child["commandName"] as? String, name != "help" else { return [] }
+          return walk(child, path + [name])
+        }
+    }
+    return walk(root, [])
+  }
+
+  /// Every command's --help ends its description with what its exit statuses mean, and the
+  /// man page's EXIT STATUS section (`--manual-exit-status`, which install.sh puts there)
+  /// lists every command.
+  func testEveryCommandDocumentsItsExitStatus() throws {
+    let commands = try commands()
+    XCTAssertGreaterThan(commands.count, 12, "\(commands)")
+    let manual = try run(["--manual-exit-status"])
+    XCTAssertEqual(manual.status, 0, manual.stderr)
+    let section = String(decoding: manual.stdout, as: UTF8.self)
+    for command in commands {
+      let help = try run(command + ["--help"])
+      XCTAssertEqual(help.status, 0, help.stderr)
+      let text = String(decoding: help.stdout, as: UTF8.self)
+      XCTAssertTrue(
+        text.contains("\nExit status: "), "emboss \(command.joined(separator: " ")) --help")
+      if !command.isEmpty {
+        XCTAssertTrue(
+          section.contains("\n.It Cm \(command.joined(separator: " "))\n"),
+          "EXIT STATUS lacks \(command)")
+      }
+    }
+    XCTAssertTrue(section.contains("\n.It Cm diff\n0 when the bad fraction"), section)
+    XCTAssertEqual(
+      section.components(separatedBy: "\n").filter { $0.hasPrefix(".It") }.count, commands.count - 1
+    )
+  }
 }
