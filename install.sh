@@ -61,7 +61,16 @@ swift package ${scratch[@]+"${scratch[@]}"} plugin generate-manual --configurati
 manual="${scratch[1]:-.build}/plugins/GenerateManual/outputs/emboss/emboss.1"
 rm -rf "$prefix/share/emboss/Fonts" "$prefix/share/emboss/Materials"
 cp -R Fonts Materials "$prefix/share/emboss/"
-install -m 644 "$manual" "$prefix/share/man/man1/emboss.1"
+# The plugin's EXIT STATUS section is generic (".Ex -std": 0 on success, >0 on error); the
+# binary writes one that lists each command's statuses, from the table its --help uses.
+statuses="$(mktemp)"
+trap 'rm -f "$statuses" "$statuses.1"' EXIT
+"$prefix/bin/emboss" --manual-exit-status > "$statuses"
+awk -v statuses="$statuses" \
+  '/^\.Ex -std$/ { while ((getline line < statuses) > 0) print line; next } { print }' \
+  "$manual" > "$statuses.1"
+grep -q '^\.It Cm batch merge$' "$statuses.1" || { echo "install.sh: no EXIT STATUS list" >&2; exit 1; }
+install -m 644 "$statuses.1" "$prefix/share/man/man1/emboss.1"
 "$prefix/bin/emboss" --generate-completion-script bash > "$prefix/share/bash-completion/completions/emboss"
 "$prefix/bin/emboss" --generate-completion-script zsh > "$prefix/share/zsh/site-functions/_emboss"
 "$prefix/bin/emboss" --generate-completion-script fish > "$prefix/share/fish/vendor_completions.d/emboss.fish"

@@ -25,6 +25,10 @@ grep -q "zz-elsewhere" <<< "$listed" || fail "EMBOSS_RESOURCES is not used"
 if command -v man >/dev/null; then
   page="$(MANPAGER=cat man -l "$prefix/share/man/man1/emboss.1" 2>/dev/null)"
   grep -q "studio" <<< "$page" || fail "man emboss lacks the subcommands"
+  # EXIT STATUS lists each command (diff's 2 among them), not the generic sentence.
+  exits="$(sed -n '/^EXIT STATUS/,/^AUTHORS/p' <<< "$page")"
+  grep -q "batch merge" <<< "$exits" || fail "EXIT STATUS does not list the commands: $exits"
+  grep -q "2 when a file cannot be read" <<< "$exits" || fail "EXIT STATUS lacks diff's 2: $exits"
 else
   grep -q '^\.Nm' "$prefix/share/man/man1/emboss.1" || fail "not a man page"
 fi

@@ -163,3 +163,13 @@ void emboss_temp_discard_all(void) {
   }
   temp_unblock(&saved);
 }
+
+/* ---- The terminal's width ---- */
+
+#include <sys/ioctl.h>
+
+int emboss_terminal_columns(int fd) {
+  struct winsize size;
+  if (!isatty(fd) || ioctl(fd, TIOCGWINSZ, &size) != 0) return 0;
+  return size.ws_col;
+}

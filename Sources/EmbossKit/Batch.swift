@@ -512,6 +512,15 @@ public struct BatchRunner {
     public var total: Int
     /// Seconds since the batch started.
     public var seconds: Double
+
+    /// A report of `done` rows of `total` (`failed` and `skipped` among them) after `seconds`.
+    public init(done: Int, failed: Int, skipped: Int, total: Int, seconds: Double) {
+      self.done = done
+      self.failed = failed
+      self.skipped = skipped
+      self.total = total
+      self.seconds = seconds
+    }
   }
 
   /// The rows file (CSV or JSON Lines).
@@ -662,7 +671,7 @@ public struct BatchRunner {
   /// A render error's message: EmbossError's text, a material's diagnostics, or the error.
   static func describe(_ error: Error) -> String {
     if let error = error as? MaterialError {
-      return error.diagnostics.map(\.description).joined(separator: "; ")
+      return error.lines.joined(separator: "; ")
     }
     return "\(error)"
   }

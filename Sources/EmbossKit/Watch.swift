@@ -70,7 +70,7 @@ public struct MaterialWatcher {
             + Double(elapsed.components.attoseconds) * 1e-15,
           stages: output.timings.stages.map(\.name)))
     } catch let error as MaterialError {
-      report(.failed(error.diagnostics.map(\.description)))
+      report(.failed(error.lines))
     } catch {
       report(.failed(["error: \(error)"]))
     }

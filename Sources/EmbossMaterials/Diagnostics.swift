@@ -51,46 +51,111 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Collects diagnostics, so a parser can report every problem in a file rather than the first.
+///
+/// At most `limit` problems are kept: the first ones in file order. Past that the sink only
+/// counts, so a file that repeats one mistake a million times costs a counter, not a million
+/// messages, and prints `limit` lines and one saying how many more there were.
 public struct DiagnosticSink: Sendable {
-  private var found: [Diagnostic] = []
+  /// The most problems kept and printed for one material (one file and what it extends) and
+  /// for one run of a command; the rest are counted (`MaterialError.omitted`).
+  public static let limit = 20
+
+  /// A kept diagnostic and where it sorts: files in the order they were first reported, then
+  /// line, column and the order of reporting.
+  private struct Entry: Sendable {
+    var diagnostic: Diagnostic
+    var file: Int
+    var sequence: Int
+
+    func sorts(before other: Entry) -> Bool {
+      (file, diagnostic.location.line, diagnostic.location.column, sequence)
+        < (
+          other.file, other.diagnostic.location.line, other.diagnostic.location.column,
+          other.sequence
+        )
+    }
+  }
+
+  /// The first `limit` problems, in order.
+  private var kept: [Entry] = []
+  /// The files reported, in the order they were first reported.
+  private var files: [String] = []
+  /// Every problem reported, kept or not.
+  public private(set) var errorCount = 0
   /// Files read while parsing (a material and what it extends).
   var sources: [String] = []
 
   /// An empty sink.
   public init() {}
 
-  /// Everything found, file by file (in the order files were first reported), each file's in
-  /// reading order.
-  public var diagnostics: [Diagnostic] {
-    var files: [String] = []
-    for d in found where !files.contains(d.location.file) { files.append(d.location.file) }
-    return files.flatMap { file in
-      found.filter { $0.location.file == file }.enumerated().sorted {
-        ($0.element.location.line, $0.element.location.column, $0.offset)
-          < ($1.element.location.line, $1.element.location.column, $1.offset)
-      }.map(\.element)
-    }
-  }
+  /// The first `limit` problems found, file by file (in the order files were first reported),
+  /// each file's in reading order.
+  public var diagnostics: [Diagnostic] { kept.map(\.diagnostic) }
+
+  /// How many problems were found past the first `limit`.
+  public var omitted: Int { errorCount - kept.count }
 
   /// Records an error at `location`.
   public mutating func error(_ message: String, at location: SourceLocation) {
-    found.append(Diagnostic(location: location, message: message))
+    errorCount += 1
+    let file = files.firstIndex(of: location.file) ?? files.count
+    if file == files.count { files.append(location.file) }
+    let entry = Entry(
+      diagnostic: Diagnostic(location: location, message: message), file: file,
+      sequence: errorCount)
+    if kept.count == Self.limit, let last = kept.last, !entry.sorts(before: last) { return }
+    let index = kept.lastIndex { !entry.sorts(before: $0) }.map { $0 + 1 } ?? 0
+    kept.insert(entry, at: index)
+    if kept.count > Self.limit { kept.removeLast() }
+  }
+
+  /// Records everything `other` found: its diagnostics and the count of those it left out.
+  public mutating func append(_ other: DiagnosticSink) {
+    for diagnostic in other.diagnostics { error(diagnostic.message, at: diagnostic.location) }
+    errorCount += other.omitted
   }
 
   /// Whether any error was recorded.
-  public var hasErrors: Bool { !found.isEmpty }
+  public var hasErrors: Bool { errorCount > 0 }
 }
 
-/// A material that could not be loaded: all its diagnostics, one a line.
+/// A material that could not be loaded: its first diagnostics, one a line, and how many more
+/// there were.
 public struct MaterialError: Error, Sendable, CustomStringConvertible {
-  /// Every problem found, in file order.
+  /// The first problems found (at most `DiagnosticSink.limit`), in file order.
   public var diagnostics: [Diagnostic]
+  /// How many more problems were found and are not in `diagnostics`.
+  public var omitted: Int
 
-  /// An error made of `diagnostics`.
-  public init(diagnostics: [Diagnostic]) {
-    self.diagnostics = diagnostics
+  /// An error made of `diagnostics`: the first `DiagnosticSink.limit` of them are kept, and the
+  /// rest are counted in `omitted` with the `omitted` given.
+  public init(diagnostics: [Diagnostic], omitted: Int = 0) {
+    self.diagnostics = Array(diagnostics.prefix(DiagnosticSink.limit))
+    self.omitted = omitted + diagnostics.count - self.diagnostics.count
   }
 
-  /// The diagnostics, one per line.
-  public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
+  /// The error of what `sink` found.
+  public init(_ sink: DiagnosticSink) {
+    self.init(diagnostics: sink.diagnostics, omitted: sink.omitted)
+  }
+
+  /// One error made of several (a command's materials, in order), within the same limit.
+  public init(combining errors: [MaterialError]) {
+    self.init(
+      diagnostics: errors.flatMap(\.diagnostics), omitted: errors.reduce(0) { $0 + $1.omitted })
+  }
+
+  /// The lines to print: each diagnostic, then `N more errors not shown` when some were left
+  /// out.
+  public var lines: [String] {
+    diagnostics.map(\.description) + (omitted > 0 ? [Self.omittedLine(omitted)] : [])
+  }
+
+  /// The line that ends a report with `count` problems left out: `N more errors not shown`.
+  public static func omittedLine(_ count: Int) -> String {
+    "\(count) more error\(count == 1 ? "" : "s") not shown"
+  }
+
+  /// The lines, one per line.
+  public var description: String { lines.joined(separator: "\n") }
 }

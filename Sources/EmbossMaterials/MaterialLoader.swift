@@ -82,23 +82,35 @@ public enum MaterialLoader {
     sink.sources = [path]
     defer { sources = sink.sources }
     let spec = try load(path: path, library: library, chain: [], sink: &sink)
-    if sink.hasErrors { throw MaterialError(diagnostics: sink.diagnostics) }
+    if sink.hasErrors { throw MaterialError(sink) }
     guard let spec else { throw EmbossError("cannot load material '\(path)'") }
     return spec
   }
 
-  /// Checks a material file (or preset name) without rendering: every problem found in it
-  /// and in what it extends, in reading order.
+  /// Checks a material file (or preset name) without rendering: the lines of `problems`.
   ///
   /// Empty when the material is valid.
   public static func check(_ reference: String, library: MaterialLibrary) -> [String] {
+    problems(reference, library: library)?.lines ?? []
+  }
+
+  /// Checks a material file (or preset name) without rendering: the problems found in it and
+  /// in what it extends, in reading order (the first `DiagnosticSink.limit`, and a count of
+  /// the rest).
+  ///
+  /// Nil when the material is valid; a reference that names no file is one problem located at
+  /// the reference.
+  public static func problems(_ reference: String, library: MaterialLibrary) -> MaterialError? {
     do {
       _ = try load(reference, library: library)
-      return []
+      return nil
     } catch let error as MaterialError {
-      return error.diagnostics.map(\.description)
+      return error
     } catch {
-      return ["\(reference): error: \(error)"]
+      return MaterialError(diagnostics: [
+        Diagnostic(
+          location: SourceLocation(file: reference, line: 0, column: 1), message: "\(error)")
+      ])
     }
   }
 
@@ -114,7 +126,16 @@ public enum MaterialLoader {
   static func load(
     path: String, library: MaterialLibrary, chain: [String], sink: inout DiagnosticSink
   ) throws -> MaterialSpec? {
-    let data = try InputFile.read(path, what: "material", limit: MaterialLoader.fileLimit)
+    let input = try InputFile.contents(path, what: "material", limit: MaterialLoader.fileLimit)
+    let data = input.data
+    // An empty file sets nothing: it is the built-in material, as a file of comments is. A
+    // pipe or FIFO that gave nothing is a writer that never came or failed (`<(false)`).
+    if input.isPipe, data.isEmpty {
+      sink.error(
+        "nothing was written to this pipe or FIFO",
+        at: SourceLocation(file: path, line: 1, column: 1))
+      return nil
+    }
     if let bad = RawArguments.firstInvalidUTF8(Array(data)) {
       // Where the bad byte is: its line, and its column counted in characters before it.
       let before = data.prefix(bad.offset)
@@ -128,13 +149,6 @@ public enum MaterialLoader {
       return nil
     }
     let text = String(decoding: data, as: UTF8.self)
-    // An empty file (or a FIFO nobody wrote to) is a mistake, not the defaults.
-    guard text.contains(where: { !$0.isWhitespace }) else {
-      sink.error(
-        "the file is empty; a material sets at least one key (or 'extends: default')",
-        at: SourceLocation(file: path, line: 1, column: 1))
-      return nil
-    }
     return parse(yaml: text, file: path, library: library, chain: chain, sink: &sink)
   }
 
@@ -305,9 +319,7 @@ public enum MaterialLoader {
       reader.sink.error("\"extends\": \(error)", at: location)
       return nil
     }
-    for diagnostic in parentSink.diagnostics {
-      reader.sink.error(diagnostic.message, at: diagnostic.location)
-    }
+    reader.sink.append(parentSink)
     return parent
   }
 
@@ -947,10 +959,10 @@ struct NodeReader {
       }
       var angle = Parameters.lightAngle.value
       var altitude = Parameters.lightAltitude.value
-      let before = sink.diagnostics.count
+      let before = sink.errorCount
       read(fields, "angle", path: path, Parameters.lightAngle, into: &angle)
       read(fields, "altitude", path: path, Parameters.lightAltitude, into: &altitude)
-      guard sink.diagnostics.count == before else { return nil }
+      guard sink.errorCount == before else { return nil }
       position = Light.direction(angle: angle, altitude: altitude)
     }
     guard ok else { return nil }

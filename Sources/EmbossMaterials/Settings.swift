@@ -69,20 +69,22 @@ extension MaterialLoader {
     for setting in settings {
       apply(setting, to: &spec, sink: &sink, anyLight: false)
     }
-    if sink.hasErrors { throw MaterialError(diagnostics: sink.diagnostics) }
+    if sink.hasErrors { throw MaterialError(sink) }
     return spec
   }
 
   /// The problems settings have whatever material they are applied to (syntax, unknown keys,
   /// types, ranges), for checking arguments before any file is read: a light index is taken
   /// to exist.
-  public static func problems(in settings: [MaterialSetting]) -> [Diagnostic] {
+  ///
+  /// Nil when there are none; else the first `DiagnosticSink.limit` and a count of the rest.
+  public static func problems(in settings: [MaterialSetting]) -> MaterialError? {
     var spec = MaterialSpec.builtIn
     var sink = DiagnosticSink()
     for setting in settings {
       apply(setting, to: &spec, sink: &sink, anyLight: true)
     }
-    return sink.diagnostics
+    return sink.hasErrors ? MaterialError(sink) : nil
   }
 
   private static func apply(

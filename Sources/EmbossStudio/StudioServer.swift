@@ -150,7 +150,7 @@ public final class StudioServer: @unchecked Sendable {
       return Self.error(error.status, error.message)
     } catch let error as MaterialError {
       return Self.error(
-        .unprocessableContent, error.diagnostics.map(\.description).joined(separator: "\n"))
+        .unprocessableContent, error.description)
     } catch let error as StudioSession.Failure {
       return Self.error(.unprocessableContent, error.message)
     } catch let error as DecodingError {

@@ -90,7 +90,7 @@ public final class StudioSession: @unchecked Sendable {
     var sink = DiagnosticSink()
     let spec = MaterialLoader.parse(
       yaml: text, file: path, library: resources.materialLibrary, sink: &sink)
-    if sink.hasErrors { throw MaterialError(diagnostics: sink.diagnostics) }
+    if sink.hasErrors { throw MaterialError(sink) }
     guard let spec else { throw Failure("the material cannot be read") }
     return spec
   }

@@ -20,6 +20,22 @@ public enum InputFile {
   ///
   /// `what` names the kind of file in errors ("font", "PNG").
   public static func read(_ path: String, what: String, limit: Int = defaultLimit) throws -> Data {
+    try contents(path, what: what, limit: limit).data
+  }
+
+  /// What `contents` read: the bytes, and whether they came through a pipe or FIFO.
+  public struct Contents: Sendable {
+    /// The file's bytes.
+    public var data: Data
+    /// Whether the file is a pipe or a FIFO (or a socket): empty, it may be a writer that
+    /// never came or failed, where an empty regular file or `/dev/null` is empty on purpose.
+    public var isPipe: Bool
+  }
+
+  /// Reads a whole file, as `read` does, and says whether it was a pipe or FIFO.
+  public static func contents(_ path: String, what: String, limit: Int = defaultLimit) throws
+    -> Contents
+  {
     var fd: Int32
     repeat {
       fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
@@ -61,7 +77,7 @@ public enum InputFile {
       }
       data.append(contentsOf: chunk[0..<n])
     }
-    return data
+    return Contents(data: data, isPipe: kind == S_IFIFO || kind == S_IFSOCK)
   }
 }
 

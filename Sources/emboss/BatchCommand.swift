@@ -1,4 +1,5 @@
 import ArgumentParser
+import CSupport
 import EmbossKit
 import Foundation
 
@@ -6,6 +7,7 @@ struct BatchCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "batch",
     abstract: "Render every row of a CSV or JSON Lines file (emboss batch ROWS --name T ...).",
+    discussion: ExitStatus.paragraph("batch"),
     subcommands: [BatchRunCommand.self, BatchMergeCommand.self],
     defaultSubcommand: BatchRunCommand.self)
 }
@@ -32,11 +34,7 @@ struct BatchRunCommand: ParsableCommand {
       the error and the time. A rerun skips rows whose outputs are still as the manifest \
       says and whose inputs did not change, so a batch stopped at any point resumes. Rows \
       run in parallel on all cores.
-
-      Exit status: 0 when every row rendered (or was already there), 1 when some rows \
-      failed (the others are complete), 2 when the rows could not be read, 64 for invalid \
-      arguments.
-      """)
+      """ + "\n\n" + ExitStatus.paragraph("batch run"))
 
   @Argument(
     help: ArgumentHelp(
@@ -88,7 +86,9 @@ struct BatchRunCommand: ParsableCommand {
       valueName: "template"))
   var sheetName: String?
 
-  @Option(help: ArgumentHelp("The manifest (default: ROWS.manifest.jsonl).", valueName: "file"))
+  @Option(
+    help: ArgumentHelp("The manifest (default: ROWS.manifest.jsonl).", valueName: "file"),
+    completion: manifestCompletion)
   var manifest: String?
 
   @Option(
@@ -209,6 +209,8 @@ struct BatchRunCommand: ParsableCommand {
     runner.ballCache = cache.ballCache
     let defaults = renderOptions
     let reporter = ProgressReporter(quiet: quiet)
+    // Any other error is printed by the caller, after the progress line is gone.
+    defer { reporter.finish() }
     // The sheets: rows placed in row order as their manifest lines are written.
     let packer = try sheetSize().map {
       GangSheetPacker(
@@ -271,6 +273,7 @@ struct BatchRunCommand: ParsableCommand {
         })
       try packer?.flush()
     } catch let error as EmbossError {
+      reporter.finish()
       printError("error: \(error.message)")
       throw ExitCode(2)
     }
@@ -365,56 +368,109 @@ struct RenderOptionNames: Sendable {
   }
 }
 
-/// Progress on standard error: a line redrawn in place on a terminal, a plain line every two
-/// seconds otherwise, nothing with --quiet.
+/// Progress on standard error, as progress bars do it.
+///
+/// On a terminal: one line redrawn in place (a carriage return and an erase of the line),
+/// cut to the terminal's width so it never wraps, taken off the screen before any other
+/// line (an error, drawn above it) and at the end, so the summary starts on a clean line.
+/// Elsewhere (a pipe, a job's log): no control characters, a plain `batch: ...` line every
+/// two seconds and nothing more. Nothing with --quiet (errors are still printed).
 final class ProgressReporter: @unchecked Sendable {
+  /// Back to the start of the line and erase it: a carriage return and ANSI's erase in line.
+  static let clearLine = "\r\u{1B}[K"
+
   private let quiet: Bool
-  private let terminal = isatty(2) == 1
+  private let terminal: Bool
+  /// The terminal's width, when known.
+  private let columns: Int?
+  private let write: @Sendable (String) -> Void
   private let lock = NSLock()
   private var lastLine = 0.0
-  private var drawn = false
+  /// The progress line as last drawn, while it is on the screen.
+  private var drawn: String?
 
-  init(quiet: Bool) { self.quiet = quiet }
+  /// A reporter that writes with `write` (standard error), drawing in place when `terminal`
+  /// (standard error is one) on lines of at most `columns` (the terminal's width) characters.
+  init(
+    quiet: Bool, terminal: Bool = isatty(STDERR_FILENO) == 1,
+    columns: Int? = ProgressReporter.standardErrorColumns,
+    write: @escaping @Sendable (String) -> Void = {
+      StandardStream.writeError($0, newline: false)
+    }
+  ) {
+    self.quiet = quiet
+    self.terminal = terminal
+    self.columns = columns
+    self.write = write
+  }
 
+  /// Standard error's terminal width, when it is a terminal that says.
+  static var standardErrorColumns: Int? {
+    let columns = Int(emboss_terminal_columns(STDERR_FILENO))
+    return columns > 0 ? columns : nil
+  }
+
+  /// Shows `progress`: at most ten times a second on a terminal (and the last row), every two
+  /// seconds elsewhere (where the summary tells the end).
   func report(_ progress: BatchRunner.Progress) {
     guard !quiet else { return }
-    lock.lock()
-    defer { lock.unlock() }
-    let last = progress.done == progress.total
-    guard last || progress.seconds - lastLine >= (terminal ? 0.1 : 2) else { return }
-    lastLine = progress.seconds
+    lock.withLock {
+      let last = progress.done == progress.total && terminal
+      guard last || progress.seconds - lastLine >= (terminal ? 0.1 : 2) else { return }
+      lastLine = progress.seconds
+      if terminal {
+        draw(Self.bar(progress) + " " + Self.text(progress))
+      } else {
+        write("batch: \(Self.text(progress))\n")
+      }
+    }
+  }
+
+  /// A line (an error) printed above the progress line, which is drawn again under it.
+  func printAbove(_ line: String) {
+    lock.withLock {
+      guard let drawn else {
+        write(line + "\n")
+        return
+      }
+      write(Self.clearLine + line + "\n")
+      draw(drawn)
+    }
+  }
+
+  /// Takes the progress line off the screen, for the summary or an error.
+  ///
+  /// The cursor is left at the start of the empty line. Does nothing when no line is drawn.
+  func finish() {
+    lock.withLock {
+      if drawn != nil { write(Self.clearLine) }
+      drawn = nil
+    }
+  }
+
+  /// Draws `line` over the one on the screen, cut to the terminal's width less a column (a
+  /// line that fills the last column wraps on some terminals).
+  private func draw(_ line: String) {
+    let fitted = columns.map { String(line.prefix(max($0 - 1, 0))) } ?? line
+    write(Self.clearLine + fitted)
+    drawn = fitted
+  }
+
+  /// `[#######.......]`: the rows done, out of 30.
+  static func bar(_ progress: BatchRunner.Progress) -> String {
+    let width = 30
+    let filled = progress.total > 0 ? width * progress.done / progress.total : width
+    return "[" + String(repeating: "#", count: filled)
+      + String(repeating: ".", count: width - filled) + "]"
+  }
+
+  /// `12/40 rows, 1 failed, 6.0 rows/s, ETA 5 s`.
+  static func text(_ progress: BatchRunner.Progress) -> String {
     let rate = progress.seconds > 0 ? Double(progress.done) / progress.seconds : 0
     let left = rate > 0 ? Double(progress.total - progress.done) / rate : 0
-    let text = String(
+    return String(
       format: "%d/%d rows, %d failed, %.1f rows/s, ETA %.0f s", progress.done, progress.total,
       progress.failed, rate, left)
-    if terminal {
-      let width = 30
-      let filled = progress.total > 0 ? width * progress.done / progress.total : width
-      let bar =
-        String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-      StandardStream.writeError("\r[\(bar)] \(text)", newline: false)
-      drawn = true
-    } else {
-      printError("batch: \(text)")
-    }
-  }
-
-  /// A line (an error) printed above the progress bar, which is drawn again after it.
-  func printAbove(_ line: String) {
-    lock.lock()
-    defer { lock.unlock() }
-    if drawn {
-      StandardStream.writeError("\r\u{1B}[K" + line)
-    } else {
-      printError(line)
-    }
-  }
-
-  func finish() {
-    lock.lock()
-    defer { lock.unlock() }
-    if drawn { StandardStream.writeError("") }
   }
 }
 
@@ -424,16 +480,17 @@ struct BatchMergeCommand: ParsableCommand {
     abstract: "Merge the manifests of a batch's shards into one, in row order.",
     discussion: """
       Every shard's manifest must be given, each once: merge checks that every row of the \
-      batch is there exactly once (manifests record their shard and the batch's row count). \
-      Exit status: 0; 1 when a manifest cannot be read, a line is not a manifest entry, a \
-      row is in two manifests (or twice in one), manifests are of different batches, or rows \
-      are missing (naming the shards they belong to).
-      """)
+      batch is there exactly once (manifests record their shard and the batch's row count).
+      """ + "\n\n" + ExitStatus.paragraph("batch merge"))
 
-  @Argument(help: ArgumentHelp("The shards' manifests.", valueName: "manifest"))
+  @Argument(
+    help: ArgumentHelp("The shards' manifests.", valueName: "manifest"),
+    completion: manifestCompletion)
   var manifests: [String]
 
-  @Option(name: .shortAndLong, help: ArgumentHelp("The merged manifest.", valueName: "file"))
+  @Option(
+    name: .shortAndLong, help: ArgumentHelp("The merged manifest.", valueName: "file"),
+    completion: manifestCompletion)
   var output: String
 
   func validate() throws {

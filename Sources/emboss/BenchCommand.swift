@@ -12,7 +12,7 @@ struct BenchCommand: ParsableCommand {
       whole `emboss render` processes (PNG written to a temporary file; median wall time, \
       and peak memory from the kernel), then in this process, stage by stage. Build with \
       -c release for meaningful figures.
-      """)
+      """ + "\n\n" + ExitStatus.paragraph("bench"))
 
   @Flag(
     help: "Also time a light change re-rendered with the stage cache (case B), as --watch does.")

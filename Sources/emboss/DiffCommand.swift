@@ -9,10 +9,8 @@ struct DiffCommand: ParsableCommand {
     discussion: """
       Differences are per channel, in 8-bit levels (16-bit files: difference / 257). A pixel \
       is bad when any channel differs by more than the tolerance; two fully transparent \
-      pixels are equal whatever color they hide. The pictures may be PNG, JPEG or WebP. \
-      Exit status: 0 when the bad fraction is at most --max-bad-fraction, 1 when it is not, \
-      2 when a file cannot be read or written or the sizes differ, 64 for invalid arguments.
-      """)
+      pixels are equal whatever color they hide. The pictures may be PNG, JPEG or WebP.
+      """ + "\n\n" + ExitStatus.paragraph("diff"))
 
   @Argument(help: "The reference image (PNG, JPEG or WebP).", completion: pictureCompletion)
   var expected: String

@@ -13,7 +13,7 @@ struct Emboss: ParsableCommand {
         emboss render "Hello" -o hello.png
         emboss render "Gold" --material Materials/default.yaml --profile linear -o gold.png
         emboss shading -o ball.png
-      """,
+      """ + "\n\n" + ExitStatus.paragraph(),
     version: "0.1.0",
     subcommands: [
       RenderCommand.self, ShadingCommand.self, SheetCommand.self, MaterialsCommand.self,
@@ -22,6 +22,17 @@ struct Emboss: ParsableCommand {
       BenchCommand.self,
     ]
   )
+
+  /// Prints the man page's EXIT STATUS section, which install.sh puts in place of the
+  /// generic one swift-argument-parser's generate-manual plugin writes.
+  @Flag(name: .customLong("manual-exit-status"), help: .private)
+  var manualExitStatus = false
+
+  /// `emboss` alone prints its help, as a command with subcommands does.
+  func run() throws {
+    guard manualExitStatus else { throw CleanExit.helpRequest(self) }
+    try printLine(ExitStatus.manual)
+  }
 
   /// Runtime failures print one `error:` line (or one per diagnostic) and exit 1; argument
   /// errors go through ArgumentParser and exit 64.
@@ -55,7 +66,7 @@ struct Emboss: ParsableCommand {
     } catch let error as EmbossError {
       fail(error.message)
     } catch let error as MaterialError {
-      for diagnostic in error.diagnostics { printError(diagnostic.description) }
+      for line in error.lines { printError(line) }
       Foundation.exit(1)
     } catch {
       exit(withError: error)

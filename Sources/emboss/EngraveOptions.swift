@@ -89,7 +89,8 @@ struct EngraveCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "engrave",
     abstract:
-      "Turn a picture (PNG, JPEG, WebP) into a 1-bit engrave bitmap (black = burn) with its DPI.")
+      "Turn a picture (PNG, JPEG, WebP) into a 1-bit engrave bitmap (black = burn) with its DPI.",
+    discussion: ExitStatus.paragraph("engrave"))
 
   @Argument(
     help: "The picture: a PNG, JPEG or WebP (a photo, a logo, an emboss render).",

@@ -4,7 +4,8 @@ import Foundation
 
 struct MaterialsCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "materials", abstract: "List the material presets with a line about each.")
+    commandName: "materials", abstract: "List the material presets with a line about each.",
+    discussion: ExitStatus.paragraph("materials"))
 
   func run() throws {
     let library = try Resources.locate().materialLibrary
@@ -27,10 +28,13 @@ struct CheckCommand: ParsableCommand {
     commandName: "check",
     abstract: "Validate material files without rendering.",
     discussion:
-      "Prints every problem as file:line:column: error: ..., and 'FILE: ok' for valid files. Exits 1 if any file has a problem."
+      "Prints each problem as file:line:column: error: ..., and 'FILE: ok' for valid files. After \(DiagnosticSink.limit) problems (in a file, or in all the files together) one line says how many more there are.\n\n"
+      + ExitStatus.paragraph("check")
   )
 
-  @Argument(help: ArgumentHelp("Material files or preset names.", valueName: "file"))
+  @Argument(
+    help: ArgumentHelp("Material files or preset names.", valueName: "file"),
+    completion: materialCompletion)
   var files: [String]
 
   func validate() throws {
@@ -40,15 +44,21 @@ struct CheckCommand: ParsableCommand {
   func run() throws {
     let library = try Resources.locate().materialLibrary
     var failed = false
+    // Problems still to print in this run, and those counted instead.
+    var room = DiagnosticSink.limit
+    var omitted = 0
     for file in files {
-      let problems = MaterialLoader.check(file, library: library)
-      if problems.isEmpty {
+      guard let problems = MaterialLoader.problems(file, library: library) else {
         try printLine("\(file): ok")
-      } else {
-        failed = true
-        for line in problems { printError(line) }
+        continue
       }
+      failed = true
+      let shown = problems.diagnostics.prefix(room)
+      for diagnostic in shown { printError(diagnostic.description) }
+      room -= shown.count
+      omitted += problems.diagnostics.count - shown.count + problems.omitted
     }
+    if omitted > 0 { printError(MaterialError.omittedLine(omitted)) }
     if failed { throw ExitCode(1) }
   }
 }
@@ -56,7 +66,8 @@ struct CheckCommand: ParsableCommand {
 struct SheetCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "sheet",
-    abstract: "Render a contact sheet: the same text in every material, labelled.")
+    abstract: "Render a contact sheet: the same text in every material, labelled.",
+    discussion: ExitStatus.paragraph("sheet"))
 
   @Option(
     name: .shortAndLong,
@@ -114,7 +125,7 @@ struct SheetCommand: ParsableCommand {
     let library = resources.materialLibrary
     let names = materials.isEmpty ? library.presetNames : materials
     var entries: [ContactSheet.Entry] = []
-    var problems: [Diagnostic] = []
+    var problems: [MaterialError] = []
     for name in names {
       do {
         entries.append(
@@ -122,10 +133,10 @@ struct SheetCommand: ParsableCommand {
             name: URL(fileURLWithPath: name).deletingPathExtension().lastPathComponent,
             material: try MaterialLoader.load(name, library: library)))
       } catch let error as MaterialError {
-        problems += error.diagnostics
+        problems.append(error)
       }
     }
-    if !problems.isEmpty { throw MaterialError(diagnostics: problems) }
+    if !problems.isEmpty { throw MaterialError(combining: problems) }
     let file =
       try font.map { try TextMask.font($0, resources: resources) }
       ?? (path: resources.defaultFontPath, index: 0)
@@ -147,7 +158,8 @@ struct ParametersCommand: ParsableCommand {
     commandName: "parameters",
     abstract: "List every material parameter: key, type, default, range, flag and meaning.",
     discussion:
-      "The same table as docs/materials.md; keys are what a material file, --set and the flags set."
+      "The same table as docs/materials.md; keys are what a material file, --set and the flags set.\n\n"
+      + ExitStatus.paragraph("parameters")
   )
 
   @Flag(help: "Print the table as Markdown (as in docs/materials.md).")
@@ -178,7 +190,8 @@ struct FontsCommand: ParsableCommand {
     abstract:
       "List the fonts --font can name (family, style, file): installed ones through fontconfig, and the bundled ones.",
     discussion:
-      "PATTERN is a fontconfig pattern: 'DejaVu Serif', 'Noto Sans:style=Light', ':lang=ar'. The bundled default font is Fonts/DejaVuSans-Bold.ttf; the other bundled fonts (Fonts/README.md) are also fallback fonts."
+      "PATTERN is a fontconfig pattern: 'DejaVu Serif', 'Noto Sans:style=Light', ':lang=ar'. The bundled default font is Fonts/DejaVuSans-Bold.ttf; the other bundled fonts (Fonts/README.md) are also fallback fonts.\n\n"
+      + ExitStatus.paragraph("fonts")
   )
 
   @Argument(help: ArgumentHelp("Only the fonts matching this pattern.", valueName: "pattern"))

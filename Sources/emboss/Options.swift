@@ -173,9 +173,10 @@ func materialSettings(
   } catch let error as EmbossError {
     throw ValidationError(error.message)
   }
-  let problems = MaterialLoader.problems(in: settings)
-  guard problems.isEmpty else {
-    throw ValidationError(problems.map { "\($0.location): \($0.message)" }.joined(separator: "\n"))
+  if let problems = MaterialLoader.problems(in: settings) {
+    let lines = problems.diagnostics.map { "\($0.location): \($0.message)" }
+    let omitted = problems.omitted > 0 ? [MaterialError.omittedLine(problems.omitted)] : []
+    throw ValidationError((lines + omitted).joined(separator: "\n"))
   }
   return settings
 }
@@ -252,7 +253,10 @@ let pictureCompletion = CompletionKind.file(extensions: ["png", "jpg", "jpeg", "
 /// Shell completion for `--font`: font files (a fontconfig name is typed).
 let fontCompletion = CompletionKind.file(extensions: ["ttf", "otf", "ttc", "otc"])
 
-/// Shell completion for `--material`: the preset names and the material files under the
+/// Shell completion for a batch's manifest (JSON Lines).
+let manifestCompletion = CompletionKind.file(extensions: ["jsonl"])
+
+/// Shell completion for `--material`, `check` and `studio`: the preset names and the material files under the
 /// word typed so far.
 let materialCompletion = CompletionKind.custom { _, _, typed in
   var out = (try? Resources.locate().materialLibrary.presetNames) ?? []

@@ -7,7 +7,8 @@ struct RenderCommand: ParsableCommand {
     commandName: "render",
     abstract: "Render text embossed in a material.",
     discussion:
-      "In the text, \\n starts a new line and \\\\ is one backslash (C:\\\\new is C:\\new). A text file's newlines are real."
+      "In the text, \\n starts a new line and \\\\ is one backslash (C:\\\\new is C:\\new). A text file's newlines are real.\n\n"
+      + ExitStatus.paragraph("render")
   )
 
   @Argument(help: "The text to emboss (ignored with --mask).")

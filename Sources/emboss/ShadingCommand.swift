@@ -5,7 +5,8 @@ struct ShadingCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "shading",
     abstract:
-      "Render a material's lit ball (the shading image the composite looks colors up in) on its own."
+      "Render a material's lit ball (the shading image the composite looks colors up in) on its own.",
+    discussion: ExitStatus.paragraph("shading")
   )
 
   @OptionGroup var output: OutputOptions

@@ -19,12 +19,12 @@ struct StudioCommand: ParsableCommand {
 
       Example:
         emboss studio Materials/gold.yaml --text Gold
-      """)
+      """ + "\n\n" + ExitStatus.paragraph("studio"))
 
   @Argument(
     help: ArgumentHelp(
       "The material file to edit, or a preset name (its file in Materials/ is edited).",
-      valueName: "material"))
+      valueName: "material"), completion: materialCompletion)
   var material: String = Resources.defaultMaterialName
 
   @Option(help: ArgumentHelp("The preview's text.", valueName: "text"))

@@ -390,6 +390,41 @@ extension BatchTests {
     XCTAssertEqual(four.x - (three.x + three.w), 5, accuracy: 0.001)
     XCTAssertTrue(sheet.contains(#"width="120mm" height="100mm" viewBox="0 0 120 100""#))
   }
+
+  // MARK: Progress ("Behaves like the Unix tools people know")
+
+  /// Standard error a pipe (a log, `2>file`): whole lines only, no carriage return or escape
+  /// sequence, the errors and the summary last.
+  func testProgressOnAPipeIsPlainLines() throws {
+    try write("rows.csv", "text,material\nAa,\nBb,nosuchmaterial\nCc,\n")
+    let result = try run(["batch", "rows.csv", "--name", "out/{row}.png", "--size", "24"])
+    XCTAssertEqual(result.status, 1, result.stderr)
+    XCTAssertFalse(result.stderr.contains("\r"), result.stderr)
+    XCTAssertFalse(result.stderr.contains("\u{1B}"), result.stderr)
+    XCTAssertTrue(result.stderr.hasSuffix("\n"), result.stderr)
+    let lines = result.stderr.split(separator: "\n")
+    XCTAssertTrue(lines.contains { $0.hasPrefix("error: row 2: no material named") }, result.stderr)
+    XCTAssertTrue(
+      lines.last?.hasPrefix("batch: 2 rendered, 0 already there, 1 failed; manifest") ?? false,
+      result.stderr)
+  }
+
+  /// Standard error a terminal (`script` gives the batch one): the progress line is erased
+  /// before the summary, which starts on a clean line instead of after the bar.
+  func testProgressOnATerminalIsClearedBeforeTheSummary() throws {
+    let script = URL(fileURLWithPath: "/usr/bin/script")
+    guard FileManager.default.isExecutableFile(atPath: script.path) else {
+      throw XCTSkip("no script(1) here to give the batch a terminal")
+    }
+    try write("rows.csv", "text\nAa\nBb\n")
+    let command = "'\(CLITests.binary.path)' batch rows.csv --name 'out/{row}.png' --size 24"
+    let result = try CLIRunner.launch(script, ["-qec", command, "/dev/null"], in: directory)
+    XCTAssertEqual(result.status, 0, result.stderr)
+    let screen = String(decoding: result.stdout, as: UTF8.self)
+    let summary = try XCTUnwrap(screen.range(of: "batch: 2 rendered"), screen)
+    XCTAssertTrue(screen[..<summary.lowerBound].hasSuffix("\r\u{1B}[K"), screen.debugDescription)
+    XCTAssertTrue(screen[..<summary.lowerBound].contains("] 2/2 rows"), screen.debugDescription)
+  }
 }
 
 final class NameTemplateTests: XCTestCase {

@@ -83,11 +83,11 @@ final class StreamTests: XCTestCase {
       ),
       (
         #""$EMBOSS" render A --material fifo -o x.png"#, 1,
-        "fifo:1:1: error: the file is empty; a material sets at least one key (or 'extends: default')\n"
+        "fifo:1:1: error: nothing was written to this pipe or FIFO\n"
       ),
       (
         #""$EMBOSS" check fifo"#, 1,
-        "fifo:1:1: error: the file is empty; a material sets at least one key (or 'extends: default')\n"
+        "fifo:1:1: error: nothing was written to this pipe or FIFO\n"
       ),
     ]
     for (script, status, message) in cases {

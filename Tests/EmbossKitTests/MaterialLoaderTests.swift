@@ -420,4 +420,41 @@ final class MaterialLoaderTests: XCTestCase {
     XCTAssertEqual(shininess.count, 1)
     XCTAssertLessThan(shininess[0].count, 300, shininess[0])
   }
+
+  // MARK: A limit on errors ("Behaves like the Unix tools people know")
+
+  /// A sink keeps the first `DiagnosticSink.limit` problems in file order, whatever order
+  /// they were reported in, and counts the rest.
+  func testSinkKeepsTheFirstProblemsInFileOrder() throws {
+    var sink = DiagnosticSink()
+    for line in (1...50).reversed() {
+      sink.error("line \(line)", at: SourceLocation(file: "a.yaml", line: line, column: 1))
+    }
+    sink.error("other", at: SourceLocation(file: "b.yaml", line: 1, column: 1))
+    XCTAssertEqual(sink.errorCount, 51)
+    XCTAssertEqual(sink.omitted, 51 - DiagnosticSink.limit)
+    XCTAssertEqual(sink.diagnostics.map(\.message), (1...DiagnosticSink.limit).map { "line \($0)" })
+    var merged = DiagnosticSink()
+    merged.error("first", at: SourceLocation(file: "c.yaml", line: 9, column: 1))
+    merged.append(sink)
+    XCTAssertEqual(merged.errorCount, 52)
+    XCTAssertEqual(merged.diagnostics.first?.message, "first")
+    XCTAssertEqual(merged.diagnostics.count, DiagnosticSink.limit)
+    let error = MaterialError(merged)
+    XCTAssertEqual(error.lines.last, "32 more errors not shown")
+    XCTAssertEqual(error.lines.count, DiagnosticSink.limit + 1)
+  }
+
+  /// A file repeating one key 5,000 times gives 20 diagnostics and a count of the other 4,979.
+  func testThousandsOfErrorsAreCounted() throws {
+    var sink = DiagnosticSink()
+    let yaml = "relief:\n" + String(repeating: "  radius: 3\n", count: 5_000)
+    _ = MaterialLoader.parse(yaml: yaml, file: "test.yaml", library: library, sink: &sink)
+    XCTAssertEqual(sink.diagnostics.count, DiagnosticSink.limit)
+    XCTAssertEqual(
+      sink.diagnostics.first?.description, "test.yaml:3:3: error: \"relief.radius\": duplicate key")
+    XCTAssertEqual(sink.omitted, 4_979)
+    XCTAssertEqual(
+      MaterialError(combining: [MaterialError(sink), MaterialError(sink)]).omitted, 2 * 4_979 + 20)
+  }
 }

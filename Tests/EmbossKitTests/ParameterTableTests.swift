@@ -132,7 +132,7 @@ final class ParameterTableTests: XCTestCase {
     let settings = try flags.settings(dpi: nil)
     XCTAssertEqual(settings.map(\.key), ["relief.radius", "lights[0]"])
     XCTAssertEqual(
-      MaterialLoader.problems(in: settings).map(\.description),
+      MaterialLoader.problems(in: settings)?.lines,
       ["--radius 0: error: \"relief.radius\": must be in 0.5...1000, got 0"])
     flags.radius = Length(value: 2, unit: .mm)
     XCTAssertThrowsError(try flags.settings(dpi: nil)) { error in

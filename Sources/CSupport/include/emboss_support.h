@@ -33,4 +33,8 @@ void emboss_temp_leave_signals(void);
 /// Removes every registered temporary file.
 void emboss_temp_discard_all(void);
 
+/// The width in columns of the terminal `fd` is, or 0 when it is not a terminal or does not
+/// say.
+int emboss_terminal_columns(int fd);
+
 #endif
