@@ -492,11 +492,16 @@ public struct BatchRunner {
     public var arguments: [String]
     /// The files the row writes, as paths.
     public var outputs: [String]
+    /// The files the row reads (its material and what that extends, a font file, a mask
+    /// picture, a shading image, a text file): their contents are part of the row's inputs,
+    /// so an edited file renders the row again.
+    public var inputFiles: [String]
 
-    /// A row's arguments and outputs.
-    public init(arguments: [String], outputs: [String]) {
+    /// A row's arguments, outputs and the files it reads.
+    public init(arguments: [String], outputs: [String], inputFiles: [String] = []) {
       self.arguments = arguments
       self.outputs = outputs
+      self.inputFiles = inputFiles
     }
   }
 
@@ -609,6 +614,7 @@ public struct BatchRunner {
     let batchRows = allRows
     let shard = self.shard
     let caches = CachePool(count: workers, disk: ballCache)
+    let fileDigests = FileDigests()
     let start = DispatchTime.now().uptimeNanoseconds
     let version = self.version
     DispatchQueue.concurrentPerform(iterations: workers) { _ in
@@ -623,8 +629,10 @@ public struct BatchRunner {
             row: work.row, status: "failed", inputs: "", outputs: [], error: error.message,
             milliseconds: 0)
         case .success(let plan):
+          // The arguments, and what the files they name hold.
+          let files = plan.inputFiles.flatMap { [$0, fileDigests.digest($0)] }
           let inputs = SHA256Digest.hex(
-            Data(([version] + plan.arguments).joined(separator: "\u{0}").utf8))
+            Data(([version] + plan.arguments + ["files"] + files).joined(separator: "\u{0}").utf8))
           if let old = work.previous, old.status != "failed", old.inputs == inputs,
             old.outputs.map(\.path) == plan.outputs,
             old.outputs.allSatisfy({ SHA256Digest.hex(file: $0.path) == $0.sha256 })
@@ -699,6 +707,32 @@ private final class ManifestCursor: @unchecked Sendable {
       if next.row == row { found = next }
       pending = nil
     }
+  }
+}
+
+/// The SHA-256 of files rows read, each read once a run (again when its size or
+/// modification time changes).
+private final class FileDigests: @unchecked Sendable {
+  private var known: [String: (size: Int64, time: timespec, digest: String)] = [:]
+  private let lock = NSLock()
+
+  /// The digest of the file at `path`, or "missing" when it cannot be read.
+  func digest(_ path: String) -> String {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return "missing" }
+    lock.lock()
+    if let entry = known[path], entry.size == Int64(info.st_size),
+      entry.time.tv_sec == info.st_mtim.tv_sec, entry.time.tv_nsec == info.st_mtim.tv_nsec
+    {
+      lock.unlock()
+      return entry.digest
+    }
+    lock.unlock()
+    let digest = SHA256Digest.hex(file: path) ?? "missing"
+    lock.lock()
+    known[path] = (Int64(info.st_size), info.st_mtim, digest)
+    lock.unlock()
+    return digest
   }
 }
 

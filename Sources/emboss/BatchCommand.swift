@@ -218,6 +218,7 @@ struct BatchRunCommand: ParsableCommand {
         shard: shard?.index)
     }
     let svgIndex = templates.firstIndex { $0.option == "--svg" }
+    let inputs = RowInputFiles(resources: resources)
     let counts: (rendered: Int, skipped: Int, failed: Int)
     do {
       counts = try runner.run(
@@ -234,7 +235,8 @@ struct BatchRunCommand: ParsableCommand {
             outputs.append(path)
             arguments += [option, path]
           }
-          return BatchRunner.Plan(arguments: arguments, outputs: outputs)
+          return BatchRunner.Plan(
+            arguments: arguments, outputs: outputs, inputFiles: inputs.files(for: arguments))
         },
         render: { plan, cache in
           let command: RenderCommand
@@ -375,6 +377,39 @@ struct RenderOptionNames: Sendable {
 /// line (an error, drawn above it) and at the end, so the summary starts on a clean line.
 /// Elsewhere (a pipe, a job's log): no control characters, a plain `batch: ...` line every
 /// two seconds and nothing more. Nothing with --quiet (errors are still printed).
+/// The files a row's render reads, found from its arguments: its material and everything
+/// that extends (followed once per material a run), a font file, a mask picture, a shading
+/// image and a text file. A font given as a fontconfig pattern is its pattern (in the
+/// arguments); the bundled files change with emboss's version, which the inputs hold.
+final class RowInputFiles: @unchecked Sendable {
+  private let resources: Resources
+  private var materials: [String: [String]] = [:]
+  private let lock = NSLock()
+
+  init(resources: Resources) { self.resources = resources }
+
+  /// The files; none when the arguments do not parse (the row fails when rendered).
+  func files(for arguments: [String]) -> [String] {
+    guard let command = try? RenderCommand.parse(arguments) else { return [] }
+    var files = material(command.material.material)
+    if let font = command.font, FontCatalog.isPath(font) { files.append(font) }
+    for path in [command.mask, command.shadingImage, command.textFile] {
+      if let path { files.append(path) }
+    }
+    return files
+  }
+
+  private func material(_ reference: String) -> [String] {
+    lock.lock()
+    defer { lock.unlock() }
+    if let known = materials[reference] { return known }
+    var sources: [String] = []
+    _ = try? MaterialLoader.load(reference, library: resources.materialLibrary, sources: &sources)
+    materials[reference] = sources
+    return sources
+  }
+}
+
 final class ProgressReporter: @unchecked Sendable {
   /// Back to the start of the line and erase it: a carriage return and ANSI's erase in line.
   static let clearLine = "\r\u{1B}[K"

@@ -137,6 +137,56 @@ final class BatchTests: XCTestCase {
     XCTAssertFalse(FileManager.default.fileExists(atPath: manifestPath + ".partial"))
   }
 
+  /// A rerun after a file a row reads was edited (its material, what that extends, a font
+  /// file, a mask picture) renders exactly the rows that read it again; the others stay.
+  func testRerunRendersRowsWhoseFilesChanged() throws {
+    try write("parent.yaml", "surface:\n  base: \"#a08060\"\n")
+    try write("m.yaml", "extends: parent.yaml\n")
+    try write("other.yaml", "surface:\n  base: \"#6080a0\"\n")
+    let fonts = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fonts")
+    try FileManager.default.copyItem(
+      atPath: fonts.appendingPathComponent("DejaVuSans-Bold.ttf").path, toPath: path("font.ttf"))
+    XCTAssertEqual(
+      try run(["render", "Hi", "--size", "30", "--background", "transparent", "-o", "logo.png"])
+        .status, 0)
+    try write(
+      "rows.csv",
+      "text,material,font,mask\nA,m.yaml,,\nB,other.yaml,,\nC,other.yaml,font.ttf,\n,other.yaml,,logo.png\n"
+    )
+    let arguments = [
+      "batch", "rows.csv", "--name", "out/{row}.png", "--size", "24", "--quiet", "--no-cache",
+    ]
+    let first = try run(arguments)
+    XCTAssertEqual(first.status, 0, first.stderr)
+    let before = try files("out")
+    func statuses() throws -> [String] { try manifest("rows.csv.manifest.jsonl").map(\.status) }
+    XCTAssertEqual(try run(arguments).status, 0)
+    XCTAssertEqual(try statuses(), ["skipped", "skipped", "skipped", "skipped"])
+    // The parent of row 1's material: row 1 again, with the new colour.
+    try write("parent.yaml", "surface:\n  base: \"#40a040\"\n")
+    XCTAssertEqual(try run(arguments).status, 0)
+    XCTAssertEqual(try statuses(), ["rendered", "skipped", "skipped", "skipped"])
+    XCTAssertNotEqual(try files("out")["1.png"], before["1.png"])
+    // A material several rows read.
+    try write("other.yaml", "surface:\n  base: \"#a04040\"\n")
+    XCTAssertEqual(try run(arguments).status, 0)
+    XCTAssertEqual(try statuses(), ["skipped", "rendered", "rendered", "rendered"])
+    // A font file, replaced by another font.
+    try FileManager.default.removeItem(atPath: path("font.ttf"))
+    try FileManager.default.copyItem(
+      atPath: fonts.appendingPathComponent("NotoSerif-Bold.ttf").path,
+      toPath: path("font.ttf"))
+    XCTAssertEqual(try run(arguments).status, 0)
+    XCTAssertEqual(try statuses(), ["skipped", "skipped", "rendered", "skipped"])
+    // A mask picture.
+    XCTAssertEqual(
+      try run(["render", "Ho", "--size", "30", "--background", "transparent", "-o", "logo.png"])
+        .status, 0)
+    XCTAssertEqual(try run(arguments).status, 0)
+    XCTAssertEqual(try statuses(), ["skipped", "skipped", "skipped", "rendered"])
+  }
+
   /// A batch killed (SIGKILL) once some rows are done, then run again, ends with exactly
   /// the files and manifest rows of one uninterrupted run.
   func testKilledBatchResumesToTheSameFiles() throws {
