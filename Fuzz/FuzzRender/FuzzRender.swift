@@ -64,12 +64,13 @@ public func fuzzRender(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   let resolution = pick(o[2] / 8, [nil, Resolution(dpi: 1), Resolution(dpi: 300)])
   var laser = LaserRequest()
   if o[3] & 0x10 != 0 {
-    laser.engrave = (
-      "e.png",
-      EngraveOptions(
+    // Every byte is a threshold in 0...255 and every width valid: the options are built.
+    guard
+      let options = try? EngraveOptions(
         method: DitherMethod.allCases[Int(o[4]) % DitherMethod.allCases.count],
         threshold: Int(o[5]), dotWidth: pick(o[6] / 8, [0, 1, 3, 1000]))
-    )
+    else { return 0 }
+    laser.engrave = ("e.png", options)
   }
   if o[3] & 0x20 != 0 {
     laser.depthMap = ("d.png", o[7] % 2 == 0 ? .eight : .sixteen, o[7] & 2 != 0)

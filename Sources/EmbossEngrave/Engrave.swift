@@ -91,26 +91,58 @@ public enum DitherMethod: String, Sendable, CaseIterable {
 /// Validated values.
 public struct EngraveOptions: Sendable, Equatable {
   /// How gray levels become dots.
-  public var method: DitherMethod
+  public let method: DitherMethod
   /// 0...255: gray at or above threshold / 255 stays white (threshold mode), and the
   /// decision level of the error-diffusion and ordered modes.
-  public var threshold: Int
+  public let threshold: Int
   /// Error diffusion runs right-to-left on odd rows with the kernel mirrored.
-  public var serpentine: Bool
+  public let serpentine: Bool
   /// Gray is raised to this power before dithering (1: unchanged; 2.2: linear light).
-  public var gamma: Float
+  public let gamma: Float
   /// Burn the light parts instead (for slate, glass, anodized aluminum).
-  public var negative: Bool
+  public let negative: Bool
   /// Mirror left to right (for the back of acrylic).
-  public var mirror: Bool
+  public let mirror: Bool
   /// Beam width in pixels: burned runs are shortened by it in all (rounded to whole pixels),
   /// half at each end.
-  public var dotWidth: Float
+  public let dotWidth: Float
+
+  /// The thresholds allowed.
+  public static let thresholds = 0...255
+  /// The gammas allowed.
+  public static let gammas: ClosedRange<Float> = 0.1...10
+  /// The beam widths allowed, in pixels.
+  public static let dotWidths: ClosedRange<Float> = 0...1_048_576
+
+  /// Every value at its default: threshold mode at 128, serpentine, gamma 1, no beam
+  /// correction.
+  public static let standard = EngraveOptions(
+    checked: .threshold, 128, true, 1, false, false, 0)
 
   /// Options with every value given; see each property for its meaning.
+  ///
+  /// - Throws: `EmbossError` for a threshold, gamma or beam width outside its range (NaN
+  ///   included), so no engraving can trap on a value it cannot use.
   public init(
     method: DitherMethod = .threshold, threshold: Int = 128, serpentine: Bool = true,
     gamma: Float = 1, negative: Bool = false, mirror: Bool = false, dotWidth: Float = 0
+  ) throws(EmbossError) {
+    guard Self.thresholds.contains(threshold) else {
+      throw EmbossError("the engraving's threshold must be in 0...255, got \(threshold)")
+    }
+    guard Self.gammas.contains(gamma) else {
+      throw EmbossError("the engraving's gamma must be in 0.1...10, got \(gamma)")
+    }
+    guard Self.dotWidths.contains(dotWidth) else {
+      throw EmbossError(
+        "the engraving's beam width must be 0...1048576 pixels, got \(dotWidth)")
+    }
+    self.init(checked: method, threshold, serpentine, gamma, negative, mirror, dotWidth)
+  }
+
+  private init(
+    checked method: DitherMethod, _ threshold: Int, _ serpentine: Bool, _ gamma: Float,
+    _ negative: Bool, _ mirror: Bool, _ dotWidth: Float
   ) {
     self.method = method
     self.threshold = threshold

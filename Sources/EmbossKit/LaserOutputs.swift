@@ -13,7 +13,7 @@ public struct LaserRequest: Sendable {
   public var mesh: MeshRequest?
   /// How the SVG's image is engraved when no engraving file is asked for (with one, its
   /// options).
-  public var engraveOptions = EngraveOptions()
+  public var engraveOptions = EngraveOptions.standard
 
   /// No laser outputs.
   public init() {}

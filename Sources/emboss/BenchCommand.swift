@@ -109,7 +109,7 @@ struct BenchCommand: ParsableCommand {
       for _ in 0..<iterations {
         let start = DispatchTime.now().uptimeNanoseconds
         let bits = try Engrave.bitmap(
-          png: PNGRowReader(path: path), options: EngraveOptions(method: method),
+          png: PNGRowReader(path: path), options: try EngraveOptions(method: method),
           parallelism: parallelism)
         let middle = DispatchTime.now().uptimeNanoseconds
         _ = try Engrave.png(bits, pixelsPerMeter: 0)

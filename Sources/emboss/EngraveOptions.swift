@@ -78,7 +78,7 @@ struct EngraveArguments: ParsableArguments {
   }
 
   func options(resolution: ResolutionOption) throws -> EngraveOptions {
-    EngraveOptions(
+    try EngraveOptions(
       method: dither, threshold: threshold,
       serpentine: serpentine, gamma: gamma, negative: negative, mirror: mirror,
       dotWidth: Float(try resolution.pixels(dotWidth, option: "--dot-width")))

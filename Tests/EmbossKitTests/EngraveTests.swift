@@ -10,6 +10,23 @@ final class EngraveTests: XCTestCase {
 
   /// Glowforge: gray by luminance, transparent counts as white, white where
   /// corrected >= threshold / 255.
+  /// Options a library caller could not engrave with (a NaN beam width traps when rounded)
+  /// cannot be built.
+  func testInvalidOptionsCannotBeBuilt() {
+    for (name, make) in [
+      ("NaN beam width", { try EngraveOptions(dotWidth: .nan) }),
+      ("negative beam width", { try EngraveOptions(dotWidth: -1) }),
+      ("infinite beam width", { try EngraveOptions(dotWidth: .infinity) }),
+      ("threshold 256", { try EngraveOptions(threshold: 256) }),
+      ("threshold -1", { try EngraveOptions(threshold: -1) }),
+      ("gamma 0", { try EngraveOptions(gamma: 0) }),
+      ("NaN gamma", { try EngraveOptions(gamma: .nan) }),
+    ] as [(String, () throws -> EngraveOptions)] {
+      XCTAssertThrowsError(try make(), name)
+    }
+    XCTAssertEqual(try EngraveOptions(), EngraveOptions.standard)
+  }
+
   func testThresholdIsGlowforges() throws {
     var image = RGBAImage(width: 4, height: 1)
     image[0, 0] = SIMD4(0, 0, 0, 1)  // black: burned
@@ -18,11 +35,11 @@ final class EngraveTests: XCTestCase {
     image[3, 0] = SIMD4(0, 0, 0, 0.4)  // corrected = 0.6
     let gray = image.gray()
     XCTAssertEqual(gray.pixels[3], 0.6, accuracy: 1e-6)
-    let bits = Engrave.bitmap(gray, options: EngraveOptions(method: .threshold, threshold: 128))
+    let bits = Engrave.bitmap(gray, options: try EngraveOptions(method: .threshold, threshold: 128))
     XCTAssertEqual(bits.black, [true, false, false, false])
     // corrected 0.6 = 153/255: white at threshold 153, black at 154.
-    XCTAssertFalse(Engrave.bitmap(gray, options: EngraveOptions(threshold: 153))[3, 0])
-    XCTAssertTrue(Engrave.bitmap(gray, options: EngraveOptions(threshold: 154))[3, 0])
+    XCTAssertFalse(Engrave.bitmap(gray, options: try EngraveOptions(threshold: 153))[3, 0])
+    XCTAssertTrue(Engrave.bitmap(gray, options: try EngraveOptions(threshold: 154))[3, 0])
   }
 
   /// Every halftoning method keeps the average: the fraction of black follows the gray level.
@@ -42,7 +59,7 @@ final class EngraveTests: XCTestCase {
       default: tolerance = 0.03
       }
       for level in levels {
-        let bits = Engrave.bitmap(flat(level), options: EngraveOptions(method: method))
+        let bits = Engrave.bitmap(flat(level), options: try EngraveOptions(method: method))
         XCTAssertEqual(
           bits.blackFraction, Double(1 - level), accuracy: tolerance, "\(method) at \(level)")
       }
@@ -60,7 +77,7 @@ final class EngraveTests: XCTestCase {
   /// Blue noise has no clumps: at 1/8 density no dot touches another 8-connected neighbour
   /// far more often than random dots would (about 61% of random dots have a neighbour).
   func testBlueNoiseSpreadsDots() throws {
-    let bits = Engrave.bitmap(flat(0.875), options: EngraveOptions(method: .blueNoise))
+    let bits = Engrave.bitmap(flat(0.875), options: try EngraveOptions(method: .blueNoise))
     var touching = 0
     var dots = 0
     for y in 0..<64 {
@@ -82,10 +99,10 @@ final class EngraveTests: XCTestCase {
   /// Raster-order diffusion drags error rightwards, so dots line up along one diagonal
   /// ("worms"); serpentine scanning mirrors the kernel on reverse rows and balances them.
   func testSerpentineBalancesDiagonalStructure() throws {
-    func asymmetry(_ serpentine: Bool) -> Double {
+    func asymmetry(_ serpentine: Bool) throws -> Double {
       let bits = Engrave.bitmap(
         flat(0.8, size: 128),
-        options: EngraveOptions(method: .floydSteinberg, serpentine: serpentine))
+        options: try EngraveOptions(method: .floydSteinberg, serpentine: serpentine))
       var right = 0
       var left = 0
       for y in 0..<127 {
@@ -96,22 +113,23 @@ final class EngraveTests: XCTestCase {
       }
       return abs(Double(right - left)) / Double(max(1, right + left))
     }
-    XCTAssertLessThan(asymmetry(true), asymmetry(false))
-    XCTAssertLessThan(asymmetry(true), 0.2)
+    XCTAssertLessThan(try asymmetry(true), try asymmetry(false))
+    XCTAssertLessThan(try asymmetry(true), 0.2)
   }
 
   func testNegativeMirrorAndDotWidth() throws {
     var gray = Plane(width: 8, height: 1, value: 1)
     for x in 0..<3 { gray[x, 0] = 0 }
-    let plain = Engrave.bitmap(gray, options: EngraveOptions())
+    let plain = Engrave.bitmap(gray, options: try EngraveOptions())
     XCTAssertEqual(plain.black, [true, true, true, false, false, false, false, false])
     XCTAssertEqual(
-      Engrave.bitmap(gray, options: EngraveOptions(negative: true)).black, plain.black.map { !$0 })
+      Engrave.bitmap(gray, options: try EngraveOptions(negative: true)).black,
+      plain.black.map { !$0 })
     XCTAssertEqual(
-      Engrave.bitmap(gray, options: EngraveOptions(mirror: true)).black, plain.black.reversed())
+      Engrave.bitmap(gray, options: try EngraveOptions(mirror: true)).black, plain.black.reversed())
     var run = Plane(width: 12, height: 1, value: 1)
     for x in 2..<10 { run[x, 0] = 0 }
-    let shortened = Engrave.bitmap(run, options: EngraveOptions(dotWidth: 4))
+    let shortened = Engrave.bitmap(run, options: try EngraveOptions(dotWidth: 4))
     XCTAssertEqual(shortened.black.enumerated().filter(\.element).map(\.offset), Array(4..<8))
     // The run loses the beam's width in all, for every width: odd, even, fractional.
     var long = Plane(width: 30, height: 1, value: 1)
@@ -120,7 +138,7 @@ final class EngraveTests: XCTestCase {
       (1.0, 5..<24), (2.0, 6..<24), (3.0, 6..<23), (4.0, 7..<23), (5.0, 7..<22), (2.4, 6..<24),
       (2.6, 6..<23), (0.4, 5..<25),
     ] as [(Float, Range<Int>)] {
-      let bits = Engrave.bitmap(long, options: EngraveOptions(dotWidth: width))
+      let bits = Engrave.bitmap(long, options: try EngraveOptions(dotWidth: width))
       XCTAssertEqual(
         bits.black.enumerated().filter(\.element).map(\.offset), Array(kept), "beam \(width) px")
     }
@@ -160,13 +178,14 @@ final class EngraveTests: XCTestCase {
     var image = RGBAImage(width: 64, height: 64, fill: SIMD4(0, 0, 0, 0))
     for y in 20..<44 { for x in 20..<44 { image[x, y] = SIMD4(0.2, 0.2, 0.2, 1) } }
     for method in DitherMethod.allCases {
-      let bits = Engrave.bitmap(image, options: EngraveOptions(method: method, threshold: 200))
+      let bits = Engrave.bitmap(image, options: try EngraveOptions(method: method, threshold: 200))
       let outside = (0..<64 * 64).filter { i in
         !(20..<44).contains(i % 64) || !(20..<44).contains(i / 64)
       }
       XCTAssertFalse(
         outside.contains { bits.black[$0] }, "\(method) burned the transparent surroundings")
-      let negative = Engrave.bitmap(image, options: EngraveOptions(method: method, negative: true))
+      let negative = Engrave.bitmap(
+        image, options: try EngraveOptions(method: method, negative: true))
       XCTAssertFalse(
         outside.contains { negative.black[$0] },
         "\(method) negative burned the transparent surroundings")
@@ -174,7 +193,8 @@ final class EngraveTests: XCTestCase {
     let black = Plane(width: 16, height: 16, value: 0)
     for method in DitherMethod.allCases {
       XCTAssertEqual(
-        Engrave.bitmap(black, options: EngraveOptions(method: method)).blackFraction, 1, "\(method)"
+        Engrave.bitmap(black, options: try EngraveOptions(method: method)).blackFraction, 1,
+        "\(method)"
       )
     }
   }
@@ -185,7 +205,7 @@ final class EngraveTests: XCTestCase {
     var ramp = Plane(width: 256, height: 48)
     for y in 0..<48 { for x in 0..<256 { ramp[x, y] = Float(x) / 255 } }
     for method in DitherMethod.allCases where method != .threshold {
-      let bits = Engrave.bitmap(ramp, options: EngraveOptions(method: method))
+      let bits = Engrave.bitmap(ramp, options: try EngraveOptions(method: method))
       // Atkinson clips the extreme tones (it diffuses 3/4 of the error): mid-tones only.
       for bin in method == .atkinson ? 2..<6 : 1..<7 {
         let columns = (bin * 32)..<((bin + 1) * 32)
@@ -226,8 +246,8 @@ final class EngraveTests: XCTestCase {
       let samples = try PNGCodec.readSamples(path: path)
       for method in DitherMethod.allCases {
         for options in [
-          EngraveOptions(method: method), EngraveOptions(method: method, negative: true),
-          EngraveOptions(method: method, threshold: 90, gamma: 1.5, mirror: true, dotWidth: 2),
+          try EngraveOptions(method: method), try EngraveOptions(method: method, negative: true),
+          try EngraveOptions(method: method, threshold: 90, gamma: 1.5, mirror: true, dotWidth: 2),
         ] {
           let whole = Engrave.bitmap(
             GraySource(samples: samples, negative: options.negative), options: options)
@@ -251,7 +271,7 @@ final class EngraveTests: XCTestCase {
   func testInterlacedPNGEngravesLikeAPlainOne() throws {
     let fixtures = Fixtures.root.appendingPathComponent("Tests/EmbossKitTests/Fixtures")
     for method in [DitherMethod.threshold, .floydSteinberg, .bayer4] {
-      let options = EngraveOptions(method: method)
+      let options = try EngraveOptions(method: method)
       XCTAssertEqual(
         try Engrave.bitmap(
           png: PNGRowReader(path: fixtures.appendingPathComponent("interlaced.png").path),
@@ -275,7 +295,7 @@ final class EngraveTests: XCTestCase {
     let path = directory.appendingPathComponent("broken.png").path
     try Data(bytes).write(to: URL(fileURLWithPath: path))
     XCTAssertThrowsError(
-      try Engrave.bitmap(png: PNGRowReader(path: path), options: EngraveOptions())
+      try Engrave.bitmap(png: PNGRowReader(path: path), options: try EngraveOptions())
     ) { error in
       let message = (error as? EmbossError)?.message ?? ""
       XCTAssertTrue(message.hasPrefix("cannot read PNG '\(path)': "), message)
@@ -296,7 +316,7 @@ final class EngraveTests: XCTestCase {
         content: content)
       for method in DitherMethod.allCases {
         for negative in [false, true] {
-          let options = EngraveOptions(method: method, negative: negative)
+          let options = try EngraveOptions(method: method, negative: negative)
           XCTAssertTrue(
             Engrave.bitmap(GraySource(canvas: canvas, negative: negative), options: options)
               == Engrave.bitmap(canvas.flattened(), options: options), "\(method) \(fill)")
