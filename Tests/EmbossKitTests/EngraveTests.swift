@@ -8,8 +8,6 @@ final class EngraveTests: XCTestCase {
     Plane(width: size, height: size, value: gray)
   }
 
-  /// Glowforge: gray by luminance, transparent counts as white, white where
-  /// corrected >= threshold / 255.
   /// Options a library caller could not engrave with (a NaN beam width traps when rounded)
   /// cannot be built.
   func testInvalidOptionsCannotBeBuilt() {
@@ -27,6 +25,8 @@ final class EngraveTests: XCTestCase {
     XCTAssertEqual(try EngraveOptions(), EngraveOptions.standard)
   }
 
+  /// Glowforge: gray by luminance, transparent counts as white, white where
+  /// corrected >= threshold / 255.
   func testThresholdIsGlowforges() throws {
     var image = RGBAImage(width: 4, height: 1)
     image[0, 0] = SIMD4(0, 0, 0, 1)  // black: burned
