@@ -466,6 +466,17 @@ extension CutLine {
     return offsetPolygons(polygons, by: offset, join: join, arcTolerance: arcTolerance)
   }
 
+  /// The union (nonzero) of polygons oriented as the outline's, each grown by a thousandth
+  /// of a pixel (Clipper's offset unions what it grows): overlapping glyphs become one
+  /// region. Points within `tolerance` of the line through their neighbours are left out
+  /// afterwards (the growth's round corners among them). Nil where Clipper fails.
+  package static func unioned(_ polygons: [[SIMD2<Double>]], simplifiedWithin tolerance: Double)
+    -> [[SIMD2<Double>]]?
+  {
+    offsetPolygons(polygons, by: 0.001, arcTolerance: 0.001)?
+      .map { simplify($0, tolerance: tolerance) }.filter { $0.count >= 3 }
+  }
+
   /// Twice the signed area of a closed polygon (positive: clockwise on a y-down screen).
   package static func doubleArea(_ polygon: [SIMD2<Double>]) -> Double {
     var sum = 0.0

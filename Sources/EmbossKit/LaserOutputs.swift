@@ -243,6 +243,11 @@ public struct MeshRequest: Sendable {
     } catch .outlineFailed {
       throw EmbossError("--mesh \(path): cannot grow the ink's outline for the plate")
     }
+    guard objects.allSatisfy({ !$0.triangles.isEmpty }) else {
+      throw EmbossError(
+        "--mesh \(path): the ink is too small to stand as a solid (specks smaller than a pixel are left out)"
+      )
+    }
     guard
       let data = MeshFile.encode(
         objects, names: split ? ["plate", "letters"] : ["relief"], format: format)

@@ -151,7 +151,10 @@ public enum ReliefMesh {
     }
     // The outline within a 100th of a pixel: a fraction of the slivers a flattening to
     // 0.005 px would cut the pixels into.
-    guard let ink = CutLine.regionPolygons(mask: mask, simplifiedWithin: 0.01) else {
+    // Unioned: glyphs that overlap (tight spacing, joined scripts) are one region.
+    guard let loops = CutLine.regionPolygons(mask: mask, simplifiedWithin: 0.01),
+      let ink = CutLine.unioned(loops, simplifiedWithin: 0.01)
+    else {
       throw .outlineFailed
     }
     let inkRings = CutLine.orientedByNesting(ink)
@@ -204,6 +207,9 @@ public enum ReliefMesh {
     return [solid(layers, bottom: 0, heights: heights, spec: spec)]
   }
 
+  /// The lowest wall a top stands on above its bottom, in mm.
+  static let minimumWall = 0.001
+
   /// One part of a solid's top: a region and the height over it.
   struct Layer {
     /// The region's boundary (see `RegionMesh.triangulate`).
@@ -222,6 +228,14 @@ public enum ReliefMesh {
   static func solid(_ layers: [Layer], bottom: Double, heights: Plane, spec: MeshSpec)
     -> TriangleMesh
   {
+    // A top that would come down to the bottom at its rim (letters without a plate or a
+    // wall) stands on a wall of a micrometre instead: the top then touches the bottom
+    // nowhere, not even across a stroke thinner than a pixel.
+    let layers = layers.map { layer -> Layer in
+      var layer = layer
+      if !layer.flat, layer.lift < bottom + minimumWall { layer.lift = bottom + minimumWall }
+      return layer
+    }
     let columns = heights.width
     let w = columns - 1
     let h = heights.height - 1

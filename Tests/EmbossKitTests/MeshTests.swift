@@ -44,6 +44,27 @@ final class MeshTests: XCTestCase {
     return nil
   }
 
+  /// How many connected pieces a mesh has (triangles sharing an edge).
+  static func pieces(_ mesh: TriangleMesh) -> Int {
+    var parent = Array(0..<mesh.triangles.count)
+    func find(_ i: Int) -> Int {
+      var i = i
+      while parent[i] != i {
+        parent[i] = parent[parent[i]]
+        i = parent[i]
+      }
+      return i
+    }
+    var byEdge: [SIMD2<UInt32>: Int] = [:]
+    for (k, t) in mesh.triangles.enumerated() {
+      for (a, b) in [(t.x, t.y), (t.y, t.z), (t.z, t.x)] {
+        let key = SIMD2(min(a, b), max(a, b))
+        if let other = byEdge[key] { parent[find(k)] = find(other) } else { byEdge[key] = k }
+      }
+    }
+    return Set(mesh.triangles.indices.map(find)).count
+  }
+
   /// The largest distance, in mm along z, between the top surface and the corner samples.
   static func departure(_ mesh: TriangleMesh, heights: Plane, spec: MeshSpec) -> Double {
     let h = heights.height - 1
@@ -202,10 +223,22 @@ final class MeshTests: XCTestCase {
   }
 
   func testPlatesLettersAndWallsGiveClosedSolids() throws {
-    let mask = try TextLayout(
-      text: "Ro&", font: try Fixtures.font(),
-      style: TextStyle(pixelSize: 60, padding: 12)
-    ).rasterize()
+    try closedSolids(
+      try TextLayout(
+        text: "Ro&", font: try Fixtures.font(), style: TextStyle(pixelSize: 60, padding: 12)
+      ).rasterize())
+    // Glyphs that overlap (tight spacing; joined scripts do it too): one region, not two
+    // outlines crossing.
+    try closedSolids(
+      try TextLayout(
+        text: "TT", font: try Fixtures.font(),
+        style: TextStyle(pixelSize: 60, letterSpacing: -10, padding: 12)
+      ).rasterize(), parts: 1)
+  }
+
+  /// Every plate, letter, wall and split case of `mask` is closed; `parts`: the letters'
+  /// connected pieces, when given.
+  func closedSolids(_ mask: CoverageMask, parts: Int? = nil) throws {
     let cases: [(name: String, base: Double, wall: Double, plate: MeshSpec.Plate, split: Bool)] = [
       ("letters alone", 0, 0, .rectangle, false),
       ("letters alone on a wall", 0, 0.5, .rectangle, false),
@@ -228,7 +261,30 @@ final class MeshTests: XCTestCase {
           XCTAssertNil(Self.closedness(mesh), "\(direction) \(c.name) \(k)")
           XCTAssertGreaterThan(mesh.volume, 0, "\(direction) \(c.name) \(k)")
         }
+        if let parts, c.name == "letters alone" {
+          XCTAssertEqual(Self.pieces(objects[0]), parts, "\(direction) \(c.name)")
+        }
       }
     }
+  }
+
+  /// A speck inside one pixel is left out of a solid: alone, it is an error, not an empty
+  /// file.
+  func testASpeckAloneIsAnError() throws {
+    var plane = Plane(width: 20, height: 20)
+    plane[10, 10] = 0.6
+    let speck = CoverageMask(plane: plane)
+    let request = MeshRequest(path: "s.stl", format: .stl, base: 0)
+    XCTAssertThrowsError(
+      try request.file(mask: speck, relief: try ReliefSpec(radius: 2), dpi: 254)
+    ) { error in
+      XCTAssertTrue(
+        (error as? EmbossError)?.message.contains("too small to stand as a solid") ?? false,
+        "\(error)")
+    }
+    // On a plate it is simply left out.
+    XCTAssertNoThrow(
+      try MeshRequest(path: "s.stl", format: .stl).file(
+        mask: speck, relief: try ReliefSpec(radius: 2), dpi: 254))
   }
 }
