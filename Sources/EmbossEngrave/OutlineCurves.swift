@@ -466,9 +466,11 @@ extension CutLine {
     return offsetPolygons(polygons, by: offset, join: join, arcTolerance: arcTolerance)
   }
 
-  /// The union (nonzero) of polygons oriented as the outline's, each grown by a thousandth
-  /// of a pixel (Clipper's offset unions what it grows): overlapping glyphs become one
-  /// region. Points within `tolerance` of the line through their neighbours are left out
+  /// The union (nonzero) of polygons oriented as the outline's: overlapping glyphs become
+  /// one region.
+  ///
+  /// Each is grown by a thousandth of a pixel (Clipper's offset unions what it grows).
+  /// Points within `tolerance` of the line through their neighbours are left out
   /// afterwards (the growth's round corners among them). Nil where Clipper fails.
   package static func unioned(_ polygons: [[SIMD2<Double>]], simplifiedWithin tolerance: Double)
     -> [[SIMD2<Double>]]?
