@@ -167,9 +167,8 @@ enum EmbossBuild {
   /// The running executable's path, size and modification time (nanoseconds), or "unknown".
   static let identity: String = {
     var info = stat()
-    guard let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
-      stat(path, &info) == 0
-    else { return "unknown" }
+    let path = Resources.executablePath()
+    guard path.hasPrefix("/"), stat(path, &info) == 0 else { return "unknown" }
     return "\(path) \(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
   }()
 }

@@ -62,7 +62,8 @@ public struct Resources: Sendable {
     )
   }
 
-  private static func executablePath() -> String {
+  /// The running executable's path (`/proc/self/exe`, else the command's first word).
+  static func executablePath() -> String {
     (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
       ?? CommandLine.arguments.first ?? "."
   }

@@ -67,30 +67,48 @@ struct RegionMesh {
     var exit: Double
   }
 
-  /// Triangulates the region.
+  /// The corner grid's width (`width` + 1).
+  let columns: Int
+  /// The grid's width in pixels.
+  let width: Int
+  /// The grid's height in pixels.
+  let height: Int
+  /// Where the vertices are kept (shared with other regions on the same grid).
+  let table: VertexTable
+  /// The boundary's pieces in each pixel it crosses, sorted by pixel.
+  let fragments: [Fragment]
+  /// Whether each grid node is in the region.
+  let inside: [Bool]
+  /// A prefix sum over the pixels the boundary crosses ((width + 1) x (height + 1)).
+  let crossed: [Int32]
+
+  /// The region of the grid `polygons` bound, cut along them.
+  ///
+  /// Finds every pixel the boundary crosses, and which nodes are inside. Its triangles come
+  /// from `triangles`, at any tolerance, without cutting the grid again.
   ///
   /// - Parameters:
   ///   - polygons: closed polygons with the region on the right of travel on screen (outer
   ///     boundaries clockwise, holes counterclockwise); every point strictly inside the grid.
   ///   - outside: the region is what the polygons leave out (their complement in the grid).
-  ///   - heights: the corner grid's heights, which decide how far inside cells are split.
   ///   - columns: the corner grid's width (`width` + 1).
   ///   - width: the grid's width in pixels.
   ///   - height: the grid's height in pixels.
-  ///   - tolerance: how far a filled cell's fan may depart from the heights.
   ///   - table: where the vertices are kept (shared with other regions on the same grid).
-  /// - Returns: triangles as vertex ids of `table`, clockwise on screen (the fans'
-  ///   orientation).
-  static func triangulate(
-    polygons: [[SIMD2<Double>]], outside: Bool, heights: UnsafeBufferPointer<Float>,
-    columns: Int, width: Int, height: Int, tolerance: Float, table: VertexTable
-  ) -> [SIMD3<Int32>] {
+  init(
+    polygons: [[SIMD2<Double>]], outside: Bool, columns: Int, width: Int, height: Int,
+    table: VertexTable
+  ) {
+    self.columns = columns
+    self.width = width
+    self.height = height
+    self.table = table
     // Off the grid, without repeated points.
     var rings: [[SIMD2<Double>]] = []
     for polygon in polygons {
       var ring: [SIMD2<Double>] = []
       for p in polygon {
-        let q = SIMD2(offGrid(p.x), offGrid(p.y))
+        let q = SIMD2(Self.offGrid(p.x), Self.offGrid(p.y))
         if ring.last != q { ring.append(q) }
       }
       while ring.count > 1 && ring.first == ring.last { ring.removeLast() }
@@ -101,7 +119,7 @@ struct RegionMesh {
     var rowCrossings = [[Double]](repeating: [], count: height + 1)
     for ring in rings {
       for k in ring.indices {
-        walk(
+        Self.walk(
           ring[k], ring[(k + 1) % ring.count], width: width, table: table,
           fragments: &fragments, rowCrossings: &rowCrossings)
       }
@@ -133,12 +151,30 @@ struct RegionMesh {
         crossed[k] += crossed[k - 1] + crossed[k - width - 1] - crossed[k - width - 2]
       }
     }
-    func crosses(_ cell: ReliefMesh.Cell) -> Bool {
-      let w1 = width + 1
-      let (x0, y0, x1, y1) = (cell.x, cell.y, cell.x + cell.width, cell.y + cell.height)
-      return crossed[y1 * w1 + x1] - crossed[y0 * w1 + x1] - crossed[y1 * w1 + x0]
-        + crossed[y0 * w1 + x0] > 0
-    }
+    self.fragments = fragments
+    self.inside = inside
+    self.crossed = crossed
+  }
+
+  /// Whether the boundary crosses any pixel of `cell`.
+  private func crosses(_ cell: ReliefMesh.Cell) -> Bool {
+    let w1 = width + 1
+    let (x0, y0, x1, y1) = (cell.x, cell.y, cell.x + cell.width, cell.y + cell.height)
+    return crossed[y1 * w1 + x1] - crossed[y0 * w1 + x1] - crossed[y1 * w1 + x0]
+      + crossed[y0 * w1 + x0] > 0
+  }
+
+  /// The region's triangles.
+  ///
+  /// - Parameters:
+  ///   - heights: the corner grid's heights, which decide how far inside cells are split.
+  ///   - tolerance: how far a filled cell's fan may depart from the heights.
+  /// - Returns: triangles as vertex ids of `table`, clockwise on screen (the fans'
+  ///   orientation). The cut pixels' triangles are the same at any tolerance.
+  func triangles(heights: UnsafeBufferPointer<Float>, tolerance: Float) -> [SIMD3<Int32>] {
+    let (columns, width, inside, fragments, table) = (
+      self.columns, self.width, self.inside, self.fragments, self.table
+    )
     let leaves = ReliefMesh.subdivide(
       heights: heights, columns: columns, width: width, height: height, tolerance: tolerance,
       keep: { cell in
@@ -166,12 +202,12 @@ struct RegionMesh {
       let start = low
       var end = start
       while end < fragments.count && fragments[end].pixel == pixel { end += 1 }
-      for piece in pieces(
+      for piece in Self.pieces(
         Array(fragments[start..<end]), cell: leaf.cell,
         cornerInside: inside[leaf.cell.y * columns + leaf.cell.x], table: table)
       {
         for id in piece where table.nodes[Int(id)] >= 0 { used[Int(table.nodes[Int(id)])] = true }
-        earClip(piece, table: table, into: &triangles)
+        Self.earClip(piece, table: table, into: &triangles)
       }
     }
     for cell in filled {

@@ -242,19 +242,18 @@ public enum ReliefMesh {
     let table = RegionMesh.VertexTable(columns: columns)
     let tolerance = Float(spec.tolerance / max(spec.height, 1e-9))
     let (tops, bottoms) = heights.pixels.withUnsafeBufferPointer { z in
-      let tops = layers.map { layer in
-        RegionMesh.triangulate(
-          polygons: layer.polygons, outside: layer.outside, heights: z, columns: columns,
-          width: w, height: h, tolerance: layer.flat ? .infinity : tolerance, table: table)
+      let regions = layers.map { layer in
+        RegionMesh(
+          polygons: layer.polygons, outside: layer.outside, columns: columns, width: w,
+          height: h, table: table)
+      }
+      let tops = zip(layers, regions).map { layer, region in
+        region.triangles(heights: z, tolerance: layer.flat ? .infinity : tolerance)
       }
       // The bottom is flat: the same cut pixels (so the same rim), the rest in the largest
       // cells.
-      let bottoms = layers.map { layer in
-        layer.flat
-          ? nil
-          : RegionMesh.triangulate(
-            polygons: layer.polygons, outside: layer.outside, heights: z, columns: columns,
-            width: w, height: h, tolerance: .infinity, table: table)
+      let bottoms = zip(layers, regions).map { layer, region in
+        layer.flat ? nil : region.triangles(heights: z, tolerance: .infinity)
       }
       return (tops, bottoms)
     }

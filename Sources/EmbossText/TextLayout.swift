@@ -54,7 +54,8 @@ public struct TextStyle: Sendable, Equatable {
 
   /// A style; see each property for its meaning.
   public init(
-    pixelSize: Float = 160, alignment: TextAlignment = .center, letterSpacing: Float = 0,
+    pixelSize: Float = TextStyle.referenceSize, alignment: TextAlignment = .center,
+    letterSpacing: Float = 0,
     lineHeight: Float = 1, padding: Float? = nil, direction: TextDirection = .auto,
     features: FontFeatures = .none, variations: FontVariations = .none
   ) {
@@ -72,7 +73,8 @@ public struct TextStyle: Sendable, Equatable {
   /// (what it was when it was 15% of the em plus 2 px), twice that at twice the size.
   public static let defaultPadding: Float = 0.1625
 
-  /// The em size every default that scales with the text is a fraction of: 160 px.
+  /// The default em size, of which every default that scales with the text is a fraction:
+  /// 160 px.
   public static let referenceSize: Float = 160
 
   var resolvedPadding: Double { Double(padding ?? pixelSize * Self.defaultPadding) }

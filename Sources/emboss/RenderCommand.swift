@@ -539,7 +539,7 @@ struct RenderCommand: ParsableCommand {
 
   /// The em size in pixels: `--size` (pt, mm, cm or in with --dpi), 160 without it.
   private func pixelSize() throws -> Float {
-    guard let size else { return 160 }
+    guard let size else { return TextStyle.referenceSize }
     let pixels = try resolution.pixels(size, option: "--size")
     guard pixels >= 1, pixels <= 10_000 else {
       throw ValidationError(
