@@ -291,28 +291,38 @@ final class CLITests: XCTestCase {
     return condition()
   }
 
-  func testWatchSurvivesABrokenSaveAndReusesStages() throws {
-    let material = path("m.yaml")
-    try "surface:\n  shininess: 40\n".write(toFile: material, atomically: true, encoding: .utf8)
+  /// `render W --material m.yaml -o w.png --watch --watch-limit 2` (and `extra`), started,
+  /// its standard output in out.txt and its errors in err.txt.
+  func watch(_ extra: [String] = []) throws -> Process {
     XCTAssertTrue(FileManager.default.createFile(atPath: path("out.txt"), contents: nil))
     XCTAssertTrue(FileManager.default.createFile(atPath: path("err.txt"), contents: nil))
     let process = Process()
     process.executableURL = Self.binary
-    // Without the ball cache: the stages a relight re-runs are then always the same (a
-    // ball read from the cache leaves the geometry to be marched on the relight).
-    process.arguments = [
-      "render", "W", "--size", "30", "--material", "m.yaml", "-o", "w.png", "--watch",
-      "--watch-limit", "2", "--no-cache",
-    ]
+    process.arguments =
+      [
+        "render", "W", "--size", "30", "--material", "m.yaml", "-o", "w.png", "--watch",
+        "--watch-limit", "2",
+      ] + extra
     process.environment = CLIRunner.environment
     process.currentDirectoryURL = directory
     process.standardOutput = FileHandle(forWritingAtPath: path("out.txt"))
     process.standardError = FileHandle(forWritingAtPath: path("err.txt"))
     try process.run()
+    return process
+  }
+
+  /// A file of the test's folder as text ("" when unreadable).
+  func text(_ name: String) -> String {
+    (try? String(contentsOfFile: path(name), encoding: .utf8)) ?? ""
+  }
+
+  func testWatchSurvivesABrokenSaveAndReusesStages() throws {
+    let material = path("m.yaml")
+    try "surface:\n  shininess: 40\n".write(toFile: material, atomically: true, encoding: .utf8)
+    // Without the ball cache: the stages a relight re-runs are then always the same (a
+    // ball read from the cache leaves the geometry to be marched on the relight).
+    let process = try watch(["--no-cache"])
     defer { if process.isRunning { process.terminate() } }
-    func text(_ name: String) -> String {
-      (try? String(contentsOfFile: path(name), encoding: .utf8)) ?? ""
-    }
 
     XCTAssertTrue(eventually(20) { text("out.txt").contains("rendered w.png") }, "first render")
     let first = try Data(contentsOf: URL(fileURLWithPath: path("w.png")))
@@ -337,23 +347,8 @@ final class CLITests: XCTestCase {
     try "surface:\n  shininess: 40\n".write(
       toFile: path("parent.yaml"), atomically: true, encoding: .utf8)
     try "extends: parent.yaml\n".write(toFile: path("m.yaml"), atomically: true, encoding: .utf8)
-    XCTAssertTrue(FileManager.default.createFile(atPath: path("out.txt"), contents: nil))
-    XCTAssertTrue(FileManager.default.createFile(atPath: path("err.txt"), contents: nil))
-    let process = Process()
-    process.executableURL = Self.binary
-    process.arguments = [
-      "render", "W", "--size", "30", "--material", "m.yaml", "-o", "w.png", "--watch",
-      "--watch-limit", "2",
-    ]
-    process.environment = CLIRunner.environment
-    process.currentDirectoryURL = directory
-    process.standardOutput = FileHandle(forWritingAtPath: path("out.txt"))
-    process.standardError = FileHandle(forWritingAtPath: path("err.txt"))
-    try process.run()
+    let process = try watch()
     defer { if process.isRunning { process.terminate() } }
-    func text(_ name: String) -> String {
-      (try? String(contentsOfFile: path(name), encoding: .utf8)) ?? ""
-    }
     XCTAssertTrue(eventually(20) { text("out.txt").contains("rendered w.png") }, "first render")
     let first = try Data(contentsOf: URL(fileURLWithPath: path("w.png")))
     try FileManager.default.removeItem(atPath: path("parent.yaml"))
