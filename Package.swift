@@ -108,8 +108,12 @@ let package = Package(
         "EmbossSupport", "EmbossRaster", "EmbossModel", "EmbossText", "EmbossRelief",
         "EmbossShading", "EmbossEngrave", "EmbossCompositing", "EmbossMaterials", "EmbossMesh",
         "CCrypto",
-        .product(name: "CSV", package: "CSV.swift"),
       ]
+    ),
+    // A batch: rows (CSV or JSON Lines) -> requests -> outputs, a manifest, gang sheets.
+    .target(
+      name: "EmbossBatch",
+      dependencies: ["EmbossKit", .product(name: "CSV", package: "CSV.swift")]
     ),
     // `emboss studio`: the live material editor, served to a browser on this machine.
     .target(
@@ -131,7 +135,7 @@ let package = Package(
     .executableTarget(
       name: "emboss",
       dependencies: [
-        "EmbossKit", "EmbossStudio", "CSupport",
+        "EmbossKit", "EmbossBatch", "EmbossStudio", "CSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -151,7 +155,7 @@ let package = Package(
     ),
     .testTarget(
       name: "EmbossCLITests",
-      dependencies: ["emboss", "EmbossKit"]
+      dependencies: ["emboss", "EmbossKit", "EmbossBatch"]
     ),
   ]
 )

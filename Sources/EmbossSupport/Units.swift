@@ -54,12 +54,15 @@ public struct Length: Sendable, Equatable, CustomStringConvertible {
 
   /// In pixels at `dpi`, for the option named `option`: throws `EmbossError` for a physical
   /// length without a resolution, a negative one (unless allowed) or one over `longest`.
-  public func pixels(dpi: Double?, option: String, allowNegative: Bool = false) throws -> Double {
+  /// `dpiName` names the resolution's option in the message.
+  public func pixels(
+    dpi: Double?, option: String, allowNegative: Bool = false, dpiName: String = "--dpi"
+  ) throws(EmbossError) -> Double {
     guard allowNegative || value >= 0 else {
       throw EmbossError("\(option) must be a length of 0 or more, got \(self)")
     }
     guard let pixels = pixels(dpi: dpi) else {
-      throw EmbossError("\(option) \(self) is a physical length: give --dpi too")
+      throw EmbossError("\(option) \(self) is a physical length: give \(dpiName) too")
     }
     guard pixels.isFinite, abs(pixels) <= Self.longest else {
       throw EmbossError(
@@ -67,6 +70,21 @@ public struct Length: Sendable, Equatable, CustomStringConvertible {
       )
     }
     return pixels
+  }
+
+  /// `WIDTHxHEIGHT`, each a positive length (`1000x200`, `100mmx30mm`); nil for anything
+  /// else. Any "x" may be the separator ("px" holds one too): the split is where both sides
+  /// are lengths.
+  public static func parseSize(_ text: String) -> (width: Length, height: Length)? {
+    let lowered = text.lowercased()
+    for index in lowered.indices where lowered[index] == "x" {
+      guard let width = Length.parse(String(lowered[..<index])),
+        let height = Length.parse(String(lowered[lowered.index(after: index)...])),
+        width.value > 0, height.value > 0
+      else { continue }
+      return (width, height)
+    }
+    return nil
   }
 
   /// The length as people write it: `12`, `20mm`.

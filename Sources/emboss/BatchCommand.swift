@@ -1,5 +1,6 @@
 import ArgumentParser
 import CSupport
+import EmbossBatch
 import EmbossKit
 import Foundation
 
@@ -114,15 +115,26 @@ struct BatchRunCommand: ParsableCommand {
   var renderOptions: [String] = []
 
   /// Templates, parsed once (argument errors: exit 64).
-  private func templates() throws -> [(option: String, template: NameTemplate)] {
-    var out = [("-o", try NameTemplate(name, option: "--name"))]
-    if let engrave { out.append(("--engrave", try NameTemplate(engrave, option: "--engrave"))) }
-    if let svg { out.append(("--svg", try NameTemplate(svg, option: "--svg"))) }
-    if let depthMap {
-      out.append(("--depth-map", try NameTemplate(depthMap, option: "--depth-map")))
+  private func templates() throws -> [(option: RenderOption, template: NameTemplate)] {
+    var out = [(RenderOption.output, try NameTemplate(name, option: "--name"))]
+    for (option, template) in [
+      (RenderOption.engrave, engrave), (.svg, svg), (.depthMap, depthMap), (.mesh, mesh),
+    ] {
+      if let template { out.append((option, try NameTemplate(template, option: "\(option)"))) }
     }
-    if let mesh { out.append(("--mesh", try NameTemplate(mesh, option: "--mesh"))) }
     return out
+  }
+
+  /// Every row's defaults: the render options after the rows file, checked as `emboss
+  /// render` checks them (they must make a valid render on their own).
+  private func defaults() throws -> [RenderRequest.Value] {
+    let command: RenderCommand
+    do {
+      command = try RenderCommand.parse(["x"] + renderOptions + ["-o", "x.png"])
+    } catch {
+      throw ValidationError("render options: \(RenderCommand.message(for: error))")
+    }
+    return requestValues(of: command).filter { $0.option.scope == .request }
   }
 
   func validate() throws {
@@ -154,12 +166,7 @@ struct BatchRunCommand: ParsableCommand {
         "\(option) is per row in a batch: give --name, --engrave, --svg, --depth-map or --mesh templates"
       )
     }
-    // The defaults must make a valid render on their own.
-    do {
-      _ = try RenderCommand.parse(["x"] + renderOptions + ["-o", "x.png"])
-    } catch {
-      throw ValidationError("render options: \(RenderCommand.message(for: error))")
-    }
+    _ = try defaults()
   }
 
   /// The sheet's size and the gap, in millimeters.
@@ -198,7 +205,6 @@ struct BatchRunCommand: ParsableCommand {
   func run() throws {
     let resources = try Resources.locate()
     let templates = try templates()
-    let options = RenderOptionNames.shared
     let shard = try shard.map {
       try BatchShard($0, count: shardCount, environment: ProcessInfo.processInfo.environment)
     }
@@ -207,7 +213,6 @@ struct BatchRunCommand: ParsableCommand {
       rowsPath: rows, manifestPath: manifest ?? rows + ".manifest.jsonl", shard: shard,
       workers: workers, version: Emboss.configuration.version)
     runner.ballCache = cache.ballCache
-    let defaults = renderOptions
     let reporter = ProgressReporter(quiet: quiet)
     // Any other error is printed by the caller, after the progress line is gone.
     defer { reporter.finish() }
@@ -217,45 +222,15 @@ struct BatchRunCommand: ParsableCommand {
         width: $0.width, height: $0.height, gap: $0.gap, names: try sheetNames(),
         shard: shard?.index)
     }
-    let svgIndex = templates.firstIndex { $0.option == "--svg" }
-    let inputs = RowInputFiles(resources: resources)
+    let svgIndex = templates.firstIndex { $0.option == .svg }
+    let requests = try BatchRequests(defaults: try defaults(), templates: templates)
     let counts: (rendered: Int, skipped: Int, failed: Int)
     do {
       counts = try runner.run(
-        plan: { row in
-          var arguments: [String] = []
-          if let text = row.values["text"] { arguments.append(text) }
-          arguments += options.defaults(defaults, row: row)
-          for (column, value) in row.values.sorted(by: { $0.key < $1.key }) where column != "text" {
-            arguments += try options.arguments(column: column, value: value, row: row.number)
-          }
-          var outputs: [String] = []
-          for (option, template) in templates {
-            let path = try template.path(for: row)
-            outputs.append(path)
-            arguments += [option, path]
-          }
-          return BatchRunner.Plan(
-            arguments: arguments, outputs: outputs, inputFiles: inputs.files(for: arguments))
-        },
-        render: { plan, cache in
-          let command: RenderCommand
-          do {
-            command = try RenderCommand.parse(plan.arguments + ["--threads", "1"])
-          } catch {
-            throw EmbossError(RenderCommand.message(for: error))
-          }
-          let job = try command.job(resources: resources)
-          for output in plan.outputs {
-            let directory = URL(fileURLWithPath: output).deletingLastPathComponent()
-            try FileManager.default.createDirectory(
-              at: directory, withIntermediateDirectories: true)
-          }
-          try job.write(try job.run(resources: resources, cache: cache))
-        },
+        requests: requests, resources: resources,
         progress: { reporter.report($0) },
         entry: { entry in
-          guard entry.status == "failed" else { return }
+          guard entry.status == .failed else { return }
           reporter.printAbove("error: row \(entry.row): \(entry.error ?? "failed")")
         },
         place: packer.map { packer in
@@ -265,10 +240,10 @@ struct BatchRunCommand: ParsableCommand {
               let spot = try packer.place(row: entry.row, svgPath: entry.outputs[svgIndex].path)
               (entry.sheet, entry.x, entry.y) = (spot.sheet, spot.x, spot.y)
             } catch let error as EmbossError {
-              entry.status = "failed"
+              entry.status = .failed
               entry.error = "sheet: " + error.message
             } catch {
-              entry.status = "failed"
+              entry.status = .failed
               entry.error = "sheet: \(error)"
             }
           }
@@ -289,87 +264,6 @@ struct BatchRunCommand: ParsableCommand {
   }
 }
 
-/// The long options of `emboss render`, from its help, to map columns to options.
-struct RenderOptionNames: Sendable {
-  /// Options that take a value, and flags.
-  let valued: Set<String>
-  let flags: Set<String>
-
-  static let shared = RenderOptionNames()
-
-  init() {
-    var valued: Set<String> = []
-    var flags: Set<String> = []
-    let help = RenderCommand.helpMessage(columns: 10_000)
-    for line in help.split(separator: "\n") {
-      let trimmed = line.drop { $0 == " " }
-      guard trimmed.hasPrefix("--") else { continue }
-      let spec = trimmed.prefix { $0 != " " || false }
-      let takesValue = trimmed.dropFirst(spec.count).hasPrefix(" <")
-      for name in spec.split(separator: "/") where name.hasPrefix("--") {
-        let option = String(name.dropFirst(2))
-        if takesValue { valued.insert(option) } else { flags.insert(option) }
-      }
-    }
-    self.valued = valued
-    self.flags = flags
-  }
-
-  /// The options that set the text's size.
-  ///
-  /// A row that sets one of them drops the command line's (its `size` column wins over a
-  /// default `--height` or `--cap-height`).
-  static let sizing = ["size", "height", "cap-height"]
-
-  /// The command line's render options as defaults for `row`.
-  ///
-  /// All of them, less the sizing options when the row sets its own size.
-  func defaults(_ arguments: [String], row: BatchRow) -> [String] {
-    let sized = Self.sizing.contains {
-      !(row.values[$0]?.trimmingCharacters(in: .whitespaces).isEmpty ?? true)
-    }
-    guard sized else { return arguments }
-    var out: [String] = []
-    var skipValue = false
-    for argument in arguments {
-      if skipValue {
-        skipValue = false
-      } else if Self.sizing.contains(where: { argument == "--" + $0 }) {
-        skipValue = true
-      } else if !Self.sizing.contains(where: { argument.hasPrefix("--" + $0 + "=") }) {
-        out.append(argument)
-      }
-    }
-    return out
-  }
-
-  /// The render arguments a column gives its row: none for a data column (one that is not an
-  /// option) or an empty value.
-  func arguments(column: String, value: String, row: Int) throws -> [String] {
-    let trimmed = value.trimmingCharacters(in: .whitespaces)
-    if ["o", "output", "engrave", "svg", "depth-map", "watch", "save-stages"].contains(column) {
-      throw EmbossError("column '\(column)' cannot set a row's outputs (use the batch's templates)")
-    }
-    if column == "set" {
-      return trimmed.split(separator: ";").flatMap {
-        ["--set", $0.trimmingCharacters(in: .whitespaces)]
-      }
-    }
-    if valued.contains(column) {
-      return trimmed.isEmpty ? [] : ["--\(column)", value]
-    }
-    if flags.contains(column) {
-      switch trimmed.lowercased() {
-      case "", "0", "false", "no", "n": return []
-      case "1", "true", "yes", "y", "x": return ["--\(column)"]
-      default:
-        throw EmbossError("column '\(column)' is a flag: true/false, 1/0 or yes/no, got '\(value)'")
-      }
-    }
-    return []
-  }
-}
-
 /// Progress on standard error, as progress bars do it.
 ///
 /// On a terminal: one line redrawn in place (a carriage return and an erase of the line),
@@ -377,39 +271,6 @@ struct RenderOptionNames: Sendable {
 /// line (an error, drawn above it) and at the end, so the summary starts on a clean line.
 /// Elsewhere (a pipe, a job's log): no control characters, a plain `batch: ...` line every
 /// two seconds and nothing more. Nothing with --quiet (errors are still printed).
-/// The files a row's render reads, found from its arguments: its material and everything
-/// that extends (followed once per material a run), a font file, a mask picture, a shading
-/// image and a text file. A font given as a fontconfig pattern is its pattern (in the
-/// arguments); the bundled files change with emboss's version, which the inputs hold.
-final class RowInputFiles: @unchecked Sendable {
-  private let resources: Resources
-  private var materials: [String: [String]] = [:]
-  private let lock = NSLock()
-
-  init(resources: Resources) { self.resources = resources }
-
-  /// The files; none when the arguments do not parse (the row fails when rendered).
-  func files(for arguments: [String]) -> [String] {
-    guard let command = try? RenderCommand.parse(arguments) else { return [] }
-    var files = material(command.material.material)
-    if let font = command.font, FontCatalog.isPath(font) { files.append(font) }
-    for path in [command.mask, command.shadingImage, command.textFile] {
-      if let path { files.append(path) }
-    }
-    return files
-  }
-
-  private func material(_ reference: String) -> [String] {
-    lock.lock()
-    defer { lock.unlock() }
-    if let known = materials[reference] { return known }
-    var sources: [String] = []
-    _ = try? MaterialLoader.load(reference, library: resources.materialLibrary, sources: &sources)
-    materials[reference] = sources
-    return sources
-  }
-}
-
 final class ProgressReporter: @unchecked Sendable {
   /// Back to the start of the line and erase it: a carriage return and ANSI's erase in line.
   static let clearLine = "\r\u{1B}[K"
@@ -533,50 +394,8 @@ struct BatchMergeCommand: ParsableCommand {
   }
 
   func run() throws {
-    var merged: [Int: (entry: BatchManifestEntry, path: String)] = [:]
-    // The batch's shard count and row count, as the first manifest that records them says.
-    var batch: (shards: Int, rows: Int, path: String)? = nil
-    for path in manifests {
-      for entry in try BatchManifestEntry.readAll(path) {
-        if let shards = entry.shardCount, let rows = entry.batchRows {
-          if let batch, batch.shards != shards || batch.rows != rows {
-            throw EmbossError(
-              "'\(path)' is of a batch of \(rows) rows in \(shards) shards, '\(batch.path)' of \(batch.rows) rows in \(batch.shards): not the same batch"
-            )
-          }
-          batch = batch ?? (shards, rows, path)
-        }
-        if let other = merged[entry.row] {
-          if other.entry.inputs != entry.inputs, !other.entry.inputs.isEmpty, !entry.inputs.isEmpty
-          {
-            throw EmbossError(
-              "row \(entry.row) has other inputs in '\(path)' than in '\(other.path)': not the same batch"
-            )
-          }
-          throw EmbossError(
-            "row \(entry.row) is in '\(other.path)' and again in '\(path)': give each shard's manifest once"
-          )
-        }
-        merged[entry.row] = (entry, path)
-      }
-    }
-    if let batch {
-      let missing = batch.rows > 0 ? (1...batch.rows).filter { merged[$0] == nil } : []
-      if !missing.isEmpty {
-        let shards = Set(missing.map { ($0 - 1) % batch.shards }).sorted()
-        let rows = missing.prefix(10).map(String.init).joined(separator: ", ")
-        throw EmbossError(
-          "\(missing.count) of \(batch.rows) rows are in no manifest (rows \(rows)\(missing.count > 10 ? ", ..." : "")): "
-            + "missing shard\(shards.count > 1 ? "s" : "") "
-            + shards.map { "\($0)/\(batch.shards)" }.joined(separator: ", "))
-      }
-      if let extra = merged.keys.first(where: { $0 < 1 || $0 > batch.rows }) {
-        throw EmbossError(
-          "row \(extra) of '\(merged[extra]?.path ?? "")' is past the batch's \(batch.rows) rows: not the same batch"
-        )
-      }
-    }
-    let text = merged.sorted { $0.key < $1.key }.map { $0.value.entry.line() + "\n" }.joined()
+    let merged = try BatchManifestEntry.merge(manifests)
+    let text = merged.map { $0.line() + "\n" }.joined()
     try OutputFile.write(Data(text.utf8), to: output)
   }
 }

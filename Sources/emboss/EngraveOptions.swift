@@ -5,84 +5,35 @@ extension MaskMode: ExpressibleByArgument {}
 
 /// `--dpi`: the resolution stored in every PNG and used for physical lengths.
 struct ResolutionOption: ParsableArguments {
-  @Option(
-    help:
-      "Resolution in dots per inch, stored in the PNGs (pHYs) and used for lengths in mm, cm or in. 254, 508 or 1016 are stored exactly."
-  )
-  var dpi: Double?
+  @Option(name: .long(.dpi), help: .option(.dpi)) var dpi: String?
 
-  func validate() throws {
-    if let dpi, !(dpi.isFinite && Resolution.range.contains(dpi)) {
-      throw ValidationError("--dpi must be in 1...100000, got \(dpi)")
-    }
-  }
-
-  var resolution: Resolution? { dpi.map(Resolution.init(dpi:)) }
-
-  /// A length option in pixels; physical units need --dpi.
-  func pixels(_ length: Length, option: String, allowNegative: Bool = false) throws -> Double {
-    try Self.pixels(length, option: option, dpi: dpi, allowNegative: allowNegative)
-  }
-
-  /// The same for a command without --dpi (nil) or with one.
-  static func pixels(_ length: Length, option: String, dpi: Double?, allowNegative: Bool = false)
-    throws -> Double
-  {
-    do {
-      return try length.pixels(dpi: dpi, option: option, allowNegative: allowNegative)
-    } catch let error as EmbossError {
-      throw ValidationError(error.message)
-    }
+  /// The resolution, once the request has checked `dpi`.
+  var resolution: Resolution? {
+    dpi.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }.map(Resolution.init(dpi:))
   }
 }
 
 /// How the engrave bitmap is made.
 struct EngraveArguments: ParsableArguments {
   @Option(
-    help: ArgumentHelp(
-      "threshold, floyd-steinberg, atkinson, jarvis-judice-ninke, stucki, burkes, sierra, sierra-2row, sierra-lite, bayer2, bayer4, bayer8 or blue-noise.",
-      valueName: "method"),
-    completion: .list(DitherMethod.allCases.map(\.rawValue)), transform: DitherMethod.argument)
-  var dither: DitherMethod = .threshold
+    name: .long(.dither), help: .option(.dither), completion: .option(.dither), transform: { $0 })
+  var dither: String = RenderOption.dither.defaultValue ?? "threshold"
 
-  @Option(help: "0...255: gray at or above threshold/255 stays white (unburned).")
-  var threshold: Int = 128
+  @Option(name: .long(.threshold), help: .option(.threshold))
+  var threshold: String = RenderOption.threshold.defaultValue ?? "128"
 
-  @Flag(inversion: .prefixedNo, help: "Error diffusion alternates direction row by row.")
+  @Flag(inversion: .prefixedNo, help: ArgumentHelp(RenderOption.serpentine.help))
   var serpentine = true
 
-  @Option(help: "Gray is raised to this power before dithering (2.2: linear light).")
-  var gamma: Float = 1
+  @Option(name: .long(.gamma), help: .option(.gamma))
+  var gamma: String = RenderOption.gamma.defaultValue ?? "1.0"
 
-  @Flag(help: "Burn the light parts (slate, glass, anodized aluminum).")
-  var negative = false
+  @Flag(name: .long(.negative), help: .option(.negative)) var negative = false
 
-  @Flag(help: "Mirror left to right (engraving the back of acrylic).")
-  var mirror = false
+  @Flag(name: .long(.mirror), help: .option(.mirror)) var mirror = false
 
-  @Option(
-    name: .customLong("dot-width"),
-    help: ArgumentHelp(
-      "Beam width (px, or mm with --dpi): burned runs are shortened by it in all (whole pixels), half at each end.",
-      valueName: "length"),
-    transform: Length.argument)
-  var dotWidth: Length = .zero
-
-  func validate() throws {
-    guard (0...255).contains(threshold) else {
-      throw ValidationError("--threshold must be in 0...255, got \(threshold)")
-    }
-    guard gamma.isFinite, gamma >= 0.1, gamma <= 10 else {
-      throw ValidationError("--gamma must be in 0.1...10, got \(gamma)")
-    }
-  }
-
-  func options(resolution: ResolutionOption) throws -> EngraveOptions {
-    try EngraveOptions(
-      method: dither, threshold: threshold,
-      serpentine: serpentine, gamma: gamma, negative: negative, mirror: mirror,
-      dotWidth: Float(try resolution.pixels(dotWidth, option: "--dot-width")))
-  }
+  @Option(name: .long(.dotWidth), help: .option(.dotWidth), transform: { $0 })
+  var dotWidth: String = RenderOption.dotWidth.defaultValue ?? "0"
 }
 
 struct EngraveCommand: ParsableCommand {
@@ -112,7 +63,17 @@ struct EngraveCommand: ParsableCommand {
   @Option(name: .customLong("max-pixels"), help: "Refuse images larger than this many pixels.")
   var maxPixels: Int = RenderLimits.default.maxPixels
 
+  /// The engraving's options, checked.
+  private func options() throws -> EngraveOptions {
+    do {
+      return try RenderRequest.engraveOptions(requestValues(of: self))
+    } catch {
+      throw ValidationError(error.commandLineMessage)
+    }
+  }
+
   func validate() throws {
+    _ = try options()
     try requirePNG(output, option: "-o")
     if let conflict = OutputConflicts.check(outputs: [("-o", output)], inputs: [("picture", input)])
     {
@@ -122,7 +83,7 @@ struct EngraveCommand: ParsableCommand {
 
   func run() throws {
     let (bits, stored) = try Engrave.bitmap(
-      picture: input, options: try engrave.options(resolution: resolution), maxPixels: maxPixels)
+      picture: input, options: try options(), maxPixels: maxPixels)
     if let warning = resolution.resolution?.roundTripWarning { messages.say("warning: \(warning)") }
     let ppm = resolution.resolution?.pixelsPerMeter ?? stored
     try OutputFile.write(try Engrave.png(bits, pixelsPerMeter: ppm), to: output)

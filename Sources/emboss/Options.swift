@@ -21,100 +21,34 @@ extension BitDepth: ExpressibleByArgument {
 /// The material and `--set` values: every command that renders a material.
 struct MaterialOptions: ParsableArguments {
   @Option(
-    name: .long,
-    help: ArgumentHelp(
-      "A preset name from Materials/ or a material file path.", valueName: "name|file"),
-    completion: materialCompletion)
-  var material: String = Resources.defaultMaterialName
+    name: .long(.material), help: .option(.material), completion: .option(.material))
+  var material: String = RenderOption.material.defaultValue ?? Resources.defaultMaterialName
 
-  @Option(
-    name: .customLong("set"),
-    help: ArgumentHelp(
-      "Override one material value, as in the file: surface.shininess=60, lights[0].intensity=0.5, lights[1].color=#ff8800 (repeatable; keys: emboss parameters).",
-      valueName: "key=value"))
-  var settings: [String] = []
-
-  var materialSettings: [MaterialSetting] { settings.map(MaterialSetting.init(set:)) }
-}
-
-/// The help of a flag that sets a material key: the key's help, range and unit from the
-/// parameter table.
-func flagHelp(_ parameter: NumberParameter, valueName: String? = nil, lengths: Bool = false)
-  -> ArgumentHelp
-{
-  let unit = parameter.unit.isEmpty ? "" : " \(parameter.unit)"
-  let range =
-    "\(formatNumber(parameter.range.lowerBound))...\(formatNumber(parameter.range.upperBound))\(unit)"
-  let what = lengths ? "a length (px, or mm/cm/in/pt with --dpi), " : ""
-  return ArgumentHelp(
-    "Sets \(parameter.key): \(parameter.help); \(what)\(range) (default: the material's).",
-    valueName: valueName ?? (lengths ? "length" : "number"))
-}
-
-func flagHelp<Value>(_ parameter: ChoiceParameter<Value>) -> ArgumentHelp {
-  ArgumentHelp(
-    "Sets \(parameter.key): \(parameter.names.joined(separator: ", ")) (default: the material's).",
-    valueName: parameter.names.joined(separator: "|"))
+  @Option(name: .long(.set), help: .option(.set))
+  var set: [String] = []
 }
 
 /// The key light's direction: it changes the lit ball.
 struct LightOptions: ParsableArguments {
   // Values may be negative without `=` (`--light-angle -30`): the next word is the value.
   @Option(
-    name: .customLong("light-angle"), parsing: .unconditional,
-    help: flagHelp(Parameters.lightAngle, valueName: "degrees"))
-  var lightAngle: Float?
+    name: .long(.lightAngle), parsing: .unconditional, help: .option(.lightAngle))
+  var lightAngle: String?
 
-  @Option(
-    name: .customLong("light-altitude"), parsing: .unconditional,
-    help: ArgumentHelp(
-      "Key light height above the surface in degrees, \(formatNumber(Parameters.lightAltitude.range.lowerBound))...\(formatNumber(Parameters.lightAltitude.range.upperBound)) (90: straight on; default with --light-angle: \(formatNumber(Parameters.lightAltitude.value))). Either makes the material's first light a distant light.",
-      valueName: "degrees"))
-  var lightAltitude: Float?
+  @Option(name: .long(.lightAltitude), parsing: .unconditional, help: .option(.lightAltitude))
+  var lightAltitude: String?
 }
 
 /// The relief and how it is composited: flags of `render`.
 struct ReliefOptions: ParsableArguments {
-  @Option(help: flagHelp(Parameters.radius, lengths: true), transform: Length.argument)
-  var radius: Length?
-
-  @Option(help: flagHelp(Parameters.profile))
-  var profile: ReliefProfile?
-
-  @Option(
-    name: .customLong("relief-depth"),
-    help: ArgumentHelp(
-      "Sets \(Parameters.depth.key): the plateau's height, a multiple of the radius such as 1.5x (following the radius, so a design looks the same at any resolution), or a length (px, or mm/cm/in/pt with --dpi) (default: the material's).",
-      valueName: "Nx|length"), transform: MaterialFlags.Depth.argument)
-  var reliefDepth: MaterialFlags.Depth?
-
-  @Option(help: flagHelp(Parameters.scale))
-  var scale: Float?
-
-  @Option(help: flagHelp(Parameters.soften, lengths: true), transform: Length.argument)
-  var soften: Length?
-
-  @Option(help: flagHelp(Parameters.direction))
-  var direction: ReliefDirection?
-
-  @Option(
-    help: ArgumentHelp(
-      "Sets \(Parameters.background.key): a color such as '#202020', or 'transparent' (default: the material's).",
-      valueName: "color"))
-  var background: String?
-
-  @Option(
-    name: .customLong("shading-size"),
-    help: ArgumentHelp(
-      "Sets \(Parameters.shadingSize.key): \(Parameters.shadingSize.help), \(Parameters.shadingSize.range.lowerBound)...\(Parameters.shadingSize.range.upperBound) pixels (default: the material's).",
-      valueName: "pixels"))
-  var shadingSize: Int?
-
-  func validate() throws {
-    if scale != nil && reliefDepth != nil {
-      throw ValidationError("give either --relief-depth or --scale, not both")
-    }
-  }
+  @Option(name: .long(.radius), help: .option(.radius)) var radius: String?
+  @Option(name: .long(.profile), help: .option(.profile)) var profile: ReliefProfile?
+  @Option(name: .long(.reliefDepth), help: .option(.reliefDepth)) var reliefDepth: String?
+  @Option(name: .long(.scale), help: .option(.scale)) var scale: String?
+  @Option(name: .long(.soften), help: .option(.soften)) var soften: String?
+  @Option(name: .long(.direction), help: .option(.direction)) var direction: ReliefDirection?
+  @Option(name: .long(.background), help: .option(.background)) var background: String?
+  @Option(name: .long(.shadingSize), help: .option(.shadingSize)) var shadingSize: String?
 }
 
 /// Threads.
@@ -146,81 +80,19 @@ struct CacheOption: ParsableArguments {
   var ballCache: BallCache? { noCache ? nil : BallCache.user() }
 }
 
-/// `--set` values, then the flags, as settings on the material's keys, each checked as a
-/// file's keys are (an invalid one is an argument error: exit 64).
-func materialSettings(
-  _ material: MaterialOptions, relief: ReliefOptions? = nil, light: LightOptions? = nil,
-  dpi: Double? = nil
-) throws -> [MaterialSetting] {
-  var flags = MaterialFlags()
-  if let relief {
-    flags.radius = relief.radius
-    flags.profile = relief.profile
-    flags.reliefDepth = relief.reliefDepth
-    flags.scale = relief.scale
-    flags.soften = relief.soften
-    flags.direction = relief.direction
-    flags.background = relief.background
-    flags.shadingSize = relief.shadingSize
-  }
-  if let light {
-    flags.lightAngle = light.lightAngle
-    flags.lightAltitude = light.lightAltitude
-  }
-  let settings: [MaterialSetting]
-  do {
-    settings = material.materialSettings + (try flags.settings(dpi: dpi))
-  } catch let error as EmbossError {
-    throw ValidationError(error.message)
-  }
-  if let problems = MaterialLoader.problems(in: settings) {
-    let lines = problems.diagnostics.map { "\($0.location): \($0.message)" }
-    let omitted = problems.omitted > 0 ? [MaterialError.omittedLine(problems.omitted)] : []
-    throw ValidationError((lines + omitted).joined(separator: "\n"))
-  }
-  return settings
-}
-
 /// PNG output options.
 struct OutputOptions: ParsableArguments {
   @Option(
-    name: .shortAndLong,
-    help: ArgumentHelp(
-      "Output picture: .png, or .jpg / .webp for previews (chosen by the extension); - for PNG on standard output.",
-      valueName: "file"), completion: pictureCompletion)
+    name: .shortAndLong(.output), help: .option(.output), completion: .option(.output))
   var output: String
 
-  @Option(
-    help: ArgumentHelp(
-      "The picture's format, whatever the output's name (a FIFO, a device); default: from the extension.",
-      valueName: "png|jpeg|webp"))
-  var format: PictureFormat?
+  @Option(name: .long(.format), help: .option(.format)) var format: PictureFormat?
 
-  @Option(help: "Bits per channel: 8 or 16 (PNG).")
+  @Option(name: .long(.depth), help: .option(.depth))
   var depth: BitDepth = .eight
 
-  @Option(help: "zlib compression level, 0 (fastest) ... 9 (smallest).")
-  var compression: Int = PNGCodec.defaultCompression
-
-  func validate() throws {
-    guard (0...9).contains(compression) else {
-      throw ValidationError("--compression must be in 0...9, got \(compression)")
-    }
-    let format = try outputFormat()
-    if format != .png, depth == .sixteen {
-      throw ValidationError("--depth 16 needs a PNG output; \(format.name) has 8 bits")
-    }
-  }
-
-  /// The picture's format: `--format`, or from the output's extension.
-  func outputFormat() throws -> PictureFormat {
-    if let format { return format }
-    do {
-      return try PictureFormat.forOutput(output)
-    } catch {
-      throw ValidationError(error.message + " (or name the format with --format)")
-    }
-  }
+  @Option(name: .long(.compression), help: .option(.compression))
+  var compression: String = RenderOption.compression.defaultValue ?? "6"
 }
 
 /// Refuses an output path whose extension asks for a format this output cannot be (an

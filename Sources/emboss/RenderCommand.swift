@@ -14,124 +14,59 @@ struct RenderCommand: ParsableCommand {
   @Argument(help: "The text to emboss (ignored with --mask).")
   var text: String?
 
-  @Option(
-    name: .customLong("text-file"),
-    help: ArgumentHelp(
-      "Read the text from this file (- for standard input): UTF-8, real newlines, a leading BOM dropped.",
-      valueName: "file"), completion: .file(extensions: ["txt"]))
+  @Option(name: .long(.textFile), help: .option(.textFile), completion: .option(.textFile))
   var textFile: String?
 
   @OptionGroup var output: OutputOptions
 
-  @Option(
-    help: ArgumentHelp(
-      "A font file (TTF, OTF, TTC), or an installed font by fontconfig pattern: 'DejaVu Serif:bold', 'Noto Sans:style=Light' (emboss fonts lists them; default: the bundled Fonts/DejaVuSans-Bold.ttf).",
-      valueName: "file|pattern"), completion: fontCompletion)
+  @Option(name: .long(.font), help: .option(.font), completion: .option(.font))
   var font: String?
 
-  @Option(
-    name: .customLong("face-index"),
-    help: ArgumentHelp(
-      "The face in a font collection (.ttc): 0 is the first (default: the first, or the face the pattern matched).",
-      valueName: "n"))
-  var faceIndex: Int?
+  @Option(name: .long(.faceIndex), help: .option(.faceIndex)) var faceIndex: String?
+
+  @Option(name: .long(.features), help: .option(.features)) var features: String?
+
+  @Option(name: .long(.variations), help: .option(.variations)) var variations: String?
 
   @Option(
-    help: ArgumentHelp(
-      "OpenType features in HarfBuzz's syntax: 'liga=0,smcp,ss01' (=0 or a leading - turns one off).",
-      valueName: "list"), transform: FontFeatures.argument)
-  var features: FontFeatures = .none
-
-  @Option(
-    help: ArgumentHelp(
-      "A variable font's axis values: 'wght=650,wdth=80'.", valueName: "list"),
-    transform: FontVariations.argument)
-  var variations: FontVariations = .none
-
-  @Option(
-    name: .customLong("text-direction"),
-    help:
-      "Each line's direction: auto (from its first strong letter: Arabic or Hebrew starts a right-to-left line), ltr or rtl."
-  )
+    name: .long(.textDirection), help: .option(.textDirection))
   var textDirection: TextDirection = .auto
 
-  @Flag(
-    name: .customLong("no-fallback"),
-    help:
-      "Characters the font lacks are an error, not taken from other installed fonts (for output that never depends on the machine's fonts)."
-  )
-  var noFallback = false
+  @Flag(name: .long(.noFallback), help: .option(.noFallback)) var noFallback = false
 
-  @Option(
-    help: ArgumentHelp(
-      "Text size, the em size (as CSS font-size): pixels, or pt/mm/cm/in with --dpi; 1...10000 pixels (default: 160).",
-      valueName: "length"), transform: Length.argument)
-  var size: Length?
+  @Option(name: .long(.size), help: .option(.size)) var size: String?
 
-  @Option(
-    help: ArgumentHelp(
-      "Height of the text's ink, top of the highest glyph to the bottom of the lowest: pixels, or mm/cm/in with --dpi (overrides --size).",
-      valueName: "length"), transform: Length.argument)
-  var height: Length?
+  @Option(name: .long(.height), help: .option(.height)) var height: String?
 
-  @Option(
-    name: .customLong("cap-height"),
-    help: ArgumentHelp(
-      "Height of the font's capitals (its OS/2 cap height, else the H's): pixels, or mm/cm/in/pt with --dpi; the same for every text in the font (instead of --size or --height).",
-      valueName: "length"), transform: Length.argument)
-  var capHeight: Length?
+  @Option(name: .long(.capHeight), help: .option(.capHeight)) var capHeight: String?
 
   @OptionGroup var resolution: ResolutionOption
 
-  @Option(
-    help: ArgumentHelp("A picture (any PNG) as the mask instead of text.", valueName: "file"),
-    completion: pictureCompletion)
+  @Option(name: .long(.mask), help: .option(.mask), completion: .option(.mask))
   var mask: String?
 
-  @Option(
-    name: .customLong("mask-mode"),
-    help:
-      "threshold (dark is inside; edges follow the gray at the threshold, anti-aliased) or coverage (the picture's gray and alpha, anti-aliased)."
-  )
+  @Option(name: .long(.maskMode), help: .option(.maskMode))
   var maskMode: MaskMode = .threshold
 
-  @Option(
-    name: .customLong("mask-threshold"),
-    help: "0...255: with --mask-mode threshold, gray below threshold/255 is inside.")
-  var maskThreshold: Int = 128
+  @Option(name: .long(.maskThreshold), help: .option(.maskThreshold))
+  var maskThreshold: String = RenderOption.maskThreshold.defaultValue ?? "128"
 
-  @Flag(name: .customLong("invert-mask"), help: "Light is inside instead of dark.")
-  var invertMask = false
+  @Flag(name: .long(.invertMask), help: .option(.invertMask)) var invertMask = false
 
-  @Option(
-    help:
-      "Line alignment: left, center, right, or start/end (left/right as each line's direction has it)."
-  )
+  @Option(name: .long(.align), help: .option(.align))
   var align: TextAlignment = .center
 
   @Option(
-    name: .customLong("letter-spacing"), parsing: .unconditional,
-    help: ArgumentHelp(
-      "Extra space between letters: px, or mm/cm/in/pt with --dpi (negative tightens).",
-      valueName: "length"), transform: Length.argument)
-  var letterSpacing: Length = .zero
+    name: .long(.letterSpacing), parsing: .unconditional, help: .option(.letterSpacing),
+    transform: { $0 })
+  var letterSpacing: String = RenderOption.letterSpacing.defaultValue ?? "0"
 
-  @Option(
-    name: .customLong("line-height"),
-    help: "Baseline distance as a multiple of the font's line spacing.")
-  var lineHeight: Float = 1
+  @Option(name: .long(.lineHeight), help: .option(.lineHeight))
+  var lineHeight: String = RenderOption.lineHeight.defaultValue ?? "1.0"
 
-  @Option(
-    help: ArgumentHelp(
-      "Margin around the ink: px, or mm/cm/in/pt with --dpi (default: 15% of the size plus 2 px).",
-      valueName: "length"), transform: Length.argument)
-  var padding: Length?
+  @Option(name: .long(.padding), help: .option(.padding)) var padding: String?
 
-  @Option(
-    help: ArgumentHelp(
-      "A fixed canvas WIDTHxHEIGHT with the text centered at its exact position, in px or a unit with --dpi: 1000x200, 100mmx30mm (default: fit the text).",
-      valueName: "WxH"), transform: CanvasArgument.argument)
-  var canvas: CanvasArgument?
+  @Option(name: .long(.canvas), help: .option(.canvas)) var canvas: String?
 
   @OptionGroup(title: "Material") var material: MaterialOptions
 
@@ -144,141 +79,64 @@ struct RenderCommand: ParsableCommand {
   @OptionGroup var cache: CacheOption
 
   @Option(
-    name: .customLong("shading-image"),
-    help: ArgumentHelp(
-      "A matcap PNG to use instead of the material's lit ball (its lights and surface are then unused).",
-      valueName: "file"), completion: pictureCompletion)
+    name: .long(.shadingImage), help: .option(.shadingImage),
+    completion: .option(.shadingImage))
   var shadingImage: String?
 
-  @Option(
-    help: ArgumentHelp(
-      "Also write a 1-bit engrave bitmap (black = burn) of the render here.", valueName: "file"),
-    completion: .file(extensions: ["png"]))
+  @Option(name: .long(.engrave), help: .option(.engrave), completion: .option(.engrave))
   var engrave: String?
 
   @OptionGroup(title: "Engrave bitmap") var engraving: EngraveArguments
 
   @OptionGroup var messages: QuietOption
 
-  @Option(
-    name: .customLong("depth-map"),
-    help: ArgumentHelp(
-      "Also write the height field as gray here: white = surface, black = deepest (LightBurn 3D, CNC).",
-      valueName: "file"), completion: .file(extensions: ["png"]))
+  @Option(name: .long(.depthMap), help: .option(.depthMap), completion: .option(.depthMap))
   var depthMap: String?
 
-  @Option(name: .customLong("depth-map-bits"), help: "8 or 16.")
+  @Option(name: .long(.depthMapBits), help: .option(.depthMapBits))
   var depthMapBits: BitDepth = .sixteen
 
-  @Flag(name: .customLong("depth-map-invert"), help: "Black = surface, white = deepest.")
-  var depthMapInvert = false
+  @Flag(name: .long(.depthMapInvert), help: .option(.depthMapInvert)) var depthMapInvert = false
+
+  @Option(name: .long(.svg), help: .option(.svg), completion: .option(.svg)) var svg: String?
 
   @Option(
-    help: ArgumentHelp(
-      "Also write an SVG (size in mm, needs --dpi) with the engrave bitmap and the cut line.",
-      valueName: "file"), completion: .file(extensions: ["svg"]))
-  var svg: String?
+    name: .long(.cutOffset), parsing: .unconditional, help: .option(.cutOffset), transform: { $0 })
+  var cutOffset: String = RenderOption.cutOffset.defaultValue ?? "0"
 
-  @Option(
-    name: .customLong("cut-offset"), parsing: .unconditional,
-    help: ArgumentHelp(
-      "Cut this far outside the ink (px, or mm with --dpi), like a sticker outline; negative cuts inside it (-0.5mm).",
-      valueName: "length"), transform: Length.argument)
-  var cutOffset: Length = .zero
-
-  @Option(
-    name: .customLong("cut-join"),
-    help:
-      "How an offset cut line turns round convex corners: round (exactly the offset from the ink everywhere) or miter (sharp, squared off past 4 offsets); text only, a picture's cut line is round."
-  )
+  @Option(name: .long(.cutJoin), help: .option(.cutJoin))
   var cutJoin: CutLine.Join = .round
 
-  @Flag(
-    name: .customLong("cut-outer"),
-    help: "Cut the outer contour only: no holes (the inside of an o), as a sticker needs.")
-  var cutOuter = false
+  @Flag(name: .long(.cutOuter), help: .option(.cutOuter)) var cutOuter = false
+
+  @Option(name: .long(.cutMinSize), help: .option(.cutMinSize), transform: { $0 })
+  var cutMinSize: String = RenderOption.cutMinSize.defaultValue ?? "0"
+
+  @Option(name: .long(.cutColor), help: .option(.cutColor))
+  var cutColor: String = RenderOption.cutColor.defaultValue ?? SVGDocument.cutColor
+
+  @Option(name: .long(.cutWidth), help: .option(.cutWidth)) var cutWidth: String?
 
   @Option(
-    name: .customLong("cut-min-size"),
-    help: ArgumentHelp(
-      "Do not cut loops narrower than this (px, or mm with --dpi) on their narrower side: slivers and specks that would fall out as loose pieces.",
-      valueName: "length"), transform: Length.argument)
-  var cutMinSize: Length = .zero
-
-  @Option(
-    name: .customLong("cut-color"),
-    help: ArgumentHelp(
-      "The cut line's color (laser software makes a layer per color).", valueName: "color"))
-  var cutColor: String = SVGDocument.cutColor
-
-  @Option(
-    name: .customLong("cut-width"),
-    help: ArgumentHelp(
-      "The cut line's stroke width (px, or mm with --dpi; default 0.1mm).", valueName: "length"),
-    transform: Length.argument)
-  var cutWidth: Length?
-
-  @Option(
-    name: .customLong("ink-vectors"),
-    help: ArgumentHelp(
-      "Also write the ink's outline as vectors in the SVG: fill (vector engrave, black) or score (stroked in blue).",
-      valueName: "fill|score"))
+    name: .long(.inkVectors), help: .option(.inkVectors))
   var inkVectors: SVGDocument.InkVectors?
 
-  @Option(
-    name: .customLong("cut-region"),
-    help: ArgumentHelp(
-      "Cut only around the shape under this pixel (flood fill).", valueName: "x,y"),
-    transform: PixelPoint.argument)
-  var cutRegion: PixelPoint?
+  @Option(name: .long(.cutRegion), help: .option(.cutRegion)) var cutRegion: String?
+
+  @Option(name: .long(.mesh), help: .option(.mesh), completion: .option(.mesh)) var mesh: String?
+
+  @Option(name: .long(.meshHeight), help: .option(.meshHeight)) var meshHeight: String?
+
+  @Option(name: .long(.meshBase), help: .option(.meshBase)) var meshBase: String?
+
+  @Option(name: .long(.meshWall), help: .option(.meshWall)) var meshWall: String?
+
+  @Option(name: .long(.meshPlate), help: .option(.meshPlate)) var meshPlate: MeshSpec.Plate?
+
+  @Flag(name: .long(.meshSplit), help: .option(.meshSplit)) var meshSplit = false
 
   @Option(
-    help: ArgumentHelp(
-      "Also write the relief as a 3D model here: a plate the canvas's size with the relief on it, in mm (needs --dpi): binary STL (.stl) or 3MF (.3mf).",
-      valueName: "file"), completion: .file(extensions: ["stl", "3mf"]))
-  var mesh: String?
-
-  @Option(
-    name: .customLong("mesh-height"),
-    help: ArgumentHelp(
-      "The relief's height on the model at the plateau, a lowered relief's depth (1mm, 0.04in; a bare number is pixels; default 1mm).",
-      valueName: "length"), transform: Length.argument)
-  var meshHeight: Length?
-
-  @Option(
-    name: .customLong("mesh-base"),
-    help: ArgumentHelp(
-      "The plate under the relief (2mm, 0.1in; a bare number is pixels; default 2mm); 0: the letters alone, each a part with a flat bottom.",
-      valueName: "length"),
-    transform: Length.argument)
-  var meshBase: Length?
-
-  @Option(
-    name: .customLong("mesh-wall"),
-    help: ArgumentHelp(
-      "A straight wall under the bevel (raised: the letters stand this high before it starts; lowered: they are cut this deep first; default 0).",
-      valueName: "length"),
-    transform: Length.argument)
-  var meshWall: Length?
-
-  @Option(
-    name: .customLong("mesh-plate"),
-    help: ArgumentHelp(
-      "The plate's shape: rect (the canvas) or outline (the ink's outline grown by --cut-offset: a tag, a keychain).",
-      valueName: "rect|outline"))
-  var meshPlate: MeshSpec.Plate?
-
-  @Flag(
-    name: .customLong("mesh-split"),
-    help:
-      "The plate and the letters as two objects in the 3MF, for a two-colour print (raised text).")
-  var meshSplit = false
-
-  @Option(
-    name: .customLong("save-stages"),
-    help: ArgumentHelp(
-      "Also write mask.png, height.png, normals.png and shading.png here.", valueName: "dir"),
-    completion: .directory)
+    name: .long(.saveStages), help: .option(.saveStages), completion: .option(.saveStages))
   var saveStages: String?
 
   @Flag(
@@ -293,222 +151,41 @@ struct RenderCommand: ParsableCommand {
   @Flag(help: "Print each stage's time to standard error.")
   var timings = false
 
-  @Option(name: .customLong("max-pixels"), help: "Refuse images larger than this many pixels.")
-  var maxPixels: Int = RenderLimits.default.maxPixels
+  @Option(name: .long(.maxPixels), help: .option(.maxPixels))
+  var maxPixels: String = RenderOption.maxPixels.defaultValue ?? "0"
 
-  @Option(
-    name: .customLong("max-memory"),
-    help: ArgumentHelp(
-      "Refuse renders estimated to need more memory than this: 8G, 512M (default: half the machine's memory).",
-      valueName: "size"), transform: ByteCount.argument)
-  var maxMemory: ByteCount?
+  @Option(name: .long(.maxMemory), help: .option(.maxMemory)) var maxMemory: String?
+
+  /// The text as given: `\n` starts a new line (`TextMask.unescaped`).
+  var requestText: String? { text.map(TextMask.unescaped) }
+
+  /// The request: every option the table has, checked by the library.
+  func request() throws -> RenderRequest {
+    do {
+      return try RenderRequest(text: requestText, values: requestValues(of: self))
+    } catch {
+      throw ValidationError(error.commandLineMessage)
+    }
+  }
 
   func validate() throws {
-    try requirePNG(engrave, option: "--engrave")
-    try requirePNG(depthMap, option: "--depth-map")
-    if textFile != nil, text != nil {
-      throw ValidationError("give the text or --text-file, not both")
-    }
-    if text == nil, textFile == nil, mask == nil {
-      throw ValidationError(
-        "no text to emboss: give it as an argument (emboss render \"Hello\" -o hello.png), or --text-file FILE, or a picture with --mask FILE"
-      )
-    }
-    if textFile != nil, mask != nil {
-      throw ValidationError("give --text-file or --mask, not both")
-    }
-    _ = try pixelSize()
-    let spacing = try resolution.pixels(
-      letterSpacing, option: "--letter-spacing", allowNegative: true)
-    guard abs(spacing) <= 10_000 else {
-      throw ValidationError(
-        "--letter-spacing must be within 10000 pixels either way, got \(letterSpacing)")
-    }
-    guard lineHeight.isFinite, lineHeight > 0, lineHeight <= 100 else {
-      throw ValidationError("--line-height must be in (0, 100], got \(lineHeight)")
-    }
-    if let padding {
-      let pixels = try resolution.pixels(padding, option: "--padding")
-      guard pixels <= 100_000 else {
-        throw ValidationError("--padding must be in 0...100000 pixels, got \(padding)")
-      }
-    }
-    guard (0...255).contains(maskThreshold) else {
-      throw ValidationError("--mask-threshold must be in 0...255, got \(maskThreshold)")
-    }
-    if let height {
-      let pixels = try resolution.pixels(height, option: "--height")
-      guard pixels >= 2, pixels <= 20_000 else {
-        throw ValidationError("--height \(height) is \(pixels) pixels; it must be 2...20000 pixels")
-      }
-    }
-    if let capHeight {
-      if size != nil { throw ValidationError("give --cap-height or --size, not both") }
-      if height != nil { throw ValidationError("give --cap-height or --height, not both") }
-      let pixels = try resolution.pixels(capHeight, option: "--cap-height")
-      guard pixels >= 1, pixels <= 10_000 else {
-        throw ValidationError(
-          "--cap-height \(capHeight) is \(pixels) pixels; it must be 1...10000 pixels")
-      }
-    }
-    let offset = try resolution.pixels(cutOffset, option: "--cut-offset", allowNegative: true)
-    guard offset > -1000 else {
-      throw ValidationError("--cut-offset must be more than -1000 pixels, got \(cutOffset)")
-    }
-    _ = try resolution.pixels(cutMinSize, option: "--cut-min-size")
-    if let cutWidth {
-      guard try resolution.pixels(cutWidth, option: "--cut-width") > 0 else {
-        throw ValidationError("--cut-width must be more than 0")
-      }
-    }
-    if case .failure(let error) = ColorLiteral.parse(cutColor) {
-      throw ValidationError("--cut-color \(cutColor): \(error.message)")
-    }
-    if svg != nil && resolution.dpi == nil {
-      throw ValidationError("--svg needs --dpi: the SVG's size is in millimeters")
-    }
-    if let mesh {
-      guard resolution.dpi != nil else {
-        throw ValidationError("--mesh needs --dpi: the model's size is in millimeters")
-      }
-      guard MeshFile.Format(path: mesh) != nil else {
-        throw ValidationError("--mesh \(mesh): the name must end in .stl or .3mf")
-      }
-    } else if meshHeight != nil || meshBase != nil || meshWall != nil || meshPlate != nil
-      || meshSplit
-    {
-      throw ValidationError(
-        "--mesh-height, --mesh-base, --mesh-wall, --mesh-plate and --mesh-split need --mesh")
-    }
-    let (height, base, wall) = try meshSizes()
-    guard height > 0 else { throw ValidationError("--mesh-height must be more than 0") }
-    guard base >= 0 else { throw ValidationError("--mesh-base must not be negative") }
-    guard wall >= 0 else { throw ValidationError("--mesh-wall must not be negative") }
-    if meshSplit {
-      guard let mesh, MeshFile.Format(path: mesh) == .threeMF else {
-        throw ValidationError("--mesh-split needs a .3mf --mesh: an STL holds one object")
-      }
-      guard base > 0 else {
-        throw ValidationError("--mesh-split needs a plate: --mesh-base more than 0")
-      }
-    }
-    if meshPlate == .outline {
-      guard base > 0 else {
-        throw ValidationError("--mesh-plate outline needs --mesh-base more than 0")
-      }
-      guard try resolution.pixels(cutOffset, option: "--cut-offset", allowNegative: true) >= 0
-      else {
-        throw ValidationError(
-          "--mesh-plate outline needs a --cut-offset of 0 or more: the plate holds the ink")
-      }
-    }
-    if let canvas { _ = try canvasSize(canvas) }
+    _ = try request()
     if watch, output.output == "-" {
       throw ValidationError("--watch writes a file; give -o a path, not -")
-    }
-    if let faceIndex, !(0...65_535).contains(faceIndex) {
-      throw ValidationError("--face-index must be in 0...65535, got \(faceIndex)")
-    }
-    if faceIndex != nil, mask != nil {
-      throw ValidationError("--face-index needs text, not --mask")
-    }
-    guard maxPixels > 0 else {
-      throw ValidationError("--max-pixels must be positive, got \(maxPixels)")
-    }
-    _ = try materialSettings(material, relief: relief, light: light, dpi: resolution.dpi)
-    if let conflict = OutputConflicts.check(outputs: try plan().paths, inputs: inputPaths) {
-      throw ValidationError(conflict)
     }
   }
 
   /// The job, every argument turned into library values (all checked in `validate`).
   func job(resources: Resources) throws -> RenderJob {
-    let source: MaskSource
-    if let mask {
-      source = .picture(
-        PictureMask(path: mask, mode: maskMode, invert: invertMask, threshold: maskThreshold))
-    } else {
-      let face = try font.map { try TextMask.font($0, index: faceIndex, resources: resources) }
-      source = .text(
-        TextMask(
-          text: try textFile.map(TextMask.read(file:)) ?? TextMask.unescaped(text ?? ""),
-          fontPath: face?.path, fontIndex: face?.index ?? faceIndex ?? 0,
-          style: TextStyle(
-            pixelSize: try pixelSize(), alignment: align,
-            letterSpacing: Float(
-              try resolution.pixels(letterSpacing, option: "--letter-spacing", allowNegative: true)),
-            lineHeight: lineHeight,
-            padding: try padding.map { Float(try resolution.pixels($0, option: "--padding")) },
-            direction: textDirection, features: features, variations: variations),
-          inkHeight: try height.map { try resolution.pixels($0, option: "--height") },
-          capHeight: try capHeight.map { try resolution.pixels($0, option: "--cap-height") },
-          canvas: try canvas.map(canvasSize), fallback: !noFallback))
-    }
-    return RenderJob(
-      mask: source, material: material.material,
-      settings: try materialSettings(material, relief: relief, light: light, dpi: resolution.dpi),
-      shadingImagePath: shadingImage, output: try plan(), parallelism: threads.parallelism,
-      limits: RenderLimits(
-        maxPixels: maxPixels,
-        maxMemory: maxMemory?.bytes ?? RenderLimits.defaultMemory))
-  }
-
-  /// The mesh's relief height, plate and wall, in mm.
-  private func meshSizes() throws -> (height: Double, base: Double, wall: Double) {
-    let millimetres = 25.4 / (resolution.dpi ?? 96)
-    func mm(_ length: Length?, _ option: String) throws -> Double? {
-      try length.map {
-        try resolution.pixels($0, option: option, allowNegative: true) * millimetres
-      }
-    }
-    return (
-      try mm(meshHeight, "--mesh-height") ?? MeshSpec.defaultHeight,
-      try mm(meshBase, "--mesh-base") ?? MeshSpec.defaultBase, try mm(meshWall, "--mesh-wall") ?? 0
-    )
-  }
-
-  /// Every file this command writes.
-  private func plan() throws -> OutputPlan {
-    var laser = LaserRequest()
-    laser.engraveOptions = try engraving.options(resolution: resolution)
-    if let engrave { laser.engrave = (engrave, try engraving.options(resolution: resolution)) }
-    if let depthMap { laser.depthMap = (depthMap, depthMapBits, depthMapInvert) }
-    if let svg {
-      let point = cutRegion
-      let dpi = resolution.dpi ?? 96
-      laser.svg = SVGRequest(
-        path: svg,
-        cutOffset: try resolution.pixels(cutOffset, option: "--cut-offset", allowNegative: true),
-        cutJoin: cutJoin,
-        cutRegion: point.map { (x: $0.x, y: $0.y) }, cutOuter: cutOuter,
-        cutMinSize: try resolution.pixels(cutMinSize, option: "--cut-min-size"),
-        cutColor: try ColorLiteral.parse(cutColor).get().hex,
-        cutWidthMM: try cutWidth.map {
-          try resolution.pixels($0, option: "--cut-width") * 25.4 / dpi
-        }
-          ?? SVGDocument.cutWidthMM,
-        inkVectors: inkVectors)
-    }
-    if let mesh, let format = MeshFile.Format(path: mesh) {
-      let (height, base, wall) = try meshSizes()
-      laser.mesh = MeshRequest(
-        path: mesh, format: format, height: height, base: base, wall: wall,
-        plate: meshPlate ?? .rectangle,
-        plateOffset: try resolution.pixels(cutOffset, option: "--cut-offset", allowNegative: true),
-        split: meshSplit)
-    }
-    return OutputPlan(
-      image: output.output, format: output.format, depth: output.depth,
-      compression: output.compression,
-      resolution: resolution.resolution, laser: laser, stagesDirectory: saveStages)
+    try request().job(resources: resources, parallelism: threads.parallelism)
   }
 
   func run() throws {
     let resources = try Resources.locate()
     // The warning is about PNG's pixels per meter: a JPEG stores a whole DPI exactly.
     let writesPNG =
-      (try? output.outputFormat()) == .png || engrave != nil || depthMap != nil
-      || saveStages != nil
+      (try? RenderRequest.picture(requestValues(of: output)))?.format == .png || engrave != nil
+      || depthMap != nil || saveStages != nil
     if writesPNG, let warning = resolution.resolution?.roundTripWarning {
       messages.say("warning: \(warning)")
     }
@@ -535,42 +212,6 @@ struct RenderCommand: ParsableCommand {
       return
     }
     try write(try job.run(resources: resources, cache: StageCache(disk: cache.ballCache)), job: job)
-  }
-
-  /// The em size in pixels: `--size` (pt, mm, cm or in with --dpi), 160 without it.
-  private func pixelSize() throws -> Float {
-    guard let size else { return TextStyle.referenceSize }
-    let pixels = try resolution.pixels(size, option: "--size")
-    guard pixels >= 1, pixels <= 10_000 else {
-      throw ValidationError(
-        size.isPhysical
-          ? "--size \(size) is \(pixels) pixels; it must be 1...10000 pixels"
-          : "--size must be in 1...10000 pixels, got \(size)")
-    }
-    return Float(pixels)
-  }
-
-  /// The canvas in whole pixels (rounded).
-  private func canvasSize(_ canvas: CanvasArgument) throws -> CanvasSize {
-    let w = try resolution.pixels(canvas.width, option: "--canvas")
-    let h = try resolution.pixels(canvas.height, option: "--canvas")
-    guard w >= 1, h >= 1 else {
-      throw ValidationError(
-        "--canvas \(canvas.width)x\(canvas.height) is under a pixel wide or high")
-    }
-    return CanvasSize(width: Int(w.rounded()), height: Int(h.rounded()))
-  }
-
-  private var inputPaths: [(option: String, path: String)] {
-    var paths: [(String, String)] = []
-    if let mask { paths.append(("--mask", mask)) }
-    if let textFile, textFile != "-" { paths.append(("--text-file", textFile)) }
-    if let font, FontCatalog.isPath(font) { paths.append(("--font", font)) }
-    if let shadingImage { paths.append(("--shading-image", shadingImage)) }
-    if FileManager.default.fileExists(atPath: material.material) {
-      paths.append(("--material", material.material))
-    }
-    return paths
   }
 
   private func write(_ result: RenderJob.Output, job: RenderJob) throws {

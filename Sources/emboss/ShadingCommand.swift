@@ -31,9 +31,30 @@ struct ShadingCommand: ParsableCommand {
         throw ValidationError("--size: \(error.message)")
       }
     }
-    _ = try materialSettings(material, light: light)
+    _ = try settings()
+    _ = try picture()
     if let conflict = OutputConflicts.check(outputs: [("-o", output.output)], inputs: []) {
       throw ValidationError(conflict)
+    }
+  }
+
+  /// `--set` and the key light as settings on the material's keys, checked.
+  private func settings() throws -> [MaterialSetting] {
+    do {
+      return try RenderRequest.materialSettings(requestValues(of: material) + requestValues(of: light))
+    } catch {
+      throw ValidationError(error.commandLineMessage)
+    }
+  }
+
+  /// The picture's format, bits and compression, checked.
+  private func picture() throws -> (
+    path: String, format: PictureFormat, depth: BitDepth, compression: Int
+  ) {
+    do {
+      return try RenderRequest.picture(requestValues(of: output))
+    } catch {
+      throw ValidationError(error.commandLineMessage)
     }
   }
 
@@ -42,13 +63,14 @@ struct ShadingCommand: ParsableCommand {
     var sources: [String] = []
     let spec = try MaterialLoader.load(
       material.material, library: resources.materialLibrary,
-      settings: try materialSettings(material, light: light), sources: &sources)
+      settings: try settings(), sources: &sources)
     let image = Pipeline.shadingImage(
       material: spec, size: size, cache: StageCache(disk: cache.ballCache),
       parallelism: threads.parallelism)
+    let picture = try picture()
     let data = try PictureCodec.encode(
-      CanvasImage(image), format: try output.outputFormat(), depth: output.depth,
-      compression: output.compression)
+      CanvasImage(image), format: picture.format, depth: picture.depth,
+      compression: picture.compression)
     try OutputFile.write(data, to: output.output)
   }
 }

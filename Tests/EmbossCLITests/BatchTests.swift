@@ -1,3 +1,4 @@
+import EmbossBatch
 import EmbossKit
 import Foundation
 import XCTest
@@ -69,7 +70,7 @@ final class BatchTests: XCTestCase {
       try files("out").keys.sorted(), ["001-Anna.png", "002-Bob-Jr.png", "004-Two-Lines.png"])
     let entries = try manifest("names.csv.manifest.jsonl")
     XCTAssertEqual(entries.map(\.row), [1, 2, 3, 4], "in row order")
-    XCTAssertEqual(entries.map(\.status), ["rendered", "rendered", "failed", "rendered"])
+    XCTAssertEqual(entries.map(\.status), [.rendered, .rendered, .failed, .rendered])
     let anna = try Data(contentsOf: URL(fileURLWithPath: path("out/001-Anna.png")))
     XCTAssertEqual(entries[0].outputs.first?.sha256, SHA256Digest.hex(anna))
     // The row's size column wins over the command line's default.
@@ -118,12 +119,12 @@ final class BatchTests: XCTestCase {
     let again = try run(arguments)
     XCTAssertEqual(again.status, 0, again.stderr)
     XCTAssertEqual(
-      try manifest("rows.csv.manifest.jsonl").map(\.status), ["skipped", "rendered", "skipped"])
+      try manifest("rows.csv.manifest.jsonl").map(\.status), [.skipped, .rendered, .skipped])
     XCTAssertEqual(try files("out"), first)
     try write("rows.csv", "text\nOne\nTwo\nThree!\n")
     XCTAssertEqual(try run(arguments).status, 0)
     XCTAssertEqual(
-      try manifest("rows.csv.manifest.jsonl").map(\.status), ["skipped", "skipped", "rendered"])
+      try manifest("rows.csv.manifest.jsonl").map(\.status), [.skipped, .skipped, .rendered])
     // A run killed before its end leaves only the partial manifest (entries in row order
     // up to where it stopped): the next run takes it up.
     let manifestPath = path("rows.csv.manifest.jsonl")
@@ -133,7 +134,7 @@ final class BatchTests: XCTestCase {
     try FileManager.default.removeItem(atPath: manifestPath)
     XCTAssertEqual(try run(arguments).status, 0)
     XCTAssertEqual(
-      try manifest("rows.csv.manifest.jsonl").map(\.status), ["skipped", "rendered", "rendered"])
+      try manifest("rows.csv.manifest.jsonl").map(\.status), [.skipped, .rendered, .rendered])
     XCTAssertFalse(FileManager.default.fileExists(atPath: manifestPath + ".partial"))
   }
 
@@ -160,7 +161,7 @@ final class BatchTests: XCTestCase {
     let first = try run(arguments)
     XCTAssertEqual(first.status, 0, first.stderr)
     let before = try files("out")
-    func statuses() throws -> [String] { try manifest("rows.csv.manifest.jsonl").map(\.status) }
+    func statuses() throws -> [String] { try manifest("rows.csv.manifest.jsonl").map(\.status.rawValue) }
     XCTAssertEqual(try run(arguments).status, 0)
     XCTAssertEqual(try statuses(), ["skipped", "skipped", "skipped", "skipped"])
     // The parent of row 1's material: row 1 again, with the new colour.
@@ -220,7 +221,7 @@ final class BatchTests: XCTestCase {
     XCTAssertEqual(try files("killed"), try files("whole"))
     let entries = try manifest("killed.jsonl")
     XCTAssertEqual(entries.map(\.row), Array(1...10))
-    XCTAssertTrue(entries.contains { $0.status == "skipped" }, "the killed run's rows were kept")
+    XCTAssertTrue(entries.contains { $0.status == .skipped }, "the killed run's rows were kept")
     XCTAssertFalse(FileManager.default.fileExists(atPath: partial))
   }
 

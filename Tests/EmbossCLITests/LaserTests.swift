@@ -357,7 +357,7 @@ final class LaserTests: XCTestCase {
       ),
       (
         ["render", "A", "--engrave", "e.png", "--dither", "floyd-stienberg", "-o", "x.png"], 64,
-        "'--dither <method>': unknown dither 'floyd-stienberg'; did you mean 'floyd-steinberg'? (one of: threshold, floyd-steinberg"
+        "--dither: unknown dither 'floyd-stienberg'; did you mean 'floyd-steinberg'? (one of: threshold, floyd-steinberg"
       ),
       (["render", "A", "--svg", "t.svg", "-o", "x.png"], 64, "--svg needs --dpi"),
       (

@@ -1,3 +1,4 @@
+import EmbossBatch
 import EmbossKit
 import Foundation
 import XCTest

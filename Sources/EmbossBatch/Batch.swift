@@ -1,5 +1,5 @@
-import CCrypto
 import CSV
+import EmbossKit
 import Foundation
 
 /// One row of a batch file: its number (1 for the first row after the header) and its
@@ -298,33 +298,18 @@ public struct NameTemplate: Sendable, Equatable {
   }
 }
 
-/// SHA-256 digests, as lowercase hexadecimal.
-public enum SHA256Digest {
-  /// The SHA-256 digest of `data`, as 64 lowercase hexadecimal digits.
-  public static func hex(_ data: Data) -> String {
-    bytes(data).map { String(format: "%02x", $0) }.joined()
-  }
-
-  /// The SHA-256 digest of `data`: 32 bytes.
-  public static func bytes(_ data: Data) -> [UInt8] {
-    var digest = [UInt8](repeating: 0, count: 32)
-    var length: UInt32 = 0
-    let ok = data.withUnsafeBytes { bytes in
-      EVP_Digest(bytes.baseAddress, bytes.count, &digest, &length, EVP_sha256(), nil)
-    }
-    precondition(ok == 1 && length == 32, "SHA-256 failed")
-    return digest
-  }
-
-  /// The digest of the file at `path`, nil when it cannot be read.
-  public static func hex(file path: String) -> String? {
-    guard let data = FileManager.default.contents(atPath: path) else { return nil }
-    return hex(data)
-  }
-}
-
 /// One line of a batch's manifest (JSON Lines): what a row was given, what it wrote.
 public struct BatchManifestEntry: Codable, Sendable, Equatable {
+  /// What became of a row.
+  public enum Status: String, Codable, Sendable {
+    /// Rendered by this run.
+    case rendered
+    /// Its outputs were there as a previous run wrote them, its inputs unchanged.
+    case skipped
+    /// It failed: the entry's `error` says why.
+    case failed
+  }
+
   /// A file a row wrote, and its digest.
   public struct Output: Codable, Sendable, Equatable {
     /// The file's path as written in the manifest.
@@ -337,7 +322,7 @@ public struct BatchManifestEntry: Codable, Sendable, Equatable {
   public var row: Int
   /// `rendered`, `skipped` (its outputs were already there, as a previous run wrote them)
   /// or `failed`.
-  public var status: String
+  public var status: Status
   /// SHA-256 of the row's render arguments and emboss's version.
   public var inputs: String
   /// The files the row wrote (or, when skipped, found as a previous run wrote them).
@@ -364,7 +349,7 @@ public struct BatchManifestEntry: Codable, Sendable, Equatable {
 
   /// An entry with no gang sheet place.
   public init(
-    row: Int, status: String, inputs: String, outputs: [Output], error: String?,
+    row: Int, status: Status, inputs: String, outputs: [Output], error: String?,
     milliseconds: Double
   ) {
     self.row = row
@@ -485,11 +470,13 @@ public struct BatchShard: Sendable, Equatable {
 /// Runs a batch: each row of a rows file rendered by `render`, in parallel, reusing a stage
 /// cache per worker, every row reported in a manifest written in row order.
 public struct BatchRunner {
-  /// What a row renders: its render arguments (hashed as the row's inputs) and the paths it
-  /// writes (checked for collisions before anything is rendered).
+  /// What a row renders: its request (whose values are hashed as the row's inputs) and the
+  /// paths it writes (checked for collisions before anything is rendered).
   public struct Plan: Sendable {
-    /// The row's render arguments, in order, as a command line would give them.
-    public var arguments: [String]
+    /// The row's request; nil for a plan made of arguments alone.
+    public var request: RenderRequest?
+    /// What the row's input hash covers besides its files: its request's text and values.
+    public var key: [String]
     /// The files the row writes, as paths.
     public var outputs: [String]
     /// The files the row reads (its material and what that extends, a font file, a mask
@@ -497,9 +484,20 @@ public struct BatchRunner {
     /// so an edited file renders the row again.
     public var inputFiles: [String]
 
-    /// A row's arguments, outputs and the files it reads.
-    public init(arguments: [String], outputs: [String], inputFiles: [String] = []) {
-      self.arguments = arguments
+    /// A row's request, outputs and the files it reads.
+    public init(request: RenderRequest, outputs: [String], inputFiles: [String] = []) {
+      self.request = request
+      self.key =
+        ["text", request.text ?? ""] + request.values.map { $0.option.key + "=" + $0.value }
+      self.outputs = outputs
+      self.inputFiles = inputFiles
+    }
+
+    /// A row's inputs as words, outputs and the files it reads: for a runner that renders
+    /// something other than a request.
+    public init(key: [String], outputs: [String], inputFiles: [String] = []) {
+      self.request = nil
+      self.key = key
       self.outputs = outputs
       self.inputFiles = inputFiles
     }
@@ -626,30 +624,30 @@ public struct BatchRunner {
         switch work.plan {
         case .failure(let error):
           result = BatchManifestEntry(
-            row: work.row, status: "failed", inputs: "", outputs: [], error: error.message,
+            row: work.row, status: .failed, inputs: "", outputs: [], error: error.message,
             milliseconds: 0)
         case .success(let plan):
-          // The arguments, and what the files they name hold.
+          // The request, and what the files it names hold.
           let files = plan.inputFiles.flatMap { [$0, fileDigests.digest($0)] }
           let inputs = SHA256Digest.hex(
-            Data(([version] + plan.arguments + ["files"] + files).joined(separator: "\u{0}").utf8))
-          if let old = work.previous, old.status != "failed", old.inputs == inputs,
+            Data(([version] + plan.key + ["files"] + files).joined(separator: "\u{0}").utf8))
+          if let old = work.previous, old.status != .failed, old.inputs == inputs,
             old.outputs.map(\.path) == plan.outputs,
             old.outputs.allSatisfy({ SHA256Digest.hex(file: $0.path) == $0.sha256 })
           {
             result = old
-            result.status = "skipped"
+            result.status = .skipped
           } else {
             do {
               try render(plan, cache)
               result = BatchManifestEntry(
-                row: work.row, status: "rendered", inputs: inputs,
+                row: work.row, status: .rendered, inputs: inputs,
                 outputs: plan.outputs.map {
                   .init(path: $0, sha256: SHA256Digest.hex(file: $0) ?? "")
                 }, error: nil, milliseconds: 0)
             } catch {
               result = BatchManifestEntry(
-                row: work.row, status: "failed", inputs: inputs, outputs: [],
+                row: work.row, status: .failed, inputs: inputs, outputs: [],
                 error: (error as? EmbossError)?.message ?? Self.describe(error), milliseconds: 0)
             }
           }
@@ -858,16 +856,70 @@ private final class BatchState: @unchecked Sendable {
     finished[index] = result
     done += 1
     while var ready = finished.removeValue(forKey: written) {
-      if ready.status != "failed" { place?(&ready) }
+      if ready.status != .failed { place?(&ready) }
       switch ready.status {
-      case "failed": counts.failed += 1
-      case "skipped": counts.skipped += 1
-      default: counts.rendered += 1
+      case .failed: counts.failed += 1
+      case .skipped: counts.skipped += 1
+      case .rendered: counts.rendered += 1
       }
       handle.write(Data((ready.line() + "\n").utf8))
       entry(ready)
       written += 1
     }
     return (done, counts.failed, counts.skipped)
+  }
+}
+
+extension BatchManifestEntry {
+  /// The entries of a sharded batch's manifests (each shard's given once), in row order.
+  ///
+  /// Throws when a row is in two manifests, when the manifests are of different batches
+  /// (other row or shard counts, other inputs for a row), and when a row of the batch is in
+  /// none (naming the missing shards).
+  public static func merge(_ manifests: [String]) throws -> [BatchManifestEntry] {
+    var merged: [Int: (entry: BatchManifestEntry, path: String)] = [:]
+    // The batch's shard count and row count, as the first manifest that records them says.
+    var batch: (shards: Int, rows: Int, path: String)? = nil
+    for path in manifests {
+      for entry in try readAll(path) {
+        if let shards = entry.shardCount, let rows = entry.batchRows {
+          if let batch, batch.shards != shards || batch.rows != rows {
+            throw EmbossError(
+              "'\(path)' is of a batch of \(rows) rows in \(shards) shards, '\(batch.path)' of \(batch.rows) rows in \(batch.shards): not the same batch"
+            )
+          }
+          batch = batch ?? (shards, rows, path)
+        }
+        if let other = merged[entry.row] {
+          if other.entry.inputs != entry.inputs, !other.entry.inputs.isEmpty, !entry.inputs.isEmpty
+          {
+            throw EmbossError(
+              "row \(entry.row) has other inputs in '\(path)' than in '\(other.path)': not the same batch"
+            )
+          }
+          throw EmbossError(
+            "row \(entry.row) is in '\(other.path)' and again in '\(path)': give each shard's manifest once"
+          )
+        }
+        merged[entry.row] = (entry, path)
+      }
+    }
+    if let batch {
+      let missing = batch.rows > 0 ? (1...batch.rows).filter { merged[$0] == nil } : []
+      if !missing.isEmpty {
+        let shards = Set(missing.map { ($0 - 1) % batch.shards }).sorted()
+        let rows = missing.prefix(10).map(String.init).joined(separator: ", ")
+        throw EmbossError(
+          "\(missing.count) of \(batch.rows) rows are in no manifest (rows \(rows)\(missing.count > 10 ? ", ..." : "")): "
+            + "missing shard\(shards.count > 1 ? "s" : "") "
+            + shards.map { "\($0)/\(batch.shards)" }.joined(separator: ", "))
+      }
+      if let extra = merged.keys.first(where: { $0 < 1 || $0 > batch.rows }) {
+        throw EmbossError(
+          "row \(extra) of '\(merged[extra]?.path ?? "")' is past the batch's \(batch.rows) rows: not the same batch"
+        )
+      }
+    }
+    return merged.sorted { $0.key < $1.key }.map(\.value.entry)
   }
 }

@@ -1,3 +1,4 @@
+import EmbossKit
 import Foundation
 
 /// Packs a batch's rows onto laser-bed-sized sheets, as LightBurn's grid array does: each
