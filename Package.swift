@@ -144,7 +144,7 @@ let package = Package(
       dependencies: [
         "EmbossKit", "EmbossSupport", "EmbossRaster", "EmbossModel", "EmbossText", "EmbossRelief",
         "EmbossShading", "EmbossEngrave", "EmbossCompositing", "EmbossMaterials",
-        "EmbossSnapshotTesting",
+        "EmbossSnapshotTesting", "EmbossBatch",
         .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
       ],
       exclude: ["__Snapshots__", "FuzzRegressions", "Fixtures"]

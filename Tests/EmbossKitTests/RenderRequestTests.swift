@@ -1,0 +1,156 @@
+import EmbossBatch
+import EmbossKit
+import Foundation
+import XCTest
+
+/// `RenderRequest`: made only by its checking initializer (from values, a batch row or
+/// JSON), its errors naming options in the caller's words.
+final class RenderRequestTests: XCTestCase {
+  private func request(_ values: [(RenderOption, String)], text: String? = "Hi")
+    throws(RequestError) -> RenderRequest
+  {
+    try RenderRequest(text: text, values: values.map { RenderRequest.Value($0.0, $0.1) })
+  }
+
+  private func error(_ text: String?, _ values: [(RenderOption, String)]) -> String? {
+    do throws(RequestError) {
+      _ = try request(values, text: text)
+      return nil
+    } catch {
+      return error.message { $0.key }
+    }
+  }
+
+  func testValuesAreCanonicalLastWinsAndListsKeepAll() throws {
+    let a = try request([
+      (.output, "a.png"), (.size, "20"), (.set, "surface.ambient=0.1"), (.size, "30"),
+      (.set, "surface.shininess=60"),
+    ])
+    let b = try request([
+      (.set, "surface.ambient=0.1"), (.size, "30"), (.set, "surface.shininess=60"),
+      (.output, "a.png"),
+    ])
+    XCTAssertEqual(a, b)
+    XCTAssertEqual(a.value(.size), "30")
+    XCTAssertEqual(
+      a.values.filter { $0.option == .set }.map(\.value),
+      ["surface.ambient=0.1", "surface.shininess=60"])
+    // In the table's order.
+    let order = a.values.map { RenderOption.all.firstIndex(of: $0.option) ?? -1 }
+    XCTAssertEqual(order, order.sorted())
+  }
+
+  func testInvalidRequestsCannotBeMade() {
+    let cases: [([(RenderOption, String)], String?, String)] = [
+      ([(.size, "0"), (.output, "a.png")], "Hi", "size must be in 1...10000 pixels, got 0"),
+      ([(.size, "abc"), (.output, "a.png")], "Hi", "size abc: expected a length"),
+      ([(.dpi, "0"), (.output, "a.png")], "Hi", "dpi must be in 1...100000"),
+      ([(.size, "5mm"), (.output, "a.png")], "Hi", "size 5mm is a physical length: give dpi too"),
+      ([(.maskThreshold, "300"), (.output, "a.png")], "Hi", "mask-threshold must be in 0...255"),
+      ([(.compression, "12"), (.output, "a.png")], "Hi", "compression must be in 0...9"),
+      ([(.depth, "16"), (.output, "a.jpg")], "Hi", "depth 16 needs a PNG output"),
+      ([(.depth, "12"), (.output, "a.png")], "Hi", "depth 12: expected 8 or 16"),
+      ([(.svg, "a.svg"), (.output, "a.png")], "Hi", "svg needs dpi"),
+      ([(.mesh, "a.stl"), (.output, "a.png")], "Hi", "mesh needs dpi"),
+      ([(.meshHeight, "2"), (.output, "a.png")], "Hi", "need mesh"),
+      ([(.textFile, "t.txt"), (.output, "a.png")], "Hi", "give the text or text-file, not both"),
+      ([(.output, "a.png")], nil, "no text to emboss"),
+      ([(.size, "20")], "Hi", "output is missing"),
+      ([(.capHeight, "20"), (.size, "20"), (.output, "a.png")], "Hi", "not both"),
+      ([(.reliefDepth, "2x"), (.scale, "3"), (.output, "a.png")], "Hi", "not both"),
+      ([(.gamma, "nan"), (.output, "a.png")], "Hi", "gamma must be in 0.1...10"),
+      ([(.lineHeight, "0"), (.output, "a.png")], "Hi", "line-height must be in (0, 100]"),
+      ([(.mirror, "maybe"), (.output, "a.png")], "Hi", "mirror is a flag"),
+      ([(.set, "surface.shininess=0"), (.output, "a.png")], "Hi", "surface.shininess"),
+      ([(.radius, "-3"), (.output, "a.png")], "Hi", "radius must be a length of 0 or more"),
+      ([(.engrave, "a.png"), (.output, "a.png")], "Hi", "a.png"),
+      ([(.engrave, "e.jpg"), (.output, "a.png")], "Hi", "engrave"),
+      ([(.canvas, "0x10"), (.output, "a.png")], "Hi", "canvas 0x10: expected WIDTHxHEIGHT"),
+      ([(.maxMemory, "lots"), (.output, "a.png")], "Hi", "max-memory lots"),
+      ([(.dither, "floid"), (.output, "a.png")], "Hi", "dither: "),
+      ([(.meshPlate, "disc"), (.output, "a.png")], "Hi", "mesh-plate disc: expected rect or outline"),
+    ]
+    for (values, text, expected) in cases {
+      let message = error(text, values)
+      XCTAssertTrue(message?.contains(expected) == true, "\(values): \(message ?? "accepted")")
+    }
+  }
+
+  func testMessagesNameOptionsInTheCallersWords() {
+    do throws(RequestError) {
+      _ = try request([(.capHeight, "20"), (.size, "20"), (.output, "a.png")])
+      XCTFail("accepted")
+    } catch {
+      XCTAssertEqual(error.description, "give --cap-height or --size, not both")
+      XCTAssertEqual(
+        error.message { "column '\($0.key)'" },
+        "give column 'cap-height' or column 'size', not both")
+    }
+  }
+
+  func testJSONIsTheValuesAndIsCheckedWhenRead() throws {
+    let json = #"""
+      {"text": "Hi", "output": "a.png", "size": 20, "mirror": true, "set": ["surface.ambient=0.1"]}
+      """#
+    let request = try JSONDecoder().decode(RenderRequest.self, from: Data(json.utf8))
+    XCTAssertEqual(request.text, "Hi")
+    XCTAssertEqual(request.value(.size), "20")
+    XCTAssertEqual(request.value(.mirror), "true")
+    XCTAssertEqual(
+      try JSONDecoder().decode(RenderRequest.self, from: JSONEncoder().encode(request)), request)
+    for bad in [
+      #"{"text": "Hi", "output": "a.png", "size": 0}"#,
+      #"{"text": "Hi", "output": "a.png", "colour": "red"}"#,
+      #"{"text": "Hi", "output": "a.png", "threads": 4}"#,
+      #"{"text": "Hi", "output": "a.png", "size": [1, 2]}"#,
+    ] {
+      XCTAssertThrowsError(try JSONDecoder().decode(RenderRequest.self, from: Data(bad.utf8)), bad)
+    }
+  }
+
+  func testTheJobIsTheRequest() throws {
+    let job = try request([
+      (.output, "a.png"), (.size, "10mm"), (.dpi, "254"), (.align, "left"), (.mirror, "true"),
+      (.engrave, "e.png"), (.radius, "2mm"),
+    ]).job(resources: try Resources.locate())
+    guard case .text(let text) = job.mask else { return XCTFail("not text") }
+    XCTAssertEqual(text.text, "Hi")
+    XCTAssertEqual(text.style.pixelSize, 100, accuracy: 1e-4)
+    XCTAssertEqual(text.style.alignment, .left)
+    XCTAssertEqual(job.output.laser.engrave?.options.mirror, true)
+    XCTAssertEqual(job.output.resolution?.dpi, 254)
+    XCTAssertEqual(job.settings.map(\.key), ["relief.radius"])
+  }
+
+  func testBatchRowsBecomeRequests() throws {
+    let requests = try BatchRequests(
+      defaults: [
+        RenderRequest.Value(.height, "40"), RenderRequest.Value(.material, "gold"),
+      ],
+      templates: [(.output, try NameTemplate("out/{row}.png", option: "--name"))])
+    let row = BatchRow(
+      number: 3,
+      values: [
+        "text": "A\\nB", "size": "30", "mirror": "yes", "set": "surface.ambient=0.1; surface.shininess=9",
+        "customer": "x",
+      ])
+    let request = try requests.request(for: row)
+    XCTAssertEqual(request.text, "A\nB")
+    XCTAssertNil(request.value(.height), "a row's size drops the defaults' height")
+    XCTAssertEqual(request.value(.size), "30")
+    XCTAssertEqual(request.value(.material), "gold")
+    XCTAssertEqual(request.value(.mirror), "true")
+    XCTAssertEqual(
+      request.values.filter { $0.option == .set }.map(\.value),
+      ["surface.ambient=0.1", "surface.shininess=9"])
+    XCTAssertEqual(request.output, "out/3.png")
+    XCTAssertThrowsError(
+      try requests.request(for: BatchRow(number: 1, values: ["text": "A", "engrave": "e.png"])))
+    XCTAssertThrowsError(
+      try requests.request(for: BatchRow(number: 1, values: ["text": "A", "mirror": "perhaps"])))
+    XCTAssertThrowsError(
+      try BatchRequests(
+        defaults: [RenderRequest.Value(.engrave, "e.png")],
+        templates: [(.output, try NameTemplate("o.png", option: "--name"))]))
+  }
+}
