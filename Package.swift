@@ -73,41 +73,60 @@ let package = Package(
     ),
     .target(name: "CClipper", linkerSettings: [.linkedLibrary("polyclipping")]),
     // The library, one target per stage, following the data flow (docs/architecture.md):
-    // Support -> Raster -> Model -> (Text, Relief, Shading, Engrave) -> Compositing,
-    // Materials -> EmbossKit (the pipeline), which re-exports them all.
+    // Support -> Raster -> Geometry -> (Text, Relief, Engrave, Mesh), Model -> (Materials,
+    // Relief, Shading) -> Compositing; Codecs where files are read or written; EmbossKit (the
+    // request and the pipeline) re-exports them all; EmbossBatch runs requests from rows.
     .target(name: "EmbossSupport", dependencies: ["CSupport"]),
-    .target(name: "EmbossRaster", dependencies: ["EmbossSupport", "CPNG", "CImageFormats"]),
-    .target(name: "EmbossModel", dependencies: ["EmbossSupport", "EmbossRaster"]),
+    // Images in memory: planes, masks, RGBA and canvas images.
+    .target(name: "EmbossRaster", dependencies: ["EmbossSupport"]),
+    // Exact shapes and distances to them: outlines (glyphs' and traced), the distance core
+    // the relief, the cut lines and the mesh are built on.
+    .target(name: "EmbossGeometry", dependencies: ["EmbossSupport", "EmbossRaster"]),
+    // Files of pictures: PNG (libpng), JPEG and WebP read and written, a picture as a mask,
+    // pictures compared. Only the stages that read or write files import it.
+    .target(
+      name: "EmbossCodecs",
+      dependencies: ["EmbossSupport", "EmbossRaster", "EmbossGeometry", "CPNG", "CImageFormats"]),
+    // Materials as values: surfaces, lights, environments, reliefs and the parameter table.
+    .target(name: "EmbossModel", dependencies: ["EmbossSupport"]),
     .target(
       name: "EmbossText",
       dependencies: [
-        "EmbossSupport", "EmbossRaster", "CFreeType", "CFontconfig", "CHarfBuzz", "CFriBidi",
+        "EmbossSupport", "EmbossRaster", "EmbossGeometry", "CFreeType", "CFontconfig",
+        "CHarfBuzz", "CFriBidi",
       ]),
-    .target(name: "EmbossRelief", dependencies: ["EmbossSupport", "EmbossRaster", "EmbossModel"]),
-    .target(name: "EmbossShading", dependencies: ["EmbossSupport", "EmbossRaster", "EmbossModel"]),
     .target(
-      name: "EmbossEngrave", dependencies: ["EmbossSupport", "EmbossRaster", "CClipper"]),
+      name: "EmbossRelief",
+      dependencies: ["EmbossSupport", "EmbossRaster", "EmbossGeometry", "EmbossModel"]),
+    .target(
+      name: "EmbossShading",
+      dependencies: ["EmbossSupport", "EmbossRaster", "EmbossModel", "EmbossCodecs"]),
+    .target(
+      name: "EmbossEngrave",
+      dependencies: [
+        "EmbossSupport", "EmbossRaster", "EmbossGeometry", "EmbossCodecs", "CClipper",
+      ]),
     .target(
       name: "EmbossMesh",
       dependencies: [
-        "EmbossSupport", "EmbossRaster", "EmbossModel", "EmbossRelief", "EmbossEngrave", "CZip",
+        "EmbossSupport", "EmbossRaster", "EmbossGeometry", "EmbossModel", "EmbossRelief",
+        "EmbossEngrave", "CZip",
       ]),
     .target(
       name: "EmbossCompositing",
       dependencies: [
-        "EmbossSupport", "EmbossRaster", "EmbossModel", "EmbossRelief", "EmbossShading",
+        "EmbossSupport", "EmbossRaster", "EmbossGeometry", "EmbossModel", "EmbossRelief",
+        "EmbossShading",
       ]),
     .target(
       name: "EmbossMaterials",
-      dependencies: [
-        "EmbossSupport", "EmbossRaster", "EmbossModel", .product(name: "Yams", package: "Yams"),
-      ]),
+      dependencies: ["EmbossSupport", "EmbossModel", .product(name: "Yams", package: "Yams")]),
     .target(
       name: "EmbossKit",
       dependencies: [
-        "EmbossSupport", "EmbossRaster", "EmbossModel", "EmbossText", "EmbossRelief",
-        "EmbossShading", "EmbossEngrave", "EmbossCompositing", "EmbossMaterials", "EmbossMesh",
-        "CCrypto",
+        "EmbossSupport", "EmbossRaster", "EmbossGeometry", "EmbossCodecs", "EmbossModel",
+        "EmbossText", "EmbossRelief", "EmbossShading", "EmbossEngrave", "EmbossCompositing",
+        "EmbossMaterials", "EmbossMesh", "CCrypto",
       ]
     ),
     // A batch: rows (CSV or JSON Lines) -> requests -> outputs, a manifest, gang sheets.
@@ -142,8 +161,8 @@ let package = Package(
     .testTarget(
       name: "EmbossKitTests",
       dependencies: [
-        "EmbossKit", "EmbossSupport", "EmbossRaster", "EmbossModel", "EmbossText", "EmbossRelief",
-        "EmbossShading", "EmbossEngrave", "EmbossCompositing", "EmbossMaterials",
+        "EmbossKit", "EmbossSupport", "EmbossRaster", "EmbossCodecs", "EmbossText",
+        "EmbossEngrave", "EmbossCompositing", "EmbossMaterials",
         "EmbossSnapshotTesting", "EmbossBatch",
         .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
       ],
@@ -155,7 +174,8 @@ let package = Package(
     ),
     .testTarget(
       name: "EmbossCLITests",
-      dependencies: ["emboss", "EmbossKit", "EmbossBatch"]
+      dependencies: ["emboss", "EmbossKit", "EmbossBatch"],
+      exclude: ["Fixtures"]
     ),
   ]
 )

@@ -1,4 +1,5 @@
 import Dispatch
+import EmbossCodecs
 import EmbossRaster
 import EmbossSupport
 import Foundation

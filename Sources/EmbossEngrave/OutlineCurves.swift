@@ -1,4 +1,5 @@
 import CClipper
+import EmbossGeometry
 import EmbossRaster
 import EmbossSupport
 import Foundation

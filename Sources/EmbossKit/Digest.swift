@@ -25,4 +25,3 @@ public enum SHA256Digest {
     return hex(data)
   }
 }
-

@@ -53,7 +53,9 @@ public struct RenderRequest: Sendable, Equatable {
 
   /// One option's value as written: `size` = `20mm`, `mirror` = `true`.
   public struct Value: Sendable, Hashable {
+    /// The option.
     public let option: RenderOption
+    /// Its value as written.
     public let value: String
 
     /// A value for `option`.
@@ -109,7 +111,9 @@ public struct RenderRequest: Sendable, Equatable {
 
   /// Every path the render writes, with its option.
   public var outputs: [(option: RenderOption, path: String)] {
-    parts.plan.paths.map { (RenderOption.named($0.option.replacing("--", with: "")) ?? .output, $0.path) }
+    parts.plan.paths.map {
+      (RenderOption.named($0.option.replacing("--", with: "")) ?? .output, $0.path)
+    }
   }
 
   /// The files the render reads, by path: the material file and every file it extends, a
@@ -165,7 +169,9 @@ public struct RenderRequest: Sendable, Equatable {
   }
 
   /// The value of a flag: true when given as true.
-  func flag(_ option: RenderOption) -> Bool { value(option).flatMap(RenderOption.flagValue) ?? false }
+  func flag(_ option: RenderOption) -> Bool {
+    value(option).flatMap(RenderOption.flagValue) ?? false
+  }
 }
 
 extension RenderRequest: Codable {
@@ -189,13 +195,15 @@ extension RenderRequest: Codable {
       }
       guard let option = RenderOption.named(key.stringValue), option.scope != .run else {
         throw DecodingError.dataCorruptedError(
-          forKey: key, in: container, debugDescription: "'\(key.stringValue)' is not an option of a render")
+          forKey: key, in: container,
+          debugDescription: "'\(key.stringValue)' is not an option of a render")
       }
       func scalar(_ key: Key) throws -> String {
         if let bool = try? container.decode(Bool.self, forKey: key) { return String(bool) }
         if let string = try? container.decode(String.self, forKey: key) { return string }
         if let number = try? container.decode(Double.self, forKey: key) {
-          return number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
+          return number == number.rounded() && abs(number) < 1e15
+            ? String(Int(number)) : String(number)
         }
         throw DecodingError.dataCorruptedError(
           forKey: key, in: container,
@@ -215,6 +223,7 @@ extension RenderRequest: Codable {
     }
   }
 
+  /// The text and the values, as `init(from:)` reads them.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: Key.self)
     if let text { try container.encode(text, forKey: Key(stringValue: "text")) }
@@ -276,7 +285,9 @@ extension RenderRequest {
           "no text to emboss: give it as an argument (emboss render \"Hello\" -o hello.png), or {text-file} FILE, or a picture with {mask} FILE"
         )
       }
-      if textFile != nil, maskPath != nil { throw RequestError("give {text-file} or {mask}, not both") }
+      if textFile != nil, maskPath != nil {
+        throw RequestError("give {text-file} or {mask}, not both")
+      }
       let threshold = try r.integer(.maskThreshold) ?? 128
       guard (0...255).contains(threshold) else {
         throw RequestError("{mask-threshold} must be in 0...255, got \(threshold)")
@@ -284,7 +295,8 @@ extension RenderRequest {
       let maskMode: MaskMode = try r.choice(.maskMode) ?? .threshold
       let invert = try r.flag(.invertMask)
       if let maskPath {
-        source = .picture(PictureMask(path: maskPath, mode: maskMode, invert: invert, threshold: threshold))
+        source = .picture(
+          PictureMask(path: maskPath, mode: maskMode, invert: invert, threshold: threshold))
       } else if let textFile {
         source = .textFile(textFile)
       } else {
@@ -297,7 +309,9 @@ extension RenderRequest {
       if let faceIndex, !(0...65_535).contains(faceIndex) {
         throw RequestError("{face-index} must be in 0...65535, got \(faceIndex)")
       }
-      if faceIndex != nil, maskPath != nil { throw RequestError("{face-index} needs text, not {mask}") }
+      if faceIndex != nil, maskPath != nil {
+        throw RequestError("{face-index} needs text, not {mask}")
+      }
       var size = TextStyle.referenceSize
       if let written = r.string(.size), let pixels = try pixels(.size) {
         guard pixels >= 1, pixels <= 10_000 else {
@@ -311,7 +325,8 @@ extension RenderRequest {
       let spacing = try pixels(.letterSpacing, negative: true) ?? 0
       guard abs(spacing) <= 10_000 else {
         throw RequestError(
-          "{letter-spacing} must be within 10000 pixels either way, got \(r.string(.letterSpacing) ?? "")")
+          "{letter-spacing} must be within 10000 pixels either way, got \(r.string(.letterSpacing) ?? "")"
+        )
       }
       let lineHeight = try r.number(.lineHeight, Float.self) ?? 1
       guard lineHeight.isFinite, lineHeight > 0, lineHeight <= 100 else {
@@ -319,7 +334,8 @@ extension RenderRequest {
       }
       let padding = try pixels(.padding)
       if let padding, padding > 100_000 {
-        throw RequestError("{padding} must be in 0...100000 pixels, got \(r.string(.padding) ?? "")")
+        throw RequestError(
+          "{padding} must be in 0...100000 pixels, got \(r.string(.padding) ?? "")")
       }
       let inkHeight = try pixels(.height)
       if let inkHeight, !(2...20_000).contains(inkHeight) {
@@ -332,14 +348,16 @@ extension RenderRequest {
         if inkHeight != nil { throw RequestError("give {cap-height} or {height}, not both") }
         guard capHeight >= 1, capHeight <= 10_000 else {
           throw RequestError(
-            "{cap-height} \(r.string(.capHeight) ?? "") is \(capHeight) pixels; it must be 1...10000 pixels")
+            "{cap-height} \(r.string(.capHeight) ?? "") is \(capHeight) pixels; it must be 1...10000 pixels"
+          )
         }
       }
       var canvas: CanvasSize? = nil
       if let written = r.string(.canvas) {
         guard let (w, h) = Length.parseSize(written) else {
           throw RequestError(
-            "{canvas} \(written): expected WIDTHxHEIGHT with positive lengths such as 1000x200 or 100mmx30mm")
+            "{canvas} \(written): expected WIDTHxHEIGHT with positive lengths such as 1000x200 or 100mmx30mm"
+          )
         }
         let width: Double
         let height: Double
@@ -369,7 +387,8 @@ extension RenderRequest {
       self.text = TextMask(
         text: "",
         style: TextStyle(
-          pixelSize: size, alignment: try r.choice(.align) ?? .center, letterSpacing: Float(spacing),
+          pixelSize: size, alignment: try r.choice(.align) ?? .center,
+          letterSpacing: Float(spacing),
           lineHeight: lineHeight, padding: padding.map(Float.init),
           direction: try r.choice(.textDirection) ?? .auto, features: features,
           variations: variations),
@@ -398,11 +417,14 @@ extension RenderRequest {
       laser.engraveOptions = engraveOptions
       if let engravePath { laser.engrave = (engravePath, engraveOptions) }
       if let depthMapPath {
-        laser.depthMap = (depthMapPath, try r.bitDepth(.depthMapBits) ?? .sixteen, try r.flag(.depthMapInvert))
+        laser.depthMap = (
+          depthMapPath, try r.bitDepth(.depthMapBits) ?? .sixteen, try r.flag(.depthMapInvert)
+        )
       }
       let cutOffset = try pixels(.cutOffset, negative: true) ?? 0
       guard cutOffset > -1000 else {
-        throw RequestError("{cut-offset} must be more than -1000 pixels, got \(r.string(.cutOffset) ?? "")")
+        throw RequestError(
+          "{cut-offset} must be more than -1000 pixels, got \(r.string(.cutOffset) ?? "")")
       }
       let cutMinSize = try pixels(.cutMinSize) ?? 0
       let cutWidth = try pixels(.cutWidth)
@@ -415,7 +437,9 @@ extension RenderRequest {
       }
       var cutRegion: (x: Int, y: Int)? = nil
       if let written = r.string(.cutRegion) {
-        let parts = written.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        let parts = written.split(separator: ",").map {
+          Int($0.trimmingCharacters(in: .whitespaces))
+        }
         guard parts.count == 2, let x = parts[0], let y = parts[1] else {
           throw RequestError("{cut-region} \(written): expected x,y in pixels such as 10,20")
         }
@@ -425,9 +449,12 @@ extension RenderRequest {
       let inkVectors: SVGDocument.InkVectors? = try r.choice(.inkVectors)
       let cutOuter = try r.flag(.cutOuter)
       if let svg = r.string(.svg) {
-        guard let dpi else { throw RequestError("{svg} needs {dpi}: the SVG's size is in millimeters") }
+        guard let dpi else {
+          throw RequestError("{svg} needs {dpi}: the SVG's size is in millimeters")
+        }
         laser.svg = SVGRequest(
-          path: svg, cutOffset: cutOffset, cutJoin: cutJoin, cutRegion: cutRegion, cutOuter: cutOuter,
+          path: svg, cutOffset: cutOffset, cutJoin: cutJoin, cutRegion: cutRegion,
+          cutOuter: cutOuter,
           cutMinSize: cutMinSize, cutColor: cutColor,
           cutWidthMM: cutWidth.map { $0 * 25.4 / dpi } ?? SVGDocument.cutWidthMM,
           inkVectors: inkVectors)
@@ -435,11 +462,15 @@ extension RenderRequest {
       let meshPlate: MeshSpec.Plate? = try r.choice(.meshPlate)
       let meshSplit = try r.flag(.meshSplit)
       let millimetres = 25.4 / (dpi ?? 96)
-      let meshHeight = try pixels(.meshHeight, negative: true).map { $0 * millimetres } ?? MeshSpec.defaultHeight
-      let meshBase = try pixels(.meshBase, negative: true).map { $0 * millimetres } ?? MeshSpec.defaultBase
+      let meshHeight =
+        try pixels(.meshHeight, negative: true).map { $0 * millimetres } ?? MeshSpec.defaultHeight
+      let meshBase =
+        try pixels(.meshBase, negative: true).map { $0 * millimetres } ?? MeshSpec.defaultBase
       let meshWall = try pixels(.meshWall, negative: true).map { $0 * millimetres } ?? 0
       if let mesh = r.string(.mesh) {
-        guard dpi != nil else { throw RequestError("{mesh} needs {dpi}: the model's size is in millimeters") }
+        guard dpi != nil else {
+          throw RequestError("{mesh} needs {dpi}: the model's size is in millimeters")
+        }
         guard let format = MeshFile.Format(path: mesh) else {
           throw RequestError("{mesh} \(mesh): the name must end in .stl or .3mf")
         }
@@ -450,33 +481,45 @@ extension RenderRequest {
           guard format == .threeMF else {
             throw RequestError("{mesh-split} needs a .3mf {mesh}: an STL holds one object")
           }
-          guard meshBase > 0 else { throw RequestError("{mesh-split} needs a plate: {mesh-base} more than 0") }
+          guard meshBase > 0 else {
+            throw RequestError("{mesh-split} needs a plate: {mesh-base} more than 0")
+          }
         }
         if meshPlate == .outline {
-          guard meshBase > 0 else { throw RequestError("{mesh-plate} outline needs {mesh-base} more than 0") }
+          guard meshBase > 0 else {
+            throw RequestError("{mesh-plate} outline needs {mesh-base} more than 0")
+          }
           guard cutOffset >= 0 else {
-            throw RequestError("{mesh-plate} outline needs a {cut-offset} of 0 or more: the plate holds the ink")
+            throw RequestError(
+              "{mesh-plate} outline needs a {cut-offset} of 0 or more: the plate holds the ink")
           }
         }
         laser.mesh = MeshRequest(
           path: mesh, format: format, height: meshHeight, base: meshBase, wall: meshWall,
           plate: meshPlate ?? .rectangle, plateOffset: cutOffset, split: meshSplit)
-      } else if [O.meshHeight, .meshBase, .meshWall, .meshPlate].contains(where: { r.values[$0] != nil })
+      } else if [O.meshHeight, .meshBase, .meshWall, .meshPlate].contains(where: {
+        r.values[$0] != nil
+      })
         || meshSplit
       {
-        throw RequestError("{mesh-height}, {mesh-base}, {mesh-wall}, {mesh-plate} and {mesh-split} need {mesh}")
+        throw RequestError(
+          "{mesh-height}, {mesh-base}, {mesh-wall}, {mesh-plate} and {mesh-split} need {mesh}")
       }
       plan = OutputPlan(
         image: image, format: format, depth: depth, compression: compression,
-        resolution: dpi.map(Resolution.init(dpi:)), laser: laser, stagesDirectory: r.string(.saveStages))
+        resolution: dpi.map(Resolution.init(dpi:)), laser: laser,
+        stagesDirectory: r.string(.saveStages))
 
       // The limits.
       let maxPixels = try r.integer(.maxPixels) ?? RenderLimits.default.maxPixels
-      guard maxPixels > 0 else { throw RequestError("{max-pixels} must be positive, got \(maxPixels)") }
+      guard maxPixels > 0 else {
+        throw RequestError("{max-pixels} must be positive, got \(maxPixels)")
+      }
       var maxMemory = RenderLimits.defaultMemory
       if let written = r.string(.maxMemory) {
         guard let bytes = RenderLimits.parseBytes(written) else {
-          throw RequestError("{max-memory} \(written): expected a size such as 8G, 512M or 100000000 (bytes)")
+          throw RequestError(
+            "{max-memory} \(written): expected a size such as 8G, 512M or 100000000 (bytes)")
         }
         maxMemory = bytes
       }
@@ -488,7 +531,9 @@ extension RenderRequest {
       if let textFile, textFile != "-" { inputs.append(("{text-file}", textFile)) }
       if let font, FontCatalog.isPath(font) { inputs.append(("{font}", font)) }
       if let shadingImage { inputs.append(("{shading-image}", shadingImage)) }
-      if FileManager.default.fileExists(atPath: material) { inputs.append(("{material}", material)) }
+      if FileManager.default.fileExists(atPath: material) {
+        inputs.append(("{material}", material))
+      }
       let outputs = plan.paths.map { (option: Self.placeholder($0.option), path: $0.path) }
       if let conflict = OutputConflicts.check(outputs: outputs, inputs: inputs) {
         throw RequestError(conflict)
@@ -534,69 +579,70 @@ extension RenderRequest {
     func materialSettings(dpi: Double?) throws(RequestError) -> [MaterialSetting] {
       let r = self
       let settings: [MaterialSetting]
-    var flags = MaterialFlags()
-    flags.radius = try r.length(.radius)
-    flags.profile = try r.choice(.profile)
-    if let written = r.string(.reliefDepth) {
-      guard let depth = MaterialFlags.Depth.parse(written) else {
-        throw RequestError(
-          "{relief-depth} \(written): expected a multiple of the radius such as 1.5x, or a length such as 10, 10px or 0.5mm")
+      var flags = MaterialFlags()
+      flags.radius = try r.length(.radius)
+      flags.profile = try r.choice(.profile)
+      if let written = r.string(.reliefDepth) {
+        guard let depth = MaterialFlags.Depth.parse(written) else {
+          throw RequestError(
+            "{relief-depth} \(written): expected a multiple of the radius such as 1.5x, or a length such as 10, 10px or 0.5mm"
+          )
+        }
+        flags.reliefDepth = depth
       }
-      flags.reliefDepth = depth
-    }
-    flags.scale = try r.number(.scale, Float.self)
-    if flags.scale != nil, flags.reliefDepth != nil {
-      throw RequestError("give either {relief-depth} or {scale}, not both")
-    }
-    flags.soften = try r.length(.soften)
-    flags.direction = try r.choice(.direction)
-    flags.background = r.string(.background)
-    flags.shadingSize = try r.integer(.shadingSize)
-    flags.lightAngle = try r.number(.lightAngle, Float.self)
-    flags.lightAltitude = try r.number(.lightAltitude, Float.self)
-    do {
-      settings = r.list(.set).map(MaterialSetting.init(set:)) + (try flags.settings(dpi: dpi))
-    } catch {
-      throw RequestError(error)
-    }
-    if let problems = MaterialLoader.problems(in: settings) {
-      let lines = problems.diagnostics.map { "\($0.location): \($0.message)" }
-      let omitted = problems.omitted > 0 ? [MaterialError.omittedLine(problems.omitted)] : []
-      throw RequestError((lines + omitted).joined(separator: "\n"))
-    }
+      flags.scale = try r.number(.scale, Float.self)
+      if flags.scale != nil, flags.reliefDepth != nil {
+        throw RequestError("give either {relief-depth} or {scale}, not both")
+      }
+      flags.soften = try r.length(.soften)
+      flags.direction = try r.choice(.direction)
+      flags.background = r.string(.background)
+      flags.shadingSize = try r.integer(.shadingSize)
+      flags.lightAngle = try r.number(.lightAngle, Float.self)
+      flags.lightAltitude = try r.number(.lightAltitude, Float.self)
+      do {
+        settings = r.list(.set).map(MaterialSetting.init(set:)) + (try flags.settings(dpi: dpi))
+      } catch {
+        throw RequestError(error)
+      }
+      if let problems = MaterialLoader.problems(in: settings) {
+        let lines = problems.diagnostics.map { "\($0.location): \($0.message)" }
+        let omitted = problems.omitted > 0 ? [MaterialError.omittedLine(problems.omitted)] : []
+        throw RequestError((lines + omitted).joined(separator: "\n"))
+      }
       return settings
     }
 
     /// How the engraving is made.
     func engraveOptions(dpi: Double?) throws(RequestError) -> EngraveOptions {
       let r = self
-    let engraveThreshold = try r.integer(.threshold) ?? 128
-    guard (0...255).contains(engraveThreshold) else {
-      throw RequestError("{threshold} must be in 0...255, got \(engraveThreshold)")
-    }
-    let gamma = try r.number(.gamma, Float.self) ?? 1
-    guard gamma.isFinite, gamma >= 0.1, gamma <= 10 else {
-      throw RequestError("{gamma} must be in 0.1...10, got \(formatNumber(gamma))")
-    }
-    var method = DitherMethod.threshold
-    if let written = r.string(.dither) {
-      switch DitherMethod.parse(written) {
-      case .success(let parsed): method = parsed
-      case .failure(let error): throw RequestError("{dither}: \(error.message)")
+      let engraveThreshold = try r.integer(.threshold) ?? 128
+      guard (0...255).contains(engraveThreshold) else {
+        throw RequestError("{threshold} must be in 0...255, got \(engraveThreshold)")
       }
-    }
-    let serpentine = r.values[.serpentine] == nil ? true : try r.flag(.serpentine)
-    let negative = try r.flag(.negative)
-    let mirror = try r.flag(.mirror)
-    let dotWidth = Float(try r.pixels(.dotWidth, dpi: dpi) ?? 0)
-    let engraveOptions: EngraveOptions
-    do {
-      engraveOptions = try EngraveOptions(
-        method: method, threshold: engraveThreshold, serpentine: serpentine, gamma: gamma,
-        negative: negative, mirror: mirror, dotWidth: dotWidth)
-    } catch {
-      throw RequestError(error.message)
-    }
+      let gamma = try r.number(.gamma, Float.self) ?? 1
+      guard gamma.isFinite, gamma >= 0.1, gamma <= 10 else {
+        throw RequestError("{gamma} must be in 0.1...10, got \(formatNumber(gamma))")
+      }
+      var method = DitherMethod.threshold
+      if let written = r.string(.dither) {
+        switch DitherMethod.parse(written) {
+        case .success(let parsed): method = parsed
+        case .failure(let error): throw RequestError("{dither}: \(error.message)")
+        }
+      }
+      let serpentine = r.values[.serpentine] == nil ? true : try r.flag(.serpentine)
+      let negative = try r.flag(.negative)
+      let mirror = try r.flag(.mirror)
+      let dotWidth = Float(try r.pixels(.dotWidth, dpi: dpi) ?? 0)
+      let engraveOptions: EngraveOptions
+      do {
+        engraveOptions = try EngraveOptions(
+          method: method, threshold: engraveThreshold, serpentine: serpentine, gamma: gamma,
+          negative: negative, mirror: mirror, dotWidth: dotWidth)
+      } catch {
+        throw RequestError(error.message)
+      }
       return engraveOptions
     }
 
@@ -605,25 +651,30 @@ extension RenderRequest {
       path: String, format: PictureFormat?, depth: BitDepth, compression: Int
     ) {
       let r = self
-    guard let image = r.string(.output) else { throw RequestError("{output} is missing: give the picture's file") }
-    let format: PictureFormat? = try r.choice(.format)
-    let depth: BitDepth = try r.bitDepth(.depth) ?? .eight
-    let compression = try r.integer(.compression) ?? PNGCodec.defaultCompression
-    guard (0...9).contains(compression) else {
-      throw RequestError("{compression} must be in 0...9, got \(compression)")
-    }
-    let pictureFormat: PictureFormat
-    do throws(EmbossError) {
-      if let format { pictureFormat = format } else { pictureFormat = try PictureFormat.forOutput(image) }
-    } catch {
-      throw RequestError(error.message + " (or name the format with {format})")
-    }
-    if pictureFormat != .png, depth == .sixteen {
-      throw RequestError("{depth} 16 needs a PNG output; \(pictureFormat.name) has 8 bits")
-    }
+      guard let image = r.string(.output) else {
+        throw RequestError("{output} is missing: give the picture's file")
+      }
+      let format: PictureFormat? = try r.choice(.format)
+      let depth: BitDepth = try r.bitDepth(.depth) ?? .eight
+      let compression = try r.integer(.compression) ?? PNGCodec.defaultCompression
+      guard (0...9).contains(compression) else {
+        throw RequestError("{compression} must be in 0...9, got \(compression)")
+      }
+      let pictureFormat: PictureFormat
+      do throws(EmbossError) {
+        if let format {
+          pictureFormat = format
+        } else {
+          pictureFormat = try PictureFormat.forOutput(image)
+        }
+      } catch {
+        throw RequestError(error.message + " (or name the format with {format})")
+      }
+      if pictureFormat != .png, depth == .sixteen {
+        throw RequestError("{depth} 16 needs a PNG output; \(pictureFormat.name) has 8 bits")
+      }
       return (image, format, depth, compression)
     }
-
 
     func list(_ option: RenderOption) -> [String] { values[option] ?? [] }
 
@@ -643,7 +694,9 @@ extension RenderRequest {
       return value
     }
 
-    func number<T: BinaryFloatingPoint & LosslessStringConvertible>(_ option: RenderOption, _: T.Type)
+    func number<T: BinaryFloatingPoint & LosslessStringConvertible>(
+      _ option: RenderOption, _: T.Type
+    )
       throws(RequestError) -> T?
     {
       guard let text = string(option) else { return nil }
@@ -662,20 +715,23 @@ extension RenderRequest {
       return length
     }
 
-    func choice<T: RawRepresentable & CaseIterable>(_ option: RenderOption) throws(RequestError) -> T?
+    func choice<T: RawRepresentable & CaseIterable>(_ option: RenderOption) throws(RequestError)
+      -> T?
     where T.RawValue == String {
       guard let text = string(option) else { return nil }
       guard let value = T(rawValue: text.trimmingCharacters(in: .whitespaces)) else {
         let names = T.allCases.map(\.rawValue)
         throw RequestError(
-          "{\(option.key)} \(text): expected \(names.dropLast().joined(separator: ", ")) or \(names.last ?? "")")
+          "{\(option.key)} \(text): expected \(names.dropLast().joined(separator: ", ")) or \(names.last ?? "")"
+        )
       }
       return value
     }
 
     func bitDepth(_ option: RenderOption) throws(RequestError) -> BitDepth? {
       guard let text = string(option) else { return nil }
-      guard let depth = BitDepth(rawValue: Int(text.trimmingCharacters(in: .whitespaces)) ?? 0) else {
+      guard let depth = BitDepth(rawValue: Int(text.trimmingCharacters(in: .whitespaces)) ?? 0)
+      else {
         throw RequestError("{\(option.key)} \(text): expected 8 or 16")
       }
       return depth
@@ -684,9 +740,10 @@ extension RenderRequest {
 }
 
 extension RenderRequest {
-  /// The material overrides that `values` give (`set`, `radius`, `light-angle`, ... at
-  /// `dpi`), checked: for the commands that load a material without rendering text
-  /// (`emboss shading`, the studio).
+  /// The material overrides that `values` give, checked.
+  ///
+  /// That is `set`, `radius`, `light-angle`, ... at `dpi`: for the commands that load a
+  /// material without rendering text (`emboss shading`, the studio).
   public static func materialSettings(_ values: [Value]) throws(RequestError) -> [MaterialSetting] {
     let reader = ValueReader(values)
     return try reader.materialSettings(dpi: try reader.dpi())

@@ -1,5 +1,4 @@
 import EmbossModel
-import EmbossRaster
 import EmbossSupport
 
 /// Where something is in a source file: 1-based line and column (columns count Unicode

@@ -1,5 +1,4 @@
 import EmbossModel
-import EmbossRaster
 import EmbossSupport
 import Foundation
 import Yams

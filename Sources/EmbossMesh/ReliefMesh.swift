@@ -1,4 +1,5 @@
 import EmbossEngrave
+import EmbossGeometry
 import EmbossModel
 import EmbossRaster
 import EmbossRelief

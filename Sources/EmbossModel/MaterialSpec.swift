@@ -1,4 +1,3 @@
-import EmbossRaster
 import EmbossSupport
 
 /// A fully resolved material: every value present and validated.

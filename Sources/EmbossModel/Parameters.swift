@@ -1,4 +1,3 @@
-import EmbossRaster
 import EmbossSupport
 
 /// The one definition of every material and relief parameter: its key (as written in a

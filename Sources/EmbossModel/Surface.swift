@@ -1,4 +1,3 @@
-import EmbossRaster
 import EmbossSupport
 import Foundation
 

@@ -1,3 +1,4 @@
+import EmbossGeometry
 import EmbossModel
 import EmbossRaster
 import EmbossSupport

@@ -1,3 +1,4 @@
+import EmbossGeometry
 import EmbossRaster
 import EmbossSupport
 import Foundation

@@ -1,3 +1,4 @@
+import EmbossCodecs
 import EmbossModel
 import EmbossRaster
 import EmbossSupport

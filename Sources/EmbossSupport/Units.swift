@@ -52,9 +52,10 @@ public struct Length: Sendable, Equatable, CustomStringConvertible {
   /// no length needs to be longer (and each one converts to an integer safely).
   public static let longest = Double(1 << 20)
 
-  /// In pixels at `dpi`, for the option named `option`: throws `EmbossError` for a physical
-  /// length without a resolution, a negative one (unless allowed) or one over `longest`.
-  /// `dpiName` names the resolution's option in the message.
+  /// In pixels at `dpi`, for the option named `option`.
+  ///
+  /// Throws `EmbossError` for a physical length without a resolution, a negative one (unless
+  /// allowed) or one over `longest`. `dpiName` names the resolution's option in the message.
   public func pixels(
     dpi: Double?, option: String, allowNegative: Bool = false, dpiName: String = "--dpi"
   ) throws(EmbossError) -> Double {
@@ -72,9 +73,10 @@ public struct Length: Sendable, Equatable, CustomStringConvertible {
     return pixels
   }
 
-  /// `WIDTHxHEIGHT`, each a positive length (`1000x200`, `100mmx30mm`); nil for anything
-  /// else. Any "x" may be the separator ("px" holds one too): the split is where both sides
-  /// are lengths.
+  /// `WIDTHxHEIGHT`, each a positive length (`1000x200`, `100mmx30mm`).
+  ///
+  /// Nil for anything else. Any "x" may be the separator ("px" holds one too): the split is
+  /// where both sides are lengths.
   public static func parseSize(_ text: String) -> (width: Length, height: Length)? {
     let lowered = text.lowercased()
     for index in lowered.indices where lowered[index] == "x" {

@@ -1,4 +1,5 @@
 import CFreeType
+import EmbossGeometry
 import EmbossRaster
 
 /// A glyph's outline as FreeType holds it (`FT_Outline_Decompose`), flattened to straight

@@ -1,4 +1,5 @@
 import CFreeType
+import EmbossGeometry
 import EmbossRaster
 import EmbossSupport
 import Foundation

@@ -41,7 +41,8 @@ struct ShadingCommand: ParsableCommand {
   /// `--set` and the key light as settings on the material's keys, checked.
   private func settings() throws -> [MaterialSetting] {
     do {
-      return try RenderRequest.materialSettings(requestValues(of: material) + requestValues(of: light))
+      return try RenderRequest.materialSettings(
+        requestValues(of: material) + requestValues(of: light))
     } catch {
       throw ValidationError(error.commandLineMessage)
     }

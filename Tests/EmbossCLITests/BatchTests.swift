@@ -161,7 +161,9 @@ final class BatchTests: XCTestCase {
     let first = try run(arguments)
     XCTAssertEqual(first.status, 0, first.stderr)
     let before = try files("out")
-    func statuses() throws -> [String] { try manifest("rows.csv.manifest.jsonl").map(\.status.rawValue) }
+    func statuses() throws -> [String] {
+      try manifest("rows.csv.manifest.jsonl").map(\.status.rawValue)
+    }
     XCTAssertEqual(try run(arguments).status, 0)
     XCTAssertEqual(try statuses(), ["skipped", "skipped", "skipped", "skipped"])
     // The parent of row 1's material: row 1 again, with the new colour.

@@ -68,7 +68,9 @@ final class RequestTableTests: XCTestCase {
   /// The command's options that are not the table's are the run's own (threads, messages,
   /// watching, the cache) and the text.
   func testEveryRenderFlagIsInTheTableOrTheRunsOwn() throws {
-    let own: Set<String> = ["threads", "no-cache", "quiet", "watch", "watch-limit", "timings", "help"]
+    let own: Set<String> = [
+      "threads", "no-cache", "quiet", "watch", "watch-limit", "timings", "help",
+    ]
     let help = RenderCommand.helpMessage(includeHidden: true, columns: 10_000)
     for line in help.split(separator: "\n") {
       let trimmed = line.drop { $0 == " " }

@@ -1,7 +1,7 @@
 import EmbossKit
 import XCTest
 
-@testable import EmbossRaster
+@testable import EmbossCodecs
 
 final class PNGCodecTests: XCTestCase {
   func testEightBitRoundTripIsExactOnCodeValues() throws {

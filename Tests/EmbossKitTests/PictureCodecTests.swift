@@ -1,4 +1,6 @@
+import EmbossCodecs
 import EmbossRaster
+import EmbossSupport
 import Foundation
 import XCTest
 

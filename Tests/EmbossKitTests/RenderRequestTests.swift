@@ -68,7 +68,10 @@ final class RenderRequestTests: XCTestCase {
       ([(.canvas, "0x10"), (.output, "a.png")], "Hi", "canvas 0x10: expected WIDTHxHEIGHT"),
       ([(.maxMemory, "lots"), (.output, "a.png")], "Hi", "max-memory lots"),
       ([(.dither, "floid"), (.output, "a.png")], "Hi", "dither: "),
-      ([(.meshPlate, "disc"), (.output, "a.png")], "Hi", "mesh-plate disc: expected rect or outline"),
+      (
+        [(.meshPlate, "disc"), (.output, "a.png")], "Hi",
+        "mesh-plate disc: expected rect or outline"
+      ),
     ]
     for (values, text, expected) in cases {
       let message = error(text, values)
@@ -131,7 +134,8 @@ final class RenderRequestTests: XCTestCase {
     let row = BatchRow(
       number: 3,
       values: [
-        "text": "A\\nB", "size": "30", "mirror": "yes", "set": "surface.ambient=0.1; surface.shininess=9",
+        "text": "A\\nB", "size": "30", "mirror": "yes",
+        "set": "surface.ambient=0.1; surface.shininess=9",
         "customer": "x",
       ])
     let request = try requests.request(for: row)

@@ -1,3 +1,5 @@
+import EmbossGeometry
+import EmbossRaster
 import EmbossSupport
 
 /// How a picture becomes a coverage mask.

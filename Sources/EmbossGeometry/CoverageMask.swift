@@ -1,3 +1,4 @@
+import EmbossRaster
 import EmbossSupport
 
 /// An anti-aliased coverage mask: 0 outside the shape, 1 inside (linear area coverage).

@@ -1,4 +1,5 @@
 import CImageFormats
+import EmbossRaster
 import EmbossSupport
 import Foundation
 

@@ -1,4 +1,3 @@
-import EmbossSupport
 import Foundation
 
 /// sRGB transfer functions (IEC 61966-2-1).
@@ -24,12 +23,12 @@ public enum SRGB {
   /// The table's step is
   /// under a twentieth of an 8-bit level everywhere, so results equal exact rounding except
   /// at rare ties.
-  static let encode8Table: [UInt8] = (0...65535).map { i in
+  package static let encode8Table: [UInt8] = (0...65535).map { i in
     UInt8((encode(Float(i) / 65535) * 255).rounded())
   }
 
   /// 16-bit sRGB code -> linear value.
-  static let decode16Table: [Float] = (0...65535).map { i in decode(Float(i) / 65535) }
+  package static let decode16Table: [Float] = (0...65535).map { i in decode(Float(i) / 65535) }
 }
 
 /// A color as written by people: `#rgb`, `#rrggbb`, `#rrggbbaa`, a few CSS names, or

@@ -1,3 +1,4 @@
+import EmbossRaster
 import EmbossSupport
 
 extension RGBAImage {

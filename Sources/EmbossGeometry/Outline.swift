@@ -1,3 +1,5 @@
+import EmbossRaster
+import EmbossSupport
 import Foundation
 
 /// The boundary of a shape's ink as straight pieces that keep the curve they came from: the

@@ -1,4 +1,5 @@
 import CPNG
+import EmbossRaster
 import EmbossSupport
 import Foundation
 

@@ -1,3 +1,4 @@
+import EmbossRaster
 import EmbossSupport
 
 /// Exact Euclidean distance transform in linear time (Felzenszwalb & Huttenlocher, "Distance
