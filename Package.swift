@@ -182,10 +182,12 @@ let package = Package(
 
 // Fuzz targets (see Fuzz/README.md), only when asked for: they need -sanitize=fuzzer to link.
 if ProcessInfo.processInfo.environment["EMBOSS_FUZZ"] != nil {
-  for name in ["FuzzPNG", "FuzzMaterial", "FuzzText", "FuzzRender"] {
+  for name in ["FuzzPNG", "FuzzMaterial", "FuzzText", "FuzzRender", "FuzzRequest"] {
     package.targets.append(
       .executableTarget(
-        name: name, dependencies: ["EmbossKit"], path: "Fuzz/\(name)",
+        name: name,
+        dependencies: name == "FuzzRequest" ? ["EmbossKit", "EmbossBatch"] : ["EmbossKit"],
+        path: "Fuzz/\(name)",
         swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
   }
 }

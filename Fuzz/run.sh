@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds a libFuzzer target with AddressSanitizer and runs it.
-#   Fuzz/run.sh png|material|text|render [seconds] [corpus dir]
+#   Fuzz/run.sh png|material|text|render|request [seconds] [corpus dir]
 # Crashes are written as crash-* files in the current directory; keep each one as a
 # regression input in Tests/EmbossKitTests/FuzzRegressions/<target>/ (replayed by swift test).
 set -euo pipefail
@@ -10,7 +10,8 @@ case "${1:-}" in
   material) target=FuzzMaterial; max_len=4096 ;;
   text) target=FuzzText; max_len=256 ;;
   render) target=FuzzRender; max_len=2048 ;;
-  *) echo "usage: Fuzz/run.sh png|material|text|render [seconds] [corpus dir]" >&2; exit 64 ;;
+  request) target=FuzzRequest; max_len=1024 ;;
+  *) echo "usage: Fuzz/run.sh png|material|text|render|request [seconds] [corpus dir]" >&2; exit 64 ;;
 esac
 seconds="${2:-120}"
 corpus="${3:-.build-fuzz-corpus/$1}"
@@ -27,6 +28,12 @@ if [ "$1" = render ]; then
     cat "$preset" >> "$corpus/seed-$(basename "$preset" .yaml)"
     printf '\0relief.radius=3' >> "$corpus/seed-$(basename "$preset" .yaml)"
   done
+fi
+# For requests: an argument list, a batch row and a JSON request.
+if [ "$1" = request ]; then
+  printf '\0Hi\0--size\0020mm\0--dpi\000254\0--svg\0c.svg\0-o\0x.png\0--output\0x.png\0--set\0surface.shininess=60\0--mirror' > "$corpus/seed-arguments"
+  printf '\1text=A\\nB\0size=30\0mirror=yes\0set=surface.ambient=0.1; surface.shininess=9\0customer=x' > "$corpus/seed-row"
+  printf '\2{"text": "Hi", "output": "a.png", "size": 20, "mirror": true, "set": ["surface.ambient=0.1"]}' > "$corpus/seed-json"
 fi
 # For text: option bytes, then lines in the bundled fonts' scripts.
 if [ "$1" = text ]; then
