@@ -70,7 +70,8 @@ public func fuzzRender(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         method: DitherMethod.allCases[Int(o[4]) % DitherMethod.allCases.count],
         threshold: Int(o[5]), dotWidth: pick(o[6] / 8, [0, 1, 3, 1000]))
     else { return 0 }
-    laser.engrave = ("e.png", options)
+    laser.engrave = "e.png"
+    laser.engraveOptions = options
   }
   if o[3] & 0x20 != 0 {
     laser.depthMap = ("d.png", o[7] % 2 == 0 ? .eight : .sixteen, o[7] & 2 != 0)

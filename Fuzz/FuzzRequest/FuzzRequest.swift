@@ -57,9 +57,13 @@ public func fuzzRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
       RenderRequest.self, from: Data(bytes.dropFirst()))
   }
   if let request {
-    let json = try! JSONEncoder().encode(request)
-    let decoded = try! JSONDecoder().decode(RenderRequest.self, from: json)
-    precondition(decoded == request, "a request's JSON reads back as another request")
+    do {
+      let json = try JSONEncoder().encode(request)
+      let decoded = try JSONDecoder().decode(RenderRequest.self, from: json)
+      precondition(decoded == request, "a request's JSON reads back as another request")
+    } catch {
+      preconditionFailure("a request's JSON does not read back: \(error)")
+    }
   }
   return 0
 }

@@ -624,7 +624,8 @@ public struct BatchRunner {
         switch work.plan {
         case .failure(let error):
           result = BatchManifestEntry(
-            row: work.row, status: .failed, inputs: "", outputs: [], error: error.message,
+            row: work.row, status: .failed, inputs: "", outputs: [],
+            error: error.commandLineMessage,
             milliseconds: 0)
         case .success(let plan):
           // The request, and what the files it names hold.
@@ -648,7 +649,8 @@ public struct BatchRunner {
             } catch {
               result = BatchManifestEntry(
                 row: work.row, status: .failed, inputs: inputs, outputs: [],
-                error: (error as? EmbossError)?.message ?? Self.describe(error), milliseconds: 0)
+                error: (error as? EmbossError)?.commandLineMessage ?? Self.describe(error),
+                milliseconds: 0)
             }
           }
         }

@@ -3,16 +3,15 @@ import Foundation
 /// What `emboss render` writes for a laser besides the picture, all computed before any
 /// file is written.
 public struct LaserRequest: Sendable {
-  /// 1-bit engrave bitmap.
-  public var engrave: (path: String, options: EngraveOptions)?
+  /// The 1-bit engrave bitmap's path (made with `engraveOptions`).
+  public var engrave: String?
   /// Height field as gray: white = surface, black = deepest (or inverted).
   public var depthMap: (path: String, depth: BitDepth, invert: Bool)?
   /// SVG with the engrave bitmap and the cut line.
   public var svg: SVGRequest?
   /// The relief as a 3D model (STL or 3MF).
   public var mesh: MeshRequest?
-  /// How the SVG's image is engraved when no engraving file is asked for (with one, its
-  /// options).
+  /// How the engraving and the SVG's image are made.
   public var engraveOptions = EngraveOptions.standard
 
   /// No laser outputs.
@@ -21,13 +20,13 @@ public struct LaserRequest: Sendable {
   /// Whether no laser output is asked for.
   public var isEmpty: Bool { engrave == nil && depthMap == nil && svg == nil && mesh == nil }
 
-  /// Every path written, with the option that names it.
+  /// Every path written, with the key of the option that names it (`RenderOption`).
   public var paths: [(option: String, path: String)] {
     var paths: [(String, String)] = []
-    if let engrave { paths.append(("--engrave", engrave.path)) }
-    if let depthMap { paths.append(("--depth-map", depthMap.path)) }
-    if let svg { paths.append(("--svg", svg.path)) }
-    if let mesh { paths.append(("--mesh", mesh.path)) }
+    if let engrave { paths.append(("engrave", engrave)) }
+    if let depthMap { paths.append(("depth-map", depthMap.path)) }
+    if let svg { paths.append(("svg", svg.path)) }
+    if let mesh { paths.append(("mesh", mesh.path)) }
     return paths
   }
 
@@ -46,9 +45,9 @@ public struct LaserRequest: Sendable {
     // `--mirror` (engraving the back of a clear sheet) mirrors every laser output alike: the
     // engraving, the SVG's image and cut line, and the depth map. The picture (-o) stays as
     // the finished piece looks from the front.
-    let mirror = (engrave?.options ?? engraveOptions).mirror
+    let mirror = engraveOptions.mirror
     if engrave != nil || svg != nil {
-      let options = engrave?.options ?? engraveOptions
+      let options = engraveOptions
       // Only the shape is engraved: the render over a transparent background, whatever the
       // material's background, so the surroundings count as white (never burned).
       guard let shape = render.shape else {
@@ -59,7 +58,7 @@ public struct LaserRequest: Sendable {
         parallelism: parallelism)
       engravePNG = try Engrave.png(bits, pixelsPerMeter: ppm)
     }
-    if let engrave, let engravePNG { files.append((engrave.path, engravePNG)) }
+    if let engrave, let engravePNG { files.append((engrave, engravePNG)) }
     if let depthMap {
       // The relief's highest point is the untouched surface (white), its lowest the deepest cut.
       let raised = relief.direction == .raised
@@ -82,12 +81,12 @@ public struct LaserRequest: Sendable {
       if let point = svg.cutRegion {
         guard point.x >= 0, point.y >= 0, point.x < mask.width, point.y < mask.height else {
           throw EmbossError(
-            "--cut-region \(point.x),\(point.y) is outside the image (\(mask.width)x\(mask.height))"
+            "{cut-region} \(point.x),\(point.y) is outside the image (\(mask.width)x\(mask.height))"
           )
         }
         guard let region = CutLine.region(of: mask, at: point.x, point.y) else {
           throw EmbossError(
-            "--cut-region \(point.x),\(point.y) is on the background, not on the shape")
+            "{cut-region} \(point.x),\(point.y) is on the background, not on the shape")
         }
         // The region's mask keeps the outline's chains around it: its cut line is exact too.
         mask = region
@@ -168,7 +167,7 @@ public struct SVGRequest: Sendable {
   }
 }
 
-/// The relief as a solid for a 3D printer or a CNC mill (`--mesh`): a plate (the canvas, or
+/// The relief as a solid for a 3D printer or a CNC mill (`{mesh}`): a plate (the canvas, or
 /// the ink's outline grown) with the relief on it, or the letters alone, in millimetres.
 public struct MeshRequest: Sendable {
   /// Where the model is written.
@@ -212,20 +211,20 @@ public struct MeshRequest: Sendable {
     mask: CoverageMask, relief: ReliefSpec, dpi: Double, parallelism: Parallelism = .allCores
   ) throws -> Data {
     guard !mask.inkBounds.isEmpty else {
-      throw EmbossError("--mesh \(path): there is no ink to make a relief of")
+      throw EmbossError("{mesh} \(path): there is no ink to make a relief of")
     }
     func mm(_ value: Double) -> String { SVGNumber.fixed(value, decimals: 3) + " mm" }
     if relief.direction == .lowered {
       guard base > 0, !split else {
         throw EmbossError(
-          "--mesh \(path): lowered text is carved into a plate: give --mesh-base more than 0"
-            + (split ? " and no --mesh-split" : ""))
+          "{mesh} \(path): lowered text is carved into a plate: give {mesh-base} more than 0"
+            + (split ? " and no {mesh}-split" : ""))
       }
       // Compared to a micrometre: 2mm at 254 dpi is 1.9999999999999998 mm.
       guard base > height + wall + 0.001 else {
         throw EmbossError(
-          "--mesh \(path): the plate (--mesh-base \(mm(base))) must be thicker than the lowered relief is deep (--mesh-height \(mm(height))"
-            + (wall > 0 ? " and --mesh-wall \(mm(wall)))" : ")"))
+          "{mesh} \(path): the plate ({mesh-base} \(mm(base))) must be thicker than the lowered relief is deep ({mesh-height} \(mm(height))"
+            + (wall > 0 ? " and {mesh}-wall \(mm(wall)))" : ")"))
       }
     }
     var spec = MeshSpec(millimetresPerPixel: 25.4 / dpi, height: height, base: base)
@@ -238,21 +237,21 @@ public struct MeshRequest: Sendable {
         mask: mask, relief: relief, spec: spec, split: split, parallelism: parallelism)
     } catch .plateBeyondCanvas {
       throw EmbossError(
-        "--mesh \(path): the plate's outline (the ink grown by --cut-offset) reaches past the canvas; give more --padding or a smaller --cut-offset"
+        "{mesh} \(path): the plate's outline (the ink grown by {cut-offset}) reaches past the canvas; give more {padding} or a smaller {cut-offset}"
       )
     } catch .outlineFailed {
-      throw EmbossError("--mesh \(path): cannot grow the ink's outline for the plate")
+      throw EmbossError("{mesh} \(path): cannot grow the ink's outline for the plate")
     }
     guard objects.allSatisfy({ !$0.triangles.isEmpty }) else {
       throw EmbossError(
-        "--mesh \(path): the ink is too small to stand as a solid (specks smaller than a pixel are left out)"
+        "{mesh} \(path): the ink is too small to stand as a solid (specks smaller than a pixel are left out)"
       )
     }
     guard
       let data = MeshFile.encode(
         objects, names: split ? ["plate", "letters"] : ["relief"], format: format)
     else {
-      throw EmbossError("--mesh \(path): cannot make the 3MF package (out of memory)")
+      throw EmbossError("{mesh} \(path): cannot make the 3MF package (out of memory)")
     }
     return data
   }

@@ -233,12 +233,12 @@ public struct OutputPlan: Sendable {
   /// The intermediate stages' file names, named after what they hold.
   public static let stageNames = ["mask.png", "height.png", "normals.png", "shading.png"]
 
-  /// Every path written, with the option that names it (for `OutputConflicts`).
+  /// Every path written, with the key of the option that names it (`RenderOption`).
   public var paths: [(option: String, path: String)] {
-    var paths = [("-o", image)]
+    var paths = [("output", image)]
     paths += laser.paths
     if let stagesDirectory {
-      paths += Self.stageNames.map { ("--save-stages", stagesDirectory + "/" + $0) }
+      paths += Self.stageNames.map { ("save-stages", stagesDirectory + "/" + $0) }
     }
     return paths
   }

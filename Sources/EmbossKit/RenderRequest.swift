@@ -37,6 +37,12 @@ public struct RequestError: Error, Sendable, Equatable, CustomStringConvertible 
   public var description: String { message { "--" + $0.key } }
 }
 
+extension EmbossError {
+  /// The message with the options it names as `{key}` (a render's errors that come from an
+  /// option, such as `{cut-region}`) named as the command line does: `--cut-region`.
+  public var commandLineMessage: String { RequestError(message).description }
+}
+
 /// One whole render, checked: the text or picture, the font and its features, the layout, the
 /// material and its overrides, the relief, and every output with its options.
 ///
@@ -111,9 +117,7 @@ public struct RenderRequest: Sendable, Equatable {
 
   /// Every path the render writes, with its option.
   public var outputs: [(option: RenderOption, path: String)] {
-    parts.plan.paths.map {
-      (RenderOption.named($0.option.replacing("--", with: "")) ?? .output, $0.path)
-    }
+    parts.plan.paths.map { (RenderOption.named($0.option) ?? .output, $0.path) }
   }
 
   /// The files the render reads, by path: the material file and every file it extends, a
@@ -415,7 +419,7 @@ extension RenderRequest {
       let engraveOptions = try r.engraveOptions(dpi: dpi)
       var laser = LaserRequest()
       laser.engraveOptions = engraveOptions
-      if let engravePath { laser.engrave = (engravePath, engraveOptions) }
+      laser.engrave = engravePath
       if let depthMapPath {
         laser.depthMap = (
           depthMapPath, try r.bitDepth(.depthMapBits) ?? .sixteen, try r.flag(.depthMapInvert)
@@ -534,16 +538,12 @@ extension RenderRequest {
       if FileManager.default.fileExists(atPath: material) {
         inputs.append(("{material}", material))
       }
-      let outputs = plan.paths.map { (option: Self.placeholder($0.option), path: $0.path) }
+      let outputs = plan.paths.map { (option: "{\($0.option)}", path: $0.path) }
       if let conflict = OutputConflicts.check(outputs: outputs, inputs: inputs) {
         throw RequestError(conflict)
       }
     }
 
-    /// `--engrave` as a message's placeholder, `{engrave}`.
-    static func placeholder(_ flag: String) -> String {
-      flag == "-o" ? "{output}" : "{" + flag.replacing("--", with: "") + "}"
-    }
   }
 
   /// Reads the values of options, each parsed as its type or a `RequestError` naming it.

@@ -72,7 +72,7 @@ public struct MaterialWatcher {
     } catch let error as MaterialError {
       report(.failed(error.lines))
     } catch {
-      report(.failed(["error: \(error)"]))
+      report(.failed(["error: \((error as? EmbossError)?.commandLineMessage ?? "\(error)")"]))
     }
     if sources.isEmpty, let path = resources.materialLibrary.path(for: job.material) {
       sources = [path]

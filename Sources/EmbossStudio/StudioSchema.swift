@@ -17,6 +17,9 @@ public struct StudioSchema: Sendable, Encodable {
     public var unit: String
     /// The default, as the parameter table shows it.
     public var defaultText: String
+    /// The default as a material file writes it (numbers), for a control that adds an
+    /// item to a list; nil where there is none.
+    public var defaultValue: String?
     /// The names a choice takes.
     public var choices: [String]?
     /// One line of help.
@@ -43,8 +46,10 @@ public struct StudioSchema: Sendable, Encodable {
       e.kind = "number"
       e.min = Double(n.range.lowerBound)
       e.max = Double(n.range.upperBound)
+      e.defaultValue = n.defaultValue.map(formatNumber)
     case let n as IntegerParameter:
       e.kind = "integer"
+      e.defaultValue = String(n.defaultValue)
       e.min = Double(n.range.lowerBound)
       e.max = Double(n.range.upperBound)
     case is ColorParameter:

@@ -64,7 +64,7 @@ struct Emboss: ParsableCommand {
       // The reader of standard output went away (`emboss fonts | head -1`): not an error.
       Foundation.exit(0)
     } catch let error as EmbossError {
-      fail(error.message)
+      fail(error.commandLineMessage)
     } catch let error as MaterialError {
       for line in error.lines { printError(line) }
       Foundation.exit(1)

@@ -120,7 +120,8 @@ final class RenderRequestTests: XCTestCase {
     XCTAssertEqual(text.text, "Hi")
     XCTAssertEqual(text.style.pixelSize, 100, accuracy: 1e-4)
     XCTAssertEqual(text.style.alignment, .left)
-    XCTAssertEqual(job.output.laser.engrave?.options.mirror, true)
+    XCTAssertEqual(job.output.laser.engrave, "e.png")
+    XCTAssertEqual(job.output.laser.engraveOptions.mirror, true)
     XCTAssertEqual(job.output.resolution?.dpi, 254)
     XCTAssertEqual(job.settings.map(\.key), ["relief.radius"])
   }

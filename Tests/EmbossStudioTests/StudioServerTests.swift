@@ -241,5 +241,13 @@ final class StudioServerTests: XCTestCase {
     let profile = try XCTUnwrap(parameters.first { $0["key"] as? String == "relief.profile" })
     XCTAssertEqual(profile["choices"] as? [String], ReliefProfile.allCases.map(\.rawValue))
     XCTAssertEqual(parameters.count, Parameters.all.count)
+    // A softbox the page adds takes the table's defaults (the page once wrote its own 90).
+    let angle = try XCTUnwrap(
+      parameters.first { $0["key"] as? String == "environment.softboxes[].angle" })
+    XCTAssertEqual(
+      angle["defaultValue"] as? String, formatNumber(Parameters.softboxAngle.value))
+    XCTAssertEqual(
+      parameters.first { $0["key"] as? String == "shading.size" }?["defaultValue"] as? String,
+      String(Parameters.shadingSize.defaultValue))
   }
 }

@@ -604,7 +604,10 @@ function buildControls() {
   });
   const addBox = document.createElement("button");
   addBox.textContent = "Add softbox";
-  addBox.addEventListener("click", () => edit([{ op: "append", list: "environment.softboxes", fields: [["angle", "90"], ["altitude", "45"], ["width", "30"], ["height", "20"]] }]));
+  // A new softbox has the parameter table's defaults (the schema's), as a file that lists
+  // one without its values would.
+  addBox.addEventListener("click", () => edit([{ op: "append", list: "environment.softboxes",
+    fields: ["angle", "altitude", "width", "height"].map((name) => [name, studio.schema[`environment.softboxes[].${name}`].defaultValue]) }]));
   environment.appendChild(addBox);
 
   const relief = section("Relief");
