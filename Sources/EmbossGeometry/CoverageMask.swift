@@ -4,12 +4,12 @@ import EmbossSupport
 /// An anti-aliased coverage mask: 0 outside the shape, 1 inside (linear area coverage).
 public struct CoverageMask: Sendable, Equatable {
   /// Coverage per pixel: 0 background, 1 ink, between on anti-aliased edges.
-  public var plane: Plane
+  public package(set) var plane: Plane
   /// The smallest rectangle holding every non-zero sample.
-  public var inkBounds: PixelRect
+  public package(set) var inkBounds: PixelRect
   /// The ink's exact boundary when the mask was drawn from one (text); nil for a picture,
   /// whose boundary the relief traces from the coverage.
-  public var outline: Outline?
+  public package(set) var outline: Outline?
 
   /// A mask over `plane`, whose ink lies inside `inkBounds`, drawn from `outline` if given.
   public init(plane: Plane, inkBounds: PixelRect, outline: Outline? = nil) {

@@ -59,7 +59,10 @@ public struct Plane: Sendable, Equatable {
   /// The height in pixels.
   public let height: Int
   /// Row-major values.
-  public var pixels: [Float]
+  ///
+  /// Read-only outside emboss's own targets: a plane's values always number its width times
+  /// its height.
+  public package(set) var pixels: [Float]
 
   /// A plane of `width` x `height` filled with `value`.
   public init(width: Int, height: Int, value: Float = 0) {
@@ -78,10 +81,9 @@ public struct Plane: Sendable, Equatable {
   }
 
   /// The value at (x, y), which must be inside the plane.
-  @inlinable @inline(__always)
   public subscript(x: Int, y: Int) -> Float {
-    get { pixels[y * width + x] }
-    set { pixels[y * width + x] = newValue }
+    @inlinable @inline(__always) get { pixels[y * width + x] }
+    @inline(__always) set { pixels[y * width + x] = newValue }
   }
 
   /// The sample at (x, y), or 0 when (x, y) is not in the plane.
