@@ -15,8 +15,9 @@ public struct CanvasImage: Sendable, Equatable {
   public let fill: SIMD4<Float>
   /// Where `content` lies on the canvas; inside the canvas.
   public let contentRect: PixelRect
-  /// The pixels inside `contentRect`. (read-only outside emboss's own
-  /// targets, so its size always matches).
+  /// The pixels inside `contentRect`.
+  ///
+  /// Read-only outside emboss's own targets, so their size always matches the rectangle.
   public package(set) var content: RGBAImage
 
   /// A canvas of `fill` with `content` at `contentRect`, which must lie inside the canvas and have

@@ -11,8 +11,9 @@ public struct RGBAImage: Sendable, Equatable {
   public let width: Int
   /// The height in pixels.
   public let height: Int
-  /// Row-major pixels, linear light, straight alpha. (read-only outside emboss's own
-  /// targets, so its size always matches).
+  /// Row-major pixels, linear light, straight alpha.
+  ///
+  /// Read-only outside emboss's own targets, so their count always matches the size.
   public package(set) var pixels: [SIMD4<Float>]
 
   /// An image with every pixel `fill`.
