@@ -180,6 +180,13 @@ let package = Package(
   ]
 )
 
+// The thread sanitizer's pass in .ci/run tests the library and the studio, where the threads
+// are (the pipeline's bands, caches, batches, the studio's server): without the command
+// line's tests, whose emboss processes under TSan took most of CI's time.
+if ProcessInfo.processInfo.environment["EMBOSS_LIBRARY_TESTS_ONLY"] != nil {
+  package.targets.removeAll { $0.name == "EmbossCLITests" }
+}
+
 // Fuzz targets (see Fuzz/README.md), only when asked for: they need -sanitize=fuzzer to link.
 if ProcessInfo.processInfo.environment["EMBOSS_FUZZ"] != nil {
   for name in ["FuzzPNG", "FuzzMaterial", "FuzzText", "FuzzRender", "FuzzRequest"] {

@@ -159,3 +159,45 @@ final class RenderRequestTests: XCTestCase {
         templates: [(.output, try NameTemplate("o.png", option: "--name"))]))
   }
 }
+
+/// A batch run by the library: rows rendered on several workers at once (the thread
+/// sanitizer's pass covers this, as it does not run the command line's batch tests), the
+/// manifest in row order, a rerun skipping every row.
+final class LibraryBatchTests: XCTestCase {
+  func testRowsRenderInParallelAndResume() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "emboss-library-batch-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let rows = folder.appendingPathComponent("rows.csv").path
+    try "text,material,mirror\nA,gold,\nB,chrome,yes\nC,,\nD,gold,1\n".write(
+      toFile: rows, atomically: true, encoding: .utf8)
+    let requests = try BatchRequests(
+      defaults: [RenderRequest.Value(.size, "16"), RenderRequest.Value(.shadingSize, "64")],
+      templates: [
+        (.output, try NameTemplate(folder.path + "/out/{row}-{text}.png", option: "--name")),
+        (.engrave, try NameTemplate(folder.path + "/out/{row}-e.png", option: "--engrave")),
+      ])
+    let runner = BatchRunner(
+      rowsPath: rows, manifestPath: rows + ".manifest.jsonl", shard: nil, workers: 3,
+      version: "test")
+    let resources = try Resources.locate()
+    let first = try runner.run(
+      requests: requests, resources: resources, progress: { _ in }, entry: { _ in })
+    XCTAssertEqual(first.rendered, 4)
+    XCTAssertEqual(first.failed, 0)
+    let entries = try BatchManifestEntry.readAll(rows + ".manifest.jsonl")
+    XCTAssertEqual(entries.map(\.row), [1, 2, 3, 4])
+    XCTAssertEqual(entries.map(\.status), Array(repeating: .rendered, count: 4))
+    XCTAssertEqual(entries[1].outputs.map(\.path).last, folder.path + "/out/2-e.png")
+    // The same picture as one render of the same request.
+    let single = try requests.request(
+      for: BatchRow(number: 2, values: ["text": "B", "material": "chrome", "mirror": "yes"]))
+    let job = try single.job(resources: resources, parallelism: .serial)
+    let png = try job.run(resources: resources).png
+    XCTAssertEqual(png, try Data(contentsOf: URL(fileURLWithPath: folder.path + "/out/2-B.png")))
+    let again = try runner.run(
+      requests: requests, resources: resources, progress: { _ in }, entry: { _ in })
+    XCTAssertEqual(again.skipped, 4)
+  }
+}
