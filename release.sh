@@ -3,7 +3,7 @@
 # runtime and Foundation inside (--static-swift-stdlib), its fonts, materials, man page and
 # shell completions, laid out as a prefix.
 #
-#   bash release.sh [--output DIR]
+#   bash release.sh [--output DIR] [--manual FILE]
 #
 # Writes DIR/emboss-VERSION-linux-ARCH.tar.gz and its .sha256 (DIR defaults to dist). On the
 # target machine, install the C libraries emboss uses (Debian 12 names):
@@ -11,16 +11,19 @@
 #     libjpeg62-turbo libwebp7 libssl3 libcurl4 libpolyclipping22 libzip4
 # then unpack into a prefix:  tar -xzf emboss-*.tar.gz --strip-components=1 -C ~/.local
 # The archive is checked before it is written: the binary must need no Swift library, and
-# must render with the fonts and materials beside it.
+# must render with the fonts and materials beside it. --manual: the man page an install of
+# the same sources made (install.sh --manual), instead of generating it again.
 set -euo pipefail
 cd "$(dirname "$0")"
 
 output=dist
+manual=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --output) output="$2"; shift 2 ;;
     --output=*) output="${1#--output=}"; shift ;;
-    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --manual) manual=(--manual "$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"); shift 2 ;;
+    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "release.sh: unknown option $1 (see --help)" >&2; exit 64 ;;
   esac
 done
@@ -28,7 +31,7 @@ done
 stage="$(mktemp -d)"
 trap 'rm -rf "$stage"' EXIT
 # The version and architecture name the archive; the binary says its own version.
-bash install.sh --prefix "$stage/root" --static-swift-stdlib >/dev/null
+bash install.sh --prefix "$stage/root" --static-swift-stdlib ${manual[@]+"${manual[@]}"} >/dev/null
 # Symbols off: 90 MB to 64 MB (Foundation's ICU data is most of what is left).
 strip "$stage/root/bin/emboss"
 version="$("$stage/root/bin/emboss" --version)"

@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.."
 prefix="$(mktemp -d)"
 trap 'rm -rf "$prefix"' EXIT
 bash install.sh --prefix "$prefix" --configuration "${1:-debug}" >/dev/null
+# The man page, kept for the release archive when a second argument names where.
+if [ -n "${2:-}" ]; then cp "$prefix/share/man/man1/emboss.1" "$2"; fi
 emboss="$prefix/bin/emboss"
 fail() { echo "install test: FAILED: $*"; exit 1; }
 # Resources come from the prefix: a preset added there is listed.
