@@ -17,8 +17,9 @@ case "${1:-}" in
   *) echo "generate-docs.sh: unknown option $1" >&2; exit 64 ;;
 esac
 targets=()
-for target in EmbossSupport EmbossRaster EmbossModel EmbossText EmbossRelief EmbossShading \
-  EmbossEngrave EmbossCompositing EmbossMaterials EmbossMesh EmbossKit EmbossSnapshotTesting; do
+for target in EmbossSupport EmbossRaster EmbossGeometry EmbossCodecs EmbossModel EmbossText \
+  EmbossRelief EmbossShading EmbossEngrave EmbossCompositing EmbossMaterials EmbossMesh EmbossKit \
+  EmbossBatch EmbossSnapshotTesting; do
   targets+=(--target "$target")
 done
 swift package generate-documentation "${targets[@]}" --enable-experimental-combined-documentation \

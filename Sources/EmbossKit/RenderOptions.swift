@@ -103,6 +103,22 @@ public struct RenderOption: Sendable, Hashable, Identifiable, CustomStringConver
   }
 }
 
+/// How `text-case` changes the text before it is set.
+public enum TextCase: String, Sendable, CaseIterable {
+  /// Capitals: `Straße` is `STRASSE`.
+  case upper
+  /// Small letters.
+  case lower
+
+  /// `text` in this case, by Unicode's default (locale-independent) mappings.
+  public func apply(_ text: String) -> String {
+    switch self {
+    case .upper: text.uppercased()
+    case .lower: text.lowercased()
+    }
+  }
+}
+
 /// The help of an option that sets a material key: the key's help, range and unit from the
 /// parameter table.
 private func materialHelp(_ parameter: NumberParameter, lengths: Bool = false) -> String {
@@ -154,6 +170,12 @@ extension RenderOption {
     help:
       "Each line's direction: auto (from its first strong letter: Arabic or Hebrew starts a right-to-left line), ltr or rtl."
   )
+  /// `--text-case`.
+  public static let textCase = RenderOption(
+    "text-case", value: "upper|lower", completion: .choices(TextCase.allCases.map(\.rawValue)),
+    help:
+      "Set the text in capitals (upper) or small letters (lower), by Unicode's rules for any script (ß becomes SS); default: as written."
+  )
   /// `--no-fallback`.
   public static let noFallback = RenderOption(
     "no-fallback", .flag,
@@ -164,7 +186,7 @@ extension RenderOption {
   public static let size = RenderOption(
     "size", value: "length",
     help:
-      "Text size, the em size (as CSS font-size): pixels, or pt/mm/cm/in with --dpi; 1...10000 pixels (default: 160)."
+      "Text size, the em size (as CSS font-size): pixels, or pt/mm/cm/in with --dpi; 1...10000 pixels (default: \(formatNumber(TextStyle.referenceSize)))."
   )
   /// `--height`.
   public static let height = RenderOption(
@@ -494,8 +516,9 @@ extension RenderOption {
   /// how a run goes, not what it makes.
   public static let all: [RenderOption] = [
     textFile, output, format, depth, compression, font, faceIndex, features, variations,
-    textDirection, noFallback, size, height, capHeight, dpi, mask, maskMode, maskThreshold,
-    invertMask, align, letterSpacing, lineHeight, padding, canvas, material, set, radius, profile,
+    textDirection, textCase, noFallback, size, height, capHeight, dpi, mask, maskMode,
+    maskThreshold, invertMask, align, letterSpacing, lineHeight, padding, canvas, material, set,
+    radius, profile,
     reliefDepth, scale, soften, direction, background, shadingSize, lightAngle, lightAltitude,
     shadingImage, engrave, dither, threshold, serpentine, gamma, negative, mirror, dotWidth,
     depthMap, depthMapBits, depthMapInvert, svg, cutOffset, cutJoin, cutOuter, cutMinSize,

@@ -161,7 +161,7 @@ public struct RenderRequest: Sendable, Equatable {
         try TextMask.font($0, index: parts.faceIndex, resources: resources)
       }
       var mask = parts.text
-      mask.text = body
+      mask.text = parts.textCase?.apply(body) ?? body
       mask.fontPath = face?.path
       mask.fontIndex = face?.index ?? parts.faceIndex ?? 0
       source = .text(mask)
@@ -257,6 +257,8 @@ extension RenderRequest {
     var source: Source
     /// A font file or a fontconfig pattern; nil: the bundled font.
     var font: String?
+    /// The text's case, or as written.
+    var textCase: TextCase?
     var faceIndex: Int?
     /// Style, sizes, canvas and fallback; the text and font are set when resolved.
     var text: TextMask
@@ -309,6 +311,7 @@ extension RenderRequest {
 
       // The font and the layout.
       font = r.string(.font)
+      textCase = try r.choice(.textCase)
       faceIndex = try r.integer(.faceIndex)
       if let faceIndex, !(0...65_535).contains(faceIndex) {
         throw RequestError("{face-index} must be in 0...65535, got \(faceIndex)")

@@ -20,7 +20,8 @@ public final class StudioSession: @unchecked Sendable {
     public var size: Float
 
     /// A scene; the defaults are the studio's.
-    public init(text: String = "Emboss", font: String? = nil, size: Float = 160) {
+    public init(text: String = "Emboss", font: String? = nil, size: Float = TextStyle.referenceSize)
+    {
       self.text = text
       self.font = font
       self.size = size

@@ -32,6 +32,9 @@ struct RenderCommand: ParsableCommand {
     name: .long(.textDirection), help: .option(.textDirection))
   var textDirection: TextDirection = .auto
 
+  @Option(name: .long(.textCase), help: .option(.textCase), completion: .option(.textCase))
+  var textCase: String?
+
   @Flag(name: .long(.noFallback), help: .option(.noFallback)) var noFallback = false
 
   @Option(name: .long(.size), help: .option(.size)) var size: String?

@@ -37,7 +37,7 @@ struct StudioCommand: ParsableCommand {
   var font: String?
 
   @Option(help: ArgumentHelp("The preview's text size in pixels (8...1000).", valueName: "px"))
-  var size: Float = 160
+  var size: Float = TextStyle.referenceSize
 
   @Option(help: ArgumentHelp("The port to listen on (0: any free port).", valueName: "port"))
   var port: Int = 0

@@ -15,7 +15,8 @@ final class RequestTableTests: XCTestCase {
     [
       "Hi", "-o", "x.png", "--format", "png", "--depth", "16", "--compression", "9", "--font",
       "DejaVu Sans", "--face-index", "0", "--features", "liga=0", "--variations", "wght=700",
-      "--text-direction", "ltr", "--no-fallback", "--size", "20", "--dpi", "254", "--align",
+      "--text-direction", "ltr", "--text-case", "upper", "--no-fallback", "--size", "20", "--dpi",
+      "254", "--align",
       "left", "--letter-spacing", "-1", "--line-height", "1.2", "--padding", "4", "--canvas",
       "300x100", "--material", "gold", "--set", "surface.shininess=60", "--set",
       "surface.ambient=0.1", "--radius", "3", "--profile", "linear", "--relief-depth", "1.5x",

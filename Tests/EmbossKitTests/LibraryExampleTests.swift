@@ -38,6 +38,36 @@ final class LibraryExampleTests: XCTestCase {
     XCTAssertTrue(stride(from: 3, to: written.rgba.count, by: 4).contains { written.rgba[$0] > 0 })
   }
 
+  /// README.md "Use it as a library", second listing: a request.
+  func testRequestExample() throws {
+    let current = FileManager.default.currentDirectoryPath
+    _ = FileManager.default.changeCurrentDirectoryPath(folder)
+    defer { _ = FileManager.default.changeCurrentDirectoryPath(current) }
+    // --- example ---
+    let resources = try Resources.locate()
+    let request = try RenderRequest(
+      text: "Hello",
+      values: [
+        .init(.output, "hello.png"), .init(.material, "gold"), .init(.size, "20mm"),
+        .init(.dpi, "300"), .init(.engrave, "hello-1bit.png"),
+      ])
+    let job = try request.job(resources: resources)
+    try job.write(try job.run(resources: resources))
+    // --- end ---
+    let written = try PNGCodec.decodeSamples(
+      Data(contentsOf: URL(fileURLWithPath: folder + "/hello.png")))
+    // 20 mm at 300 dpi is an em of 236 pixels: the picture is taller than that.
+    XCTAssertGreaterThan(written.height, 236)
+    XCTAssertTrue(FileManager.default.fileExists(atPath: folder + "/hello-1bit.png"))
+    do {
+      _ = try RenderRequest(
+        text: "Hi", values: [.init(.output, "a.png"), .init(.size, "20 furlongs")])
+      XCTFail("accepted")
+    } catch {
+      XCTAssertTrue(error.message { $0.key }.hasPrefix("size 20 furlongs: expected a length"))
+    }
+  }
+
   /// RenderingInTenLines.md, second listing: the stages by hand.
   func testStagesExample() throws {
     let path = folder + "/hi.png"

@@ -126,6 +126,33 @@ final class RenderRequestTests: XCTestCase {
     XCTAssertEqual(job.settings.map(\.key), ["relief.radius"])
   }
 
+  /// `text-case`, an option added as a table row, a `render` property and the line that
+  /// uses it: on the command line, in a batch column and in JSON alike.
+  func testTextCaseSetsTheTextsCase() throws {
+    let resources = try Resources.locate()
+    func text(_ request: RenderRequest) throws -> String {
+      guard case .text(let mask) = try request.job(resources: resources).mask else { return "" }
+      return mask.text
+    }
+    XCTAssertEqual(
+      try text(try request([(.output, "a.png"), (.textCase, "upper")], text: "Straße 1b")),
+      "STRASSE 1B")
+    XCTAssertEqual(
+      try text(try request([(.output, "a.png"), (.textCase, "lower")], text: "ÉCOLE")), "école")
+    XCTAssertEqual(try text(try request([(.output, "a.png")], text: "Mixed")), "Mixed")
+    XCTAssertEqual(
+      error("Hi", [(.output, "a.png"), (.textCase, "title")]),
+      "text-case title: expected upper or lower")
+    let row = try BatchRequests(
+      defaults: [], templates: [(.output, try NameTemplate("{row}.png", option: "--name"))]
+    ).request(for: BatchRow(number: 1, values: ["text": "ada", "text-case": "upper"]))
+    XCTAssertEqual(try text(row), "ADA")
+    let json = try JSONDecoder().decode(
+      RenderRequest.self,
+      from: Data(#"{"text": "ada", "output": "a.png", "text-case": "upper"}"#.utf8))
+    XCTAssertEqual(try text(json), "ADA")
+  }
+
   func testBatchRowsBecomeRequests() throws {
     let requests = try BatchRequests(
       defaults: [
