@@ -29,12 +29,7 @@ if [ "$1" = render ]; then
     printf '\0relief.radius=3' >> "$corpus/seed-$(basename "$preset" .yaml)"
   done
 fi
-# For requests: an argument list, a batch row and a JSON request.
-if [ "$1" = request ]; then
-  printf '\0Hi\0--size\0020mm\0--dpi\000254\0--svg\0c.svg\0-o\0x.png\0--output\0x.png\0--set\0surface.shininess=60\0--mirror' > "$corpus/seed-arguments"
-  printf '\1text=A\\nB\0size=30\0mirror=yes\0set=surface.ambient=0.1; surface.shininess=9\0customer=x' > "$corpus/seed-row"
-  printf '\2{"text": "Hi", "output": "a.png", "size": 20, "mirror": true, "set": ["surface.ambient=0.1"]}' > "$corpus/seed-json"
-fi
+# For requests: the seeds are the regression inputs (an argument list, a batch row, JSON).
 # For text: option bytes, then lines in the bundled fonts' scripts.
 if [ "$1" = text ]; then
   i=0

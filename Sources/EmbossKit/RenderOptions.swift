@@ -31,15 +31,43 @@ public struct RenderOption: Sendable, Hashable, Identifiable, CustomStringConver
   }
 
   /// How a shell completes the option's value.
-  public enum Completion: Sendable, Hashable {
-    case none
-    /// Files with these extensions.
-    case files([String])
-    case directory
-    /// One of these words.
-    case choices([String])
+  ///
+  /// A struct, not an enum with array payloads: a global's array kept in a multi-payload
+  /// enum's spare bits is invisible to LeakSanitizer, which then reports it as leaked.
+  public struct Completion: Sendable, Hashable {
+    /// What is completed.
+    public enum Kind: Sendable, Hashable {
+      case none
+      /// Files with the extensions in `words`.
+      case files
+      case directory
+      /// One of `words`.
+      case choices
+      /// A preset's name or a material file.
+      case material
+    }
+
+    /// What is completed.
+    public let kind: Kind
+    /// File extensions or choices.
+    public let words: [String]
+
+    /// No completion.
+    public static let none = Completion(kind: .none, words: [])
+    /// Directories.
+    public static let directory = Completion(kind: .directory, words: [])
     /// A preset's name or a material file.
-    case material
+    public static let material = Completion(kind: .material, words: [])
+
+    /// Files with these extensions.
+    public static func files(_ extensions: [String]) -> Completion {
+      Completion(kind: .files, words: extensions)
+    }
+
+    /// One of these words.
+    public static func choices(_ words: [String]) -> Completion {
+      Completion(kind: .choices, words: words)
+    }
   }
 
   /// `size`, `cut-offset`: the flag is `--` and the key.

@@ -682,39 +682,52 @@ struct NodeReader {
     return nil
   }
 
-  /// Reads number `key` of `fields` into `target` (path `path.key`), in the parameter's range.
+  /// The key a parameter has in its section: the last part of its table key
+  /// (`surface.shininess` is `shininess` in `surface`, `lights[].angle` is `angle`).
+  static func field(of parameter: some ParameterDefinition) -> String {
+    String(parameter.row.key.split(separator: ".").last ?? "")
+  }
+
+  /// Reads `parameter` from its section's `fields` (at `path`, the section's path) into
+  /// `target`, in the parameter's range.
   mutating func read(
-    _ fields: [String: Field], _ key: String, path: String, _ parameter: NumberParameter,
+    _ fields: [String: Field], _ parameter: NumberParameter, path: String,
     into target: inout Float
   ) {
+    let key = Self.field(of: parameter)
     if let n = fields[key]?.value, let v = number(n, path: "\(path).\(key)", range: parameter.range)
     {
       target = v
     }
   }
 
-  /// Reads color `key` of `fields` (path `path.key`) into `target`, when given.
+  /// Reads color `parameter` from its section's `fields` into `target`, when given.
   mutating func read(
-    _ fields: [String: Field], _ key: String, path: String, into target: inout SIMD3<Float>
+    _ fields: [String: Field], _ parameter: ColorParameter, path: String,
+    into target: inout SIMD3<Float>
   ) {
+    let key = Self.field(of: parameter)
     if let n = fields[key]?.value, let v = color(n, path: "\(path).\(key)") { target = v }
   }
 
-  /// Reads vector `key` of `fields` (path `path.key`) into `target`, in the parameter's range.
+  /// Reads vector `parameter` from its section's `fields` into `target`, in its range.
   mutating func read(
-    _ fields: [String: Field], _ key: String, path: String, _ parameter: VectorParameter,
+    _ fields: [String: Field], _ parameter: VectorParameter, path: String,
     into target: inout SIMD3<Float>
   ) {
+    let key = Self.field(of: parameter)
     if let n = fields[key]?.value, let v = vector(n, path: "\(path).\(key)", range: parameter.range)
     {
       target = v
     }
   }
 
-  /// Reads choice `key` of `fields` (path `path.key`) into `target`, when given.
+  /// Reads choice `parameter` from its section's `fields` into `target`, when given.
   mutating func read<E: RawRepresentable & CaseIterable>(
-    _ fields: [String: Field], _ key: String, path: String, into target: inout E
+    _ fields: [String: Field], _ parameter: ChoiceParameter<E>, path: String,
+    into target: inout E
   ) where E.RawValue == String {
+    let key = Self.field(of: parameter)
     if let n = fields[key]?.value, let v = choice(n, path: "\(path).\(key)", as: E.self) {
       target = v
     }
@@ -741,13 +754,13 @@ struct NodeReader {
     var metallic = base.metallic
     var model = base.model
     var fresnel = base.fresnel
-    read(fields, "base", path: path, into: &color)
-    read(fields, "specular", path: path, into: &specular)
-    read(fields, "shininess", path: path, Parameters.shininess, into: &shininess)
-    read(fields, "ambient", path: path, Parameters.ambient, into: &ambient)
-    read(fields, "metallic", path: path, Parameters.metallic, into: &metallic)
-    read(fields, "model", path: path, into: &model)
-    read(fields, "fresnel", path: path, Parameters.fresnel, into: &fresnel)
+    read(fields, Parameters.base, path: path, into: &color)
+    read(fields, Parameters.specular, path: path, into: &specular)
+    read(fields, Parameters.shininess, path: path, into: &shininess)
+    read(fields, Parameters.ambient, path: path, into: &ambient)
+    read(fields, Parameters.metallic, path: path, into: &metallic)
+    read(fields, Parameters.model, path: path, into: &model)
+    read(fields, Parameters.fresnel, path: path, into: &fresnel)
     return make(at: node) { () throws(ParameterError) in
       try Surface(
         base: color, specular: specular, shininess: shininess, ambient: ambient, metallic: metallic,
@@ -768,13 +781,13 @@ struct NodeReader {
     var bandWidth = base.bandWidth
     var horizonAngle = base.horizonAngle
     var boxes = base.softboxes
-    read(fields, "intensity", path: path, Parameters.environmentIntensity, into: &intensity)
-    read(fields, "sky", path: path, into: &sky)
-    read(fields, "horizon", path: path, into: &horizon)
-    read(fields, "ground", path: path, into: &ground)
-    read(fields, "band", path: path, into: &band)
-    read(fields, "band-width", path: path, Parameters.bandWidth, into: &bandWidth)
-    read(fields, "horizon-angle", path: path, Parameters.horizonAngle, into: &horizonAngle)
+    read(fields, Parameters.environmentIntensity, path: path, into: &intensity)
+    read(fields, Parameters.sky, path: path, into: &sky)
+    read(fields, Parameters.horizon, path: path, into: &horizon)
+    read(fields, Parameters.ground, path: path, into: &ground)
+    read(fields, Parameters.band, path: path, into: &band)
+    read(fields, Parameters.bandWidth, path: path, into: &bandWidth)
+    read(fields, Parameters.horizonAngle, path: path, into: &horizonAngle)
     if let node = fields["softboxes"]?.value {
       if let sequence = node.sequence {
         boxes = []
@@ -790,12 +803,12 @@ struct NodeReader {
           var height = Parameters.softboxHeight.value
           var color = Parameters.softboxColor.defaultValue
           var strength = Parameters.softboxIntensity.value
-          read(box, "angle", path: itemPath, Parameters.softboxAngle, into: &angle)
-          read(box, "altitude", path: itemPath, Parameters.softboxAltitude, into: &altitude)
-          read(box, "width", path: itemPath, Parameters.softboxWidth, into: &width)
-          read(box, "height", path: itemPath, Parameters.softboxHeight, into: &height)
-          read(box, "color", path: itemPath, into: &color)
-          read(box, "intensity", path: itemPath, Parameters.softboxIntensity, into: &strength)
+          read(box, Parameters.softboxAngle, path: itemPath, into: &angle)
+          read(box, Parameters.softboxAltitude, path: itemPath, into: &altitude)
+          read(box, Parameters.softboxWidth, path: itemPath, into: &width)
+          read(box, Parameters.softboxHeight, path: itemPath, into: &height)
+          read(box, Parameters.softboxColor, path: itemPath, into: &color)
+          read(box, Parameters.softboxIntensity, path: itemPath, into: &strength)
           if let softbox = make(
             at: item,
             { () throws(ParameterError) in
@@ -830,7 +843,7 @@ struct NodeReader {
     var soften = base.soften
     var profile = base.profile
     var direction = base.direction
-    read(fields, "radius", path: path, Parameters.radius, into: &radius)
+    read(fields, Parameters.radius, path: path, into: &radius)
     if let n = fields["depth"]?.value, let v = self.depth(n) { depth = v }
     if let n = fields["scale"]?.value,
       let v = number(n, path: "relief.scale", range: Parameters.scale.range)
@@ -842,9 +855,9 @@ struct NodeReader {
       }
       depth = .scale(v)
     }
-    read(fields, "soften", path: path, Parameters.soften, into: &soften)
-    read(fields, "profile", path: path, into: &profile)
-    read(fields, "direction", path: path, into: &direction)
+    read(fields, Parameters.soften, path: path, into: &soften)
+    read(fields, Parameters.profile, path: path, into: &profile)
+    read(fields, Parameters.direction, path: path, into: &direction)
     return make(at: node) { () throws(ParameterError) in
       try ReliefSpec(
         radius: radius, profile: profile, depth: depth, direction: direction, soften: soften)
@@ -941,12 +954,12 @@ struct NodeReader {
     }
     var color = base.color
     var intensity = base.intensity
-    read(fields, "color", path: path, into: &color)
-    read(fields, "intensity", path: path, Parameters.lightIntensity, into: &intensity)
-    read(fields, "position", path: path, Parameters.lightPosition, into: &position)
+    read(fields, Parameters.lightColor, path: path, into: &color)
+    read(fields, Parameters.lightIntensity, path: path, into: &intensity)
+    read(fields, Parameters.lightPosition, path: path, into: &position)
     if kind == .spot {
-      read(fields, "target", path: path, Parameters.lightTarget, into: &target)
-      read(fields, "cone", path: path, Parameters.lightCone, into: &cone)
+      read(fields, Parameters.lightTarget, path: path, into: &target)
+      read(fields, Parameters.lightCone, path: path, into: &cone)
     }
     if kind == .distant, byAngle {
       // A distant light may be given as Photoshop gives it: angle and altitude in degrees.
@@ -959,8 +972,8 @@ struct NodeReader {
       var angle = Parameters.lightAngle.value
       var altitude = Parameters.lightAltitude.value
       let before = sink.errorCount
-      read(fields, "angle", path: path, Parameters.lightAngle, into: &angle)
-      read(fields, "altitude", path: path, Parameters.lightAltitude, into: &altitude)
+      read(fields, Parameters.lightAngle, path: path, into: &angle)
+      read(fields, Parameters.lightAltitude, path: path, into: &altitude)
       guard sink.errorCount == before else { return nil }
       position = Light.direction(angle: angle, altitude: altitude)
     }

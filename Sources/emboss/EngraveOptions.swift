@@ -1,8 +1,6 @@
 import ArgumentParser
 import EmbossKit
 
-extension MaskMode: ExpressibleByArgument {}
-
 /// `--dpi`: the resolution stored in every PNG and used for physical lengths.
 struct ResolutionOption: ParsableArguments {
   @Option(name: .long(.dpi), help: .option(.dpi)) var dpi: String?

@@ -2,15 +2,6 @@ import ArgumentParser
 import EmbossKit
 import Foundation
 
-extension TextAlignment: ExpressibleByArgument {}
-extension PictureFormat: ExpressibleByArgument {}
-extension CutLine.Join: ExpressibleByArgument {}
-extension MeshSpec.Plate: ExpressibleByArgument {}
-extension TextDirection: ExpressibleByArgument {}
-extension ReliefProfile: ExpressibleByArgument {}
-extension ReliefDirection: ExpressibleByArgument {}
-extension SVGDocument.InkVectors: ExpressibleByArgument {}
-
 extension BitDepth: ExpressibleByArgument {
   /// `8` or `16`.
   public init?(argument: String) {

@@ -28,11 +28,12 @@ extension ArgumentHelp {
 extension CompletionKind {
   /// The option's completion from the table.
   static func option(_ option: RenderOption) -> CompletionKind? {
-    switch option.completion {
+    let words = option.completion.words
+    switch option.completion.kind {
     case .none: return nil
-    case .files(let extensions): return .file(extensions: extensions)
+    case .files: return .file(extensions: words)
     case .directory: return .directory
-    case .choices(let words): return .list(words)
+    case .choices: return .list(words)
     case .material: return materialCompletion
     }
   }
@@ -53,7 +54,8 @@ extension Optional: RequestArgumentValue where Wrapped: RequestArgumentValue {
 
 /// A choice parsed by the command line as its type (its help lists the values), written as
 /// its name.
-protocol RequestChoice: RequestArgumentValue, RawRepresentable where RawValue == String {}
+protocol RequestChoice: RequestArgumentValue, ExpressibleByArgument, RawRepresentable
+where RawValue == String {}
 
 extension RequestChoice {
   var written: [String] { [rawValue] }

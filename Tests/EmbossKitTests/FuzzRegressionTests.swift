@@ -1,3 +1,4 @@
+import EmbossBatch
 import EmbossKit
 import Foundation
 import XCTest
@@ -75,6 +76,16 @@ final class FuzzRegressionTests: XCTestCase {
       else { continue }
       _ = HeightField.make(
         mask: layout.rasterize(), relief: try ReliefSpec(radius: 3), parallelism: .serial)
+    }
+  }
+
+  func testRequestInputs() throws {
+    let all = try inputs("request")
+    XCTAssertFalse(all.isEmpty)
+    for (name, data) in all {
+      let request = RequestFuzzing.exercise([UInt8](data))
+      // The seeds are valid requests, one for each way a request is made.
+      if name.hasPrefix("seed-") { XCTAssertNotNil(request, name) }
     }
   }
 }
