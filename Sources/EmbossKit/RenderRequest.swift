@@ -87,24 +87,15 @@ public struct RenderRequest: Sendable, Equatable {
   /// with another (a physical length without `dpi`, `svg` without `dpi`, an output that is
   /// also an input, ...).
   public init(text: String?, values: [Value]) throws(RequestError) {
-    var latest: [RenderOption: [String]] = [:]
-    for value in values {
-      guard value.option.scope != .run else {
-        throw RequestError("{\(value.option.key)} is not part of a request")
-      }
-      if value.option.kind == .list {
-        latest[value.option, default: []].append(value.value)
-      } else {
-        latest[value.option] = [value.value]
-      }
+    if let value = values.first(where: { $0.option.scope == .run }) {
+      throw RequestError("{\(value.option.key)} is not part of a request")
     }
-    var canonical: [Value] = []
-    for option in RenderOption.all {
-      for value in latest[option] ?? [] { canonical.append(Value(option, value)) }
-    }
+    var reader = ValueReader(values)
     self.text = text
-    self.values = canonical
-    self.parts = try Parts(text: text, values: latest)
+    self.values = RenderOption.all.flatMap { option in
+      (reader.values[option] ?? []).map { Value(option, $0) }
+    }
+    self.parts = try Parts(text: text, reader: &reader)
   }
 
   /// The value given for `option` (the last, for a list), or nil.
@@ -268,12 +259,7 @@ extension RenderRequest {
     var plan: OutputPlan
     var limits: RenderLimits
 
-    init(text: String?, values: [RenderOption: [String]]) throws(RequestError) {
-      var reader = ValueReader(values: values)
-      try self.init(text: text, reader: &reader)
-    }
-
-    private init(text: String?, reader r: inout ValueReader) throws(RequestError) {
+    init(text: String?, reader r: inout ValueReader) throws(RequestError) {
       typealias O = RenderOption
       let dpi = try r.dpi()
       func pixels(_ option: RenderOption, negative: Bool = false) throws(RequestError) -> Double? {
