@@ -76,7 +76,7 @@ let package = Package(
     // Support -> Raster -> Geometry -> (Text, Relief, Engrave, Mesh), Model -> (Materials,
     // Relief, Shading) -> Compositing; Codecs where files are read or written; EmbossKit (the
     // request and the pipeline) re-exports them all; EmbossBatch runs requests from rows.
-    .target(name: "EmbossSupport", dependencies: ["CSupport"]),
+    .target(name: "EmbossSupport", dependencies: ["CSupport", "CCrypto"]),
     // Images in memory: planes, masks, RGBA and canvas images.
     .target(name: "EmbossRaster", dependencies: ["EmbossSupport"]),
     // Exact shapes and distances to them: outlines (glyphs' and traced), the distance core
@@ -126,7 +126,7 @@ let package = Package(
       dependencies: [
         "EmbossSupport", "EmbossRaster", "EmbossGeometry", "EmbossCodecs", "EmbossModel",
         "EmbossText", "EmbossRelief", "EmbossShading", "EmbossEngrave", "EmbossCompositing",
-        "EmbossMaterials", "EmbossMesh", "CCrypto",
+        "EmbossMaterials", "EmbossMesh",
       ]
     ),
     // A batch: rows (CSV or JSON Lines) -> requests -> outputs, a manifest, gang sheets.

@@ -470,37 +470,28 @@ public struct BatchShard: Sendable, Equatable {
 /// Runs a batch: each row of a rows file rendered by `render`, in parallel, reusing a stage
 /// cache per worker, every row reported in a manifest written in row order.
 public struct BatchRunner {
-  /// What a row renders: its request (whose values are hashed as the row's inputs) and the
-  /// paths it writes (checked for collisions before anything is rendered).
+  /// What a row renders: its request and the paths it writes (checked for collisions
+  /// before anything is rendered).
   public struct Plan: Sendable {
-    /// The row's request; nil for a plan made of arguments alone.
-    public var request: RenderRequest?
-    /// What the row's input hash covers besides its files: its request's text and values.
-    public var key: [String]
+    /// The row's request.
+    public var request: RenderRequest
     /// The files the row writes, as paths.
     public var outputs: [String]
-    /// The files the row reads (its material and what that extends, a font file, a mask
-    /// picture, a shading image, a text file): their contents are part of the row's inputs,
-    /// so an edited file renders the row again.
-    public var inputFiles: [String]
 
-    /// A row's request, outputs and the files it reads.
-    public init(request: RenderRequest, outputs: [String], inputFiles: [String] = []) {
+    /// A row's request and outputs.
+    public init(request: RenderRequest, outputs: [String]) {
       self.request = request
-      self.key =
-        ["text", request.text ?? ""] + request.values.map { $0.option.key + "=" + $0.value }
       self.outputs = outputs
-      self.inputFiles = inputFiles
     }
+  }
 
-    /// A row's inputs as words, outputs and the files it reads: for a runner that renders
-    /// something other than a request.
-    public init(key: [String], outputs: [String], inputFiles: [String] = []) {
-      self.request = nil
-      self.key = key
-      self.outputs = outputs
-      self.inputFiles = inputFiles
-    }
+  /// A planned row ready to render: the digest of everything its outputs depend on, and the
+  /// render itself.
+  struct Prepared {
+    /// `ResolvedRequest.digest`: the row's inputs, files by content.
+    var digest: String
+    /// Renders the row with a worker's cache and writes its files.
+    var render: (StageCache) throws -> Void
   }
 
   /// Progress after each row.
@@ -554,13 +545,15 @@ public struct BatchRunner {
   ///
   /// The first pass plans every row and checks that no two rows write one file; the second
   /// renders them in parallel, handing rows to the workers in order. `plan` turns a row into
-  /// its arguments and outputs (it throws for a bad row); `render` renders a planned row with
-  /// a worker's cache and writes its files; `entry` gets each row's manifest entry in row
+  /// its request and outputs (it throws for a bad row); `prepare` reads a planned row's files
+  /// once and gives their digest and the render (which writes its files with a worker's
+  /// cache), skipped when the last run's entry has the digest and its outputs are
+  /// untouched; `entry` gets each row's manifest entry in row
   /// order. Memory does not grow with the rows, but for the output names of the first pass.
   /// Fails (before rendering) only when the rows cannot be read at all.
-  public func run(
+  func run(
     plan: @escaping (BatchRow) throws -> Plan,
-    render: @escaping @Sendable (Plan, StageCache) throws -> Void,
+    prepare: @escaping @Sendable (Plan) throws -> Prepared,
     progress: @escaping @Sendable (Progress) -> Void,
     entry: @escaping @Sendable (BatchManifestEntry) -> Void,
     place: ((inout BatchManifestEntry) -> Void)? = nil
@@ -612,9 +605,7 @@ public struct BatchRunner {
     let batchRows = allRows
     let shard = self.shard
     let caches = CachePool(count: workers, disk: ballCache)
-    let fileDigests = FileDigests()
     let start = DispatchTime.now().uptimeNanoseconds
-    let version = self.version
     DispatchQueue.concurrentPerform(iterations: workers) { _ in
       let cache = caches.take()
       defer { caches.give(cache) }
@@ -628,30 +619,31 @@ public struct BatchRunner {
             error: error.commandLineMessage,
             milliseconds: 0)
         case .success(let plan):
-          // The request, and what the files it names hold.
-          let files = plan.inputFiles.flatMap { [$0, fileDigests.digest($0)] }
-          let inputs = SHA256Digest.hex(
-            Data(([version] + plan.key + ["files"] + files).joined(separator: "\u{0}").utf8))
-          if let old = work.previous, old.status != .failed, old.inputs == inputs,
-            old.outputs.map(\.path) == plan.outputs,
-            old.outputs.allSatisfy({ SHA256Digest.hex(file: $0.path) == $0.sha256 })
-          {
-            result = old
-            result.status = .skipped
-          } else {
-            do {
-              try render(plan, cache)
+          // The request's files read once: their bytes are what the digest covers and what
+          // the render takes.
+          var inputs = ""
+          do {
+            let prepared = try prepare(plan)
+            inputs = prepared.digest
+            if let old = work.previous, old.status != .failed, old.inputs == inputs,
+              old.outputs.map(\.path) == plan.outputs,
+              old.outputs.allSatisfy({ SHA256Digest.hex(file: $0.path) == $0.sha256 })
+            {
+              result = old
+              result.status = .skipped
+            } else {
+              try prepared.render(cache)
               result = BatchManifestEntry(
                 row: work.row, status: .rendered, inputs: inputs,
                 outputs: plan.outputs.map {
                   .init(path: $0, sha256: SHA256Digest.hex(file: $0) ?? "")
                 }, error: nil, milliseconds: 0)
-            } catch {
-              result = BatchManifestEntry(
-                row: work.row, status: .failed, inputs: inputs, outputs: [],
-                error: (error as? EmbossError)?.commandLineMessage ?? Self.describe(error),
-                milliseconds: 0)
             }
+          } catch {
+            result = BatchManifestEntry(
+              row: work.row, status: .failed, inputs: inputs, outputs: [],
+              error: (error as? EmbossError)?.commandLineMessage ?? Self.describe(error),
+              milliseconds: 0)
           }
         }
         result.milliseconds =
@@ -707,32 +699,6 @@ private final class ManifestCursor: @unchecked Sendable {
       if next.row == row { found = next }
       pending = nil
     }
-  }
-}
-
-/// The SHA-256 of files rows read, each read once a run (again when its size or
-/// modification time changes).
-private final class FileDigests: @unchecked Sendable {
-  private var known: [String: (size: Int64, time: timespec, digest: String)] = [:]
-  private let lock = NSLock()
-
-  /// The digest of the file at `path`, or "missing" when it cannot be read.
-  func digest(_ path: String) -> String {
-    var info = stat()
-    guard stat(path, &info) == 0 else { return "missing" }
-    lock.lock()
-    if let entry = known[path], entry.size == Int64(info.st_size),
-      entry.time.tv_sec == info.st_mtim.tv_sec, entry.time.tv_nsec == info.st_mtim.tv_nsec
-    {
-      lock.unlock()
-      return entry.digest
-    }
-    lock.unlock()
-    let digest = SHA256Digest.hex(file: path) ?? "missing"
-    lock.lock()
-    known[path] = (Int64(info.st_size), info.st_mtim, digest)
-    lock.unlock()
-    return digest
   }
 }
 

@@ -97,51 +97,33 @@ extension BatchRunner {
   /// its files named by the templates, its inputs hashed with the contents of every file it
   /// reads, and rendered with a worker's cache; the rows' directories are made as needed.
   ///
-  /// `entry` and `place` are `run(plan:render:progress:entry:place:)`'s.
+  /// `entry` gets each row's manifest entry in row order; `place` may fill in an entry's
+  /// placement (a gang sheet's) before it is written.
   public func run(
     requests: BatchRequests, resources: Resources,
     progress: @escaping @Sendable (Progress) -> Void,
     entry: @escaping @Sendable (BatchManifestEntry) -> Void,
     place: ((inout BatchManifestEntry) -> Void)? = nil
   ) throws -> (rendered: Int, skipped: Int, failed: Int) {
-    let inputs = RequestInputFiles(resources: resources)
+    let version = self.version
     return try run(
       plan: { row in
         let request = try requests.request(for: row)
         return Plan(
-          request: request, outputs: requests.templates.compactMap { request.value($0.option) },
-          inputFiles: inputs.files(for: request))
+          request: request, outputs: requests.templates.compactMap { request.value($0.option) })
       },
-      render: { plan, cache in
-        guard let request = plan.request else { return }
-        let job = try request.job(resources: resources, parallelism: .serial)
-        for output in plan.outputs {
-          let directory = URL(fileURLWithPath: output).deletingLastPathComponent()
-          try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+      prepare: { plan in
+        let resolved = try plan.request.resolve(resources: resources, parallelism: .serial)
+        return Prepared(digest: resolved.digest(version: version)) { cache in
+          for output in plan.outputs {
+            let directory = URL(fileURLWithPath: output).deletingLastPathComponent()
+            try FileManager.default.createDirectory(
+              at: directory, withIntermediateDirectories: true)
+          }
+          let job = resolved.job
+          try job.write(try job.run(resources: resources, cache: cache))
         }
-        try job.write(try job.run(resources: resources, cache: cache))
       },
       progress: progress, entry: entry, place: place)
-  }
-}
-
-/// The files each request reads, its material's chain read once per material a run.
-private final class RequestInputFiles: @unchecked Sendable {
-  private let resources: Resources
-  private var materials: [String: [String]] = [:]
-  private let lock = NSLock()
-
-  init(resources: Resources) { self.resources = resources }
-
-  func files(for request: RenderRequest) -> [String] {
-    let material = request.value(.material) ?? Resources.defaultMaterialName
-    let chain =
-      lock.withLock { materials[material] }
-      ?? {
-        let chain = request.materialFiles(resources: resources)
-        lock.withLock { materials[material] = chain }
-        return chain
-      }()
-    return request.inputFiles(resources: resources, materialFiles: chain)
   }
 }

@@ -21,9 +21,10 @@ public enum ImageMask {
   /// inside unless `invert`. Threshold mode: inside where gray < threshold / 255; coverage
   /// mode: coverage = 1 - gray (or gray when inverted).
   public static func read(
-    path: String, mode: MaskMode, invert: Bool, threshold: Int, limits: RenderLimits = .default
+    path: String, mode: MaskMode, invert: Bool, threshold: Int, limits: RenderLimits = .default,
+    inputs: InputSnapshot = InputSnapshot()
   ) throws -> CoverageMask {
-    let data = try InputFile.read(path, what: "picture")
+    let data = try inputs.data(path, what: "picture")
     // The render's memory, from the header, before the pixels are decoded.
     if let size = PictureCodec.size(of: data) {
       try limits.checkMemory(

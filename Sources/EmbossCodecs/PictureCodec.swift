@@ -154,11 +154,13 @@ public enum PictureCodec {
     }
   }
 
-  /// Reads and decodes a picture file; errors name the path and the format.
-  public static func read(path: String, maxPixels: Int = RenderLimits.default.maxPixels) throws
-    -> PNGCodec.Decoded
-  {
-    let data = try InputFile.read(path, what: "picture")
+  /// Reads and decodes a picture file (from `inputs` when it holds it); errors name the path
+  /// and the format.
+  public static func read(
+    path: String, maxPixels: Int = RenderLimits.default.maxPixels,
+    inputs: InputSnapshot = InputSnapshot()
+  ) throws -> PNGCodec.Decoded {
+    let data = try inputs.data(path, what: "picture")
     do {
       return try decode(data, maxPixels: maxPixels)
     } catch let error as EmbossError {

@@ -260,10 +260,13 @@ public final class StageCache {
   struct FontKey: Equatable {
     var path: String
     var index: Int
+    /// The file's SHA-256 when it was read through a snapshot: other bytes at the same path
+    /// are another font.
+    var sha256: String?
   }
 
   var font: (key: FontKey, value: Font)?
-  var mask: (key: MaskSource, value: MaskResult, limits: RenderLimits)?
+  var mask: (key: MaskSource, font: FontKey?, value: MaskResult, limits: RenderLimits)?
   var height: (key: HeightKey, value: HeightField)?
   var geometry: (key: Int, value: BallGeometry)?
   /// The ball, the lookup map it was shaded for and whether every texel was shaded.

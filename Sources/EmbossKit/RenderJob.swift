@@ -88,9 +88,13 @@ public struct TextMask: Sendable, Equatable {
   /// UTF-8 (invalid bytes are an error naming the first one's offset), a leading byte-order
   /// mark dropped, CRLF read as a newline, and one final newline (the last line's end, not an
   /// empty line) dropped. No escapes: a file's newlines are real.
-  public static func read(file path: String) throws -> String {
+  ///
+  /// A file `inputs` holds is taken from it (standard input as `/dev/stdin`).
+  public static func read(file path: String, inputs: InputSnapshot = InputSnapshot()) throws
+    -> String
+  {
     let name = path == "-" ? "standard input" : "'\(path)'"
-    let data = try InputFile.read(path == "-" ? "/dev/stdin" : path, what: "text", limit: fileLimit)
+    let data = try inputs.data(path == "-" ? "/dev/stdin" : path, what: "text", limit: fileLimit)
     var bytes = Array(data)
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
     if let bad = RawArguments.firstInvalidUTF8(bytes) {
@@ -150,7 +154,8 @@ extension Pipeline {
   /// mask is memoized in `cache` (the font is read again only when the text's inputs change).
   public static func mask(
     _ source: MaskSource, resources: Resources, limits: RenderLimits = .default,
-    cache: StageCache = StageCache(), timings: inout StageTimings
+    cache: StageCache = StageCache(), inputs: InputSnapshot = InputSnapshot(),
+    timings: inout StageTimings
   ) throws -> MaskResult {
     switch source {
     case .picture(let picture):
@@ -159,18 +164,24 @@ extension Pipeline {
           coverage: try ImageMask.read(
             path: picture.path, mode: picture.mode, invert: picture.invert,
             threshold: picture.threshold,
-            limits: limits))
+            limits: limits, inputs: inputs))
       }
     case .text(var text):
       text.fontPath = text.fontPath ?? resources.defaultFontPath
       let key = MaskSource.text(text)
-      if let cached = cache.mask, cached.key == key, cached.limits == limits { return cached.value }
       let fontPath = text.fontPath ?? resources.defaultFontPath
+      let fontKey = StageCache.FontKey(
+        path: fontPath, index: text.fontIndex, sha256: inputs.file(fontPath)?.sha256)
+      if let cached = cache.mask, cached.key == key, cached.font == fontKey,
+        cached.limits == limits
+      {
+        return cached.value
+      }
       // The font stays open between renders (a batch's rows, a studio's scene changes).
-      let font = try cache.memo(
-        \.font, key: StageCache.FontKey(path: fontPath, index: text.fontIndex)
-      ) {
-        try timings.measure("font") { try Font(path: fontPath, index: text.fontIndex) }
+      let font = try cache.memo(\.font, key: fontKey) {
+        try timings.measure("font") {
+          try Font(path: fontPath, index: text.fontIndex, inputs: inputs)
+        }
       }
       let fallback = text.fallback ? FontCatalog.Fallback(bundled: resources.fontsDirectory) : nil
       let layout = try timings.measure("layout") {
@@ -191,7 +202,7 @@ extension Pipeline {
       let mask = MaskResult(
         coverage: timings.measure("mask") { layout.rasterize() },
         fallbackFonts: layout.fallbackFonts, emSize: layout.pixelSize)
-      cache.mask = (key, mask, limits)
+      cache.mask = (key, fontKey, mask, limits)
       return mask
     }
   }
@@ -353,14 +364,19 @@ public struct RenderJob: Sendable {
   public var parallelism: Parallelism
   /// Sizes past which inputs are refused before any memory is taken.
   public var limits: RenderLimits
+  /// Files already read (`RenderRequest.resolve`): the material and what it extends, the
+  /// font, the mask picture and the shading image are taken from here when it holds them,
+  /// from the file system when not.
+  public var inputs: InputSnapshot
 
   /// A render job; see each property for its meaning.
   public init(
     mask: MaskSource, material: String = Resources.defaultMaterialName,
     settings: [MaterialSetting] = [],
     shadingImagePath: String? = nil, output: OutputPlan, parallelism: Parallelism = .allCores,
-    limits: RenderLimits = .default
+    limits: RenderLimits = .default, inputs: InputSnapshot = InputSnapshot()
   ) {
+    self.inputs = inputs
     self.mask = mask
     self.material = material
     self.settings = settings
@@ -388,7 +404,9 @@ public struct RenderJob: Sendable {
   /// The material: the file (or preset), then the settings.
   public func loadMaterial(library: MaterialLibrary, sources: inout [String]) throws -> MaterialSpec
   {
-    try MaterialLoader.load(material, library: library, settings: settings, sources: &sources)
+    var inputs = self.inputs
+    return try MaterialLoader.load(
+      material, library: library, settings: settings, sources: &sources, inputs: &inputs)
   }
 
   /// Renders; with a cache, stages whose inputs did not change since the cache's last render
@@ -405,7 +423,8 @@ public struct RenderJob: Sendable {
       try loadMaterial(library: resources.materialLibrary, sources: &materialSources)
     }
     let maskResult = try Pipeline.mask(
-      self.mask, resources: resources, limits: limits, cache: cache, timings: &timings)
+      self.mask, resources: resources, limits: limits, cache: cache, inputs: inputs,
+      timings: &timings)
     let mask = maskResult.coverage
     // A material's relief lengths are for text at the reference size: text of another size
     // scales them (the same look at any size), except those given for this render
@@ -427,7 +446,9 @@ public struct RenderJob: Sendable {
       try limits.check(width: mask.width + grow, height: mask.height + grow)
     }
     let shadingImage = try shadingImagePath.map { path in
-      try timings.measure("read shading") { try ShadingImage.read(path: path, limits: limits) }
+      try timings.measure("read shading") {
+        try ShadingImage.read(path: path, limits: limits, inputs: inputs)
+      }
     }
     let result = Pipeline.render(
       RenderInput(

@@ -111,45 +111,40 @@ public struct RenderRequest: Sendable, Equatable {
     parts.plan.paths.map { (RenderOption.named($0.option) ?? .output, $0.path) }
   }
 
-  /// The files the render reads, by path: the material file and every file it extends, a
-  /// font file, a mask picture, a shading image and a text file (not standard input).
+  /// The request with every file it reads read once, into the job's `inputs`.
   ///
-  /// A font given as a fontconfig pattern is its pattern (a value); the bundled presets and
-  /// font change with emboss's version. A material that does not load gives the files read
-  /// before the error (the render fails on it anyway).
-  public func inputFiles(resources: Resources, materialFiles: [String]? = nil) -> [String] {
-    var files = materialFiles ?? self.materialFiles(resources: resources)
-    if let font = parts.font, FontCatalog.isPath(font) { files.append(font) }
-    if case .picture(let picture) = parts.source { files.append(picture.path) }
-    if case .textFile(let path) = parts.source, path != "-" { files.append(path) }
-    if let shading = parts.shadingImage { files.append(shading) }
-    return files
-  }
-
-  /// The material file and every file it extends (none for a preset that extends none).
-  public func materialFiles(resources: Resources) -> [String] {
+  /// The files are the material file and every file it extends, the font file (a pattern's
+  /// match too), a mask picture, a text file (standard input included) and a shading image.
+  /// The render takes these
+  /// bytes, and `ResolvedRequest.digest` covers them, so what a batch hashes is what it
+  /// renders.
+  ///
+  /// Throws for a file that cannot be read and a font pattern that matches nothing; a
+  /// material with errors is the render's error (`RenderJob.run`), with every problem.
+  public func resolve(resources: Resources, parallelism: Parallelism = .allCores) throws
+    -> ResolvedRequest
+  {
+    var inputs = InputSnapshot()
     var sources: [String] = []
     _ = try? MaterialLoader.load(
-      parts.material, library: resources.materialLibrary, sources: &sources)
-    return sources
-  }
-
-  /// The job: the font pattern matched and the text file read (the steps that can fail
-  /// before rendering), every value as the pipeline takes it.
-  public func job(resources: Resources, parallelism: Parallelism = .allCores) throws -> RenderJob {
+      parts.material, library: resources.materialLibrary, sources: &sources, inputs: &inputs)
     let source: MaskSource
     switch parts.source {
     case .picture(let picture):
+      try inputs.read(picture.path, what: "picture")
       source = .picture(picture)
     case .text(let text), .textFile(let text):
-      let body: String
-      if case .textFile(let path) = parts.source {
-        body = try TextMask.read(file: path)
-      } else {
-        body = text
-      }
       let face = try parts.font.map {
         try TextMask.font($0, index: parts.faceIndex, resources: resources)
+      }
+      if let face { try inputs.read(face.path, what: "font", limit: Font.fileLimit) }
+      let body: String
+      if case .textFile(let path) = parts.source {
+        try inputs.read(
+          path == "-" ? "/dev/stdin" : path, what: "text", limit: TextMask.fileLimit)
+        body = try TextMask.read(file: path, inputs: inputs)
+      } else {
+        body = text
       }
       var mask = parts.text
       mask.text = parts.textCase?.apply(body) ?? body
@@ -157,15 +152,49 @@ public struct RenderRequest: Sendable, Equatable {
       mask.fontIndex = face?.index ?? parts.faceIndex ?? 0
       source = .text(mask)
     }
-    return RenderJob(
-      mask: source, material: parts.material, settings: parts.settings,
-      shadingImagePath: parts.shadingImage, output: parts.plan, parallelism: parallelism,
-      limits: parts.limits)
+    if let shading = parts.shadingImage { try inputs.read(shading, what: "picture") }
+    return ResolvedRequest(
+      request: self,
+      job: RenderJob(
+        mask: source, material: parts.material, settings: parts.settings,
+        shadingImagePath: parts.shadingImage, output: parts.plan, parallelism: parallelism,
+        limits: parts.limits, inputs: inputs))
+  }
+
+  /// The job: the font pattern matched and every file read (`resolve`), every value as the
+  /// pipeline takes it.
+  public func job(resources: Resources, parallelism: Parallelism = .allCores) throws -> RenderJob {
+    try resolve(resources: resources, parallelism: parallelism).job
   }
 
   /// The value of a flag: true when given as true.
   func flag(_ option: RenderOption) -> Bool {
     value(option).flatMap(RenderOption.flagValue) ?? false
+  }
+}
+
+/// A request whose files are read (`RenderRequest.resolve`): its job renders from the
+/// bytes read, and its digest covers them.
+public struct ResolvedRequest: Sendable {
+  /// The request.
+  public let request: RenderRequest
+  /// The render, reading its files from `inputs`.
+  public let job: RenderJob
+
+  /// Every file the render reads, with its bytes and their SHA-256, in reading order.
+  public var inputs: InputSnapshot { job.inputs }
+
+  /// The SHA-256 of everything the render's outputs depend on.
+  ///
+  /// That is emboss's `version` (which covers the bundled font and the code), the request's
+  /// text and values, and every file it reads, by path and content. Two resolved requests
+  /// with one digest render the same bytes.
+  public func digest(version: String) -> String {
+    var words = [version, "text", request.text ?? ""]
+    words += request.values.map { $0.option.key + "=" + $0.value }
+    words.append("files")
+    for file in inputs.files { words += [file.path, file.sha256] }
+    return SHA256Digest.hex(Data(words.joined(separator: "\u{0}").utf8))
   }
 }
 

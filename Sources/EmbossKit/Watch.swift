@@ -38,7 +38,7 @@ public struct MaterialWatcher {
     limit: Int? = nil, write: (RenderJob.Output) throws -> Void, report: (Event) -> Void
   ) {
     let cache = StageCache(disk: ballCache)
-    var sources = attempt(cache: cache, write: write, report: report)
+    var sources = attempt(job, cache: cache, write: write, report: report)
     var seen = contents(of: sources)
     var changes = 0
     while limit.map({ changes < $0 }) ?? true {
@@ -47,7 +47,10 @@ public struct MaterialWatcher {
           interval.components.attoseconds) * 1e-18)
       let now = contents(of: sources)
       guard now != seen else { continue }
-      sources = attempt(cache: cache, write: write, report: report)
+      // The watched files as they are now, not as the job's snapshot read them.
+      var fresh = job
+      fresh.inputs = job.inputs.removing(sources)
+      sources = attempt(fresh, cache: cache, write: write, report: report)
       seen = contents(of: sources)
       changes += 1
     }
@@ -55,7 +58,8 @@ public struct MaterialWatcher {
 
   /// One render; returns the files to watch.
   private func attempt(
-    cache: StageCache, write: (RenderJob.Output) throws -> Void, report: (Event) -> Void
+    _ job: RenderJob, cache: StageCache, write: (RenderJob.Output) throws -> Void,
+    report: (Event) -> Void
   ) -> [String] {
     var sources: [String] = []
     let clock = ContinuousClock()

@@ -83,6 +83,8 @@ public struct DiagnosticSink: Sendable {
   public private(set) var errorCount = 0
   /// Files read while parsing (a material and what it extends).
   var sources: [String] = []
+  /// Where files are read from, and what was read (a material and what it extends).
+  var inputs = InputSnapshot()
 
   /// An empty sink.
   public init() {}

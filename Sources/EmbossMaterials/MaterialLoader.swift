@@ -69,6 +69,16 @@ public enum MaterialLoader {
   public static func load(_ reference: String, library: MaterialLibrary, sources: inout [String])
     throws -> MaterialSpec
   {
+    var inputs = InputSnapshot()
+    return try load(reference, library: library, sources: &sources, inputs: &inputs)
+  }
+
+  /// `load`, reading the files through `inputs`: a file it holds is not read again, and a
+  /// file read is added to it.
+  public static func load(
+    _ reference: String, library: MaterialLibrary, sources: inout [String],
+    inputs: inout InputSnapshot
+  ) throws -> MaterialSpec {
     guard let path = library.path(for: reference) else {
       var message = "no material named '\(reference)'"
       if let close = suggestion(for: reference, among: library.presetNames) {
@@ -79,7 +89,11 @@ public enum MaterialLoader {
     }
     var sink = DiagnosticSink()
     sink.sources = [path]
-    defer { sources = sink.sources }
+    sink.inputs = inputs
+    defer {
+      sources = sink.sources
+      inputs = sink.inputs
+    }
     let spec = try load(path: path, library: library, chain: [], sink: &sink)
     if sink.hasErrors { throw MaterialError(sink) }
     guard let spec else { throw EmbossError("cannot load material '\(path)'") }
@@ -125,7 +139,7 @@ public enum MaterialLoader {
   static func load(
     path: String, library: MaterialLibrary, chain: [String], sink: inout DiagnosticSink
   ) throws -> MaterialSpec? {
-    let input = try InputFile.contents(path, what: "material", limit: MaterialLoader.fileLimit)
+    let input = try sink.inputs.read(path, what: "material", limit: MaterialLoader.fileLimit)
     let data = input.data
     // An empty file sets nothing: it is the built-in material, as a file of comments is. A
     // pipe or FIFO that gave nothing is a writer that never came or failed (`<(false)`).
@@ -309,8 +323,12 @@ public enum MaterialLoader {
       return nil
     }
     var parentSink = DiagnosticSink()
+    parentSink.inputs = reader.sink.inputs
     reader.sink.sources.append(path)
-    defer { reader.sink.sources += parentSink.sources }
+    defer {
+      reader.sink.sources += parentSink.sources
+      reader.sink.inputs = parentSink.inputs
+    }
     let parent: MaterialSpec?
     do {
       parent = try load(path: path, library: library, chain: chain, sink: &parentSink)

@@ -52,6 +52,16 @@ extension MaterialLoader {
     try apply(settings, to: try load(reference, library: library, sources: &sources))
   }
 
+  /// The material a reference names, read through `inputs` (see `load`), with `settings`
+  /// applied on top.
+  public static func load(
+    _ reference: String, library: MaterialLibrary, settings: [MaterialSetting],
+    sources: inout [String], inputs: inout InputSnapshot
+  ) throws -> MaterialSpec {
+    try apply(
+      settings, to: try load(reference, library: library, sources: &sources, inputs: &inputs))
+  }
+
   /// Applies `key=value` settings (as `--set` gives them), in order.
   public static func apply(settings: [String], to material: MaterialSpec) throws -> MaterialSpec {
     try apply(settings.map(MaterialSetting.init(set:)), to: material)

@@ -95,8 +95,13 @@ public enum ShadingImage {
   }
 
   /// Reads an external shading image: any PNG, as linear light, rim extended.
-  public static func read(path: String, limits: RenderLimits = .default) throws -> RGBAImage {
-    let decoded = try PictureCodec.read(path: path, maxPixels: min(limits.maxPixels, 4096 * 4096))
+  ///
+  /// A file `inputs` holds is taken from it.
+  public static func read(
+    path: String, limits: RenderLimits = .default, inputs: InputSnapshot = InputSnapshot()
+  ) throws -> RGBAImage {
+    let decoded = try PictureCodec.read(
+      path: path, maxPixels: min(limits.maxPixels, 4096 * 4096), inputs: inputs)
     guard decoded.image.width >= 4, decoded.image.height >= 4 else {
       throw EmbossError(
         "shading image '\(path)' is \(decoded.image.width)x\(decoded.image.height); it needs at least 4x4 pixels"

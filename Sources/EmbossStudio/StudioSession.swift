@@ -62,6 +62,9 @@ public final class StudioSession: @unchecked Sendable {
   /// replace.
   private var revision = 1
   private var scene: Scene
+  /// The scene as a render request, its font read (`RenderRequest.resolve`): what the
+  /// previews render, but for the material, which is the edited text.
+  private var preview: ResolvedRequest
   private var material: MaterialSpec
   private var notice: String?
   private let renderQueue = DispatchQueue(label: "emboss.studio.render")
@@ -74,6 +77,7 @@ public final class StudioSession: @unchecked Sendable {
     let absolute = URL(fileURLWithPath: materialPath).standardizedFileURL.path
     path = absolute
     self.scene = scene
+    preview = try Self.preview(of: scene, resources: resources)
     let text: String
     if FileManager.default.fileExists(atPath: absolute) {
       let data = try InputFile.read(absolute, what: "material", limit: MaterialLoader.fileLimit)
@@ -85,6 +89,27 @@ public final class StudioSession: @unchecked Sendable {
     }
     history = [text]
     material = try Self.parse(text, path: absolute, resources: resources)
+  }
+
+  /// The request a scene previews: its text, font and size, checked as any request's values
+  /// are (the page's own limits first: a preview stays quick).
+  static func preview(of scene: Scene, resources: Resources) throws -> ResolvedRequest {
+    guard !scene.text.isEmpty, scene.text.count <= 200 else {
+      throw Failure("the preview text must be 1 to 200 characters")
+    }
+    guard scene.size.isFinite, (8...1000).contains(scene.size) else {
+      throw Failure("the preview size must be 8 to 1000 pixels")
+    }
+    // The previews are PNGs made in memory; the request names no file.
+    var values = [RenderRequest.Value(.size, "\(scene.size)"), RenderRequest.Value(.output, "-")]
+    if let font = scene.font { values.append(RenderRequest.Value(.font, font)) }
+    let request: RenderRequest
+    do {
+      request = try RenderRequest(text: scene.text, values: values)
+    } catch {
+      throw Failure(error.message { $0.key })
+    }
+    return try request.resolve(resources: resources, parallelism: .allCores)
   }
 
   static func parse(_ text: String, path: String, resources: Resources) throws -> MaterialSpec {
@@ -195,17 +220,10 @@ public final class StudioSession: @unchecked Sendable {
 
   /// Changes what the preview shows.
   public func setScene(_ scene: Scene) throws -> StudioState {
-    guard !scene.text.isEmpty, scene.text.count <= 200 else {
-      throw Failure("the preview text must be 1 to 200 characters")
-    }
-    guard scene.size.isFinite, (8...1000).contains(scene.size) else {
-      throw Failure("the preview size must be 8 to 1000 pixels")
-    }
-    if let font = scene.font {
-      _ = try TextMask.font(font, resources: resources)
-    }
+    let preview = try Self.preview(of: scene, resources: resources)
     return lock.withLock {
       self.scene = scene
+      self.preview = preview
       revision += 1
       return stateLocked()
     }
@@ -306,20 +324,24 @@ public final class StudioSession: @unchecked Sendable {
   }
 
   private func renderNow(_ stage: Stage, revision wanted: Int?) throws -> Rendered? {
-    let (material, scene, revision) = lock.withLock { (self.material, self.scene, self.revision) }
+    let (edited, preview, revision) = lock.withLock {
+      (self.material, self.preview, self.revision)
+    }
     if let wanted, wanted < revision { return nil }
     let clock = ContinuousClock()
     let start = clock.now
     var timings = StageTimings()
-    let font = try scene.font.map { try TextMask.font($0, resources: resources) }
-    let mask = try Pipeline.mask(
-      .text(
-        TextMask(
-          text: scene.text, fontPath: font?.path, fontIndex: font?.index ?? 0,
-          style: TextStyle(pixelSize: scene.size))),
-      resources: resources, cache: cache, timings: &timings
-    ).coverage
-    try RenderLimits.default.checkRender(mask: mask, radius: material.relief.radius)
+    let job = preview.job
+    let masked = try Pipeline.mask(
+      job.mask, resources: resources, limits: job.limits, cache: cache, inputs: job.inputs,
+      timings: &timings)
+    let mask = masked.coverage
+    // The relief's lengths scale with the text's size, as `emboss render` scales them.
+    var material = edited
+    if let em = masked.emSize {
+      material = material.scalingRelief(by: em / TextStyle.referenceSize, except: [])
+    }
+    try job.limits.checkRender(mask: mask, radius: material.relief.radius)
     let png: Data
     switch stage {
     case .ball:

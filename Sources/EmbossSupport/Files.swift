@@ -81,6 +81,87 @@ public enum InputFile {
   }
 }
 
+/// The files a render reads, each read once: a request resolves its files into a snapshot
+/// (`RenderRequest.resolve`), its content digest is made from the snapshot's bytes, and the
+/// render reads the same bytes from it, so what was hashed is what was rendered.
+public struct InputSnapshot: Sendable {
+  /// A file read: its path as named, its bytes and their SHA-256.
+  public struct File: Sendable {
+    /// The path, as the request or the file that names it spells it.
+    public let path: String
+    /// What was read.
+    public let contents: InputFile.Contents
+    /// The SHA-256 of `contents.data`, as 64 lowercase hexadecimal digits.
+    public let sha256: String
+  }
+
+  /// Every file read, in the order first read.
+  public private(set) var files: [File] = []
+  private var index: [String: Int] = [:]
+
+  /// An empty snapshot: every read goes to the file system.
+  public init() {}
+
+  /// Reads `path` into the snapshot (once: reading it again gives the bytes first read).
+  ///
+  /// Errors are `InputFile.contents`'s, naming the file as `what`.
+  @discardableResult
+  public mutating func read(_ path: String, what: String, limit: Int = InputFile.defaultLimit)
+    throws -> InputFile.Contents
+  {
+    if let kept = file(path) { return try Self.checked(kept, what: what, limit: limit) }
+    let contents = try InputFile.contents(path, what: what, limit: limit)
+    index[path] = files.count
+    files.append(File(path: path, contents: contents, sha256: SHA256Digest.hex(contents.data)))
+    return contents
+  }
+
+  /// The bytes kept for `path`, or (for a file not in the snapshot) read from the file
+  /// system.
+  public func contents(_ path: String, what: String, limit: Int = InputFile.defaultLimit) throws
+    -> InputFile.Contents
+  {
+    if let kept = file(path) { return try Self.checked(kept, what: what, limit: limit) }
+    return try InputFile.contents(path, what: what, limit: limit)
+  }
+
+  /// `contents(_:what:limit:)`'s bytes.
+  public func data(_ path: String, what: String, limit: Int = InputFile.defaultLimit) throws
+    -> Data
+  {
+    try contents(path, what: what, limit: limit).data
+  }
+
+  /// The snapshot without `paths`: they are read from the file system again (a watch's
+  /// edited material).
+  public func removing(_ paths: some Sequence<String>) -> InputSnapshot {
+    let dropped = Set(paths)
+    var kept = InputSnapshot()
+    for file in files where !dropped.contains(file.path) {
+      kept.index[file.path] = kept.files.count
+      kept.files.append(file)
+    }
+    return kept
+  }
+
+  /// The file kept for `path`, if any.
+  public func file(_ path: String) -> File? {
+    index[path].map { files[$0] }
+  }
+
+  /// The same limit a read from the file system would apply.
+  private static func checked(_ file: File, what: String, limit: Int) throws
+    -> InputFile.Contents
+  {
+    guard file.contents.data.count <= limit else {
+      throw EmbossError(
+        "\(what) file '\(file.path)' is \(file.contents.data.count) bytes, over the limit of \(limit) bytes"
+      )
+    }
+    return file.contents
+  }
+}
+
 /// Writing to the standard streams without trapping: a closed stream, a full device or a
 /// reader that went away (EPIPE, with SIGPIPE ignored) is an error the caller reports or, for
 /// standard error, drops. (Foundation's `FileHandle.write(_:)` traps on any of them.)

@@ -32,9 +32,9 @@ public final class Font: @unchecked Sendable {
   /// Loads face `index` of the file at `path` (read as any other input: a FIFO or a pipe
   /// works, up to `fileLimit`).
   ///
-  /// Errors name the path and FreeType's reason.
-  public init(path: String, index: Int = 0) throws {
-    let data = try InputFile.read(path, what: "font", limit: Self.fileLimit)
+  /// Errors name the path and FreeType's reason. A file `inputs` holds is taken from it.
+  public init(path: String, index: Int = 0, inputs: InputSnapshot = InputSnapshot()) throws {
+    let data = try inputs.data(path, what: "font", limit: Self.fileLimit)
     guard !data.isEmpty else { throw EmbossError("font file '\(path)' is empty") }
     let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 16)
     _ = data.copyBytes(to: bytes.bindMemory(to: UInt8.self))

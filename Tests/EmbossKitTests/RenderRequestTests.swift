@@ -187,6 +187,56 @@ final class RenderRequestTests: XCTestCase {
   }
 }
 
+/// A request's files are read once (`resolve`): the render takes the bytes read, and the
+/// digest covers exactly those bytes.
+final class ResolvedRequestTests: XCTestCase {
+  func testTheRenderTakesTheBytesReadAndTheDigestFollowsThem() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "emboss-resolve-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let parent = folder.appendingPathComponent("base.yaml").path
+    let child = folder.appendingPathComponent("m.yaml").path
+    try "surface:\n  base: \"#c03020\"\n".write(toFile: parent, atomically: true, encoding: .utf8)
+    try "extends: base.yaml\n".write(toFile: child, atomically: true, encoding: .utf8)
+    let text = folder.appendingPathComponent("t.txt").path
+    try "Hi\n".write(toFile: text, atomically: true, encoding: .utf8)
+    let resources = try Resources.locate()
+    let request = try RenderRequest(
+      text: nil,
+      values: [
+        .init(.textFile, text), .init(.material, child), .init(.size, "24"),
+        .init(.shadingSize, "64"), .init(.output, "-"),
+      ])
+    let resolved = try request.resolve(resources: resources, parallelism: .serial)
+    XCTAssertEqual(resolved.inputs.files.map(\.path), [child, parent, text])
+    let digest = resolved.digest(version: "test")
+    XCTAssertEqual(try request.resolve(resources: resources).digest(version: "test"), digest)
+    XCTAssertNotEqual(resolved.digest(version: "other"), digest)
+    let red = try resolved.job.run(resources: resources).png
+
+    // The parent edited after the files were read: the resolved job still renders what was
+    // read (and hashed); a new resolve reads the new bytes and has a new digest.
+    try "surface:\n  base: \"#2040c0\"\n".write(toFile: parent, atomically: true, encoding: .utf8)
+    try "Ho\n".write(toFile: text, atomically: true, encoding: .utf8)
+    XCTAssertEqual(try resolved.job.run(resources: resources).png, red)
+    let blue = try request.resolve(resources: resources, parallelism: .serial)
+    XCTAssertNotEqual(blue.digest(version: "test"), digest)
+    XCTAssertNotEqual(try blue.job.run(resources: resources).png, red)
+    guard case .text(let mask) = blue.job.mask else { return XCTFail("a text mask") }
+    XCTAssertEqual(mask.text, "Ho")
+  }
+
+  func testAFileThatCannotBeReadFailsTheResolve() throws {
+    let resources = try Resources.locate()
+    let request = try RenderRequest(
+      text: "A", values: [.init(.font, "/nonexistent/font.ttf"), .init(.output, "-")])
+    XCTAssertThrowsError(try request.resolve(resources: resources)) { error in
+      XCTAssertEqual("\(error)", "font file '/nonexistent/font.ttf' does not exist")
+    }
+  }
+}
+
 /// A batch run by the library: rows rendered on several workers at once (the thread
 /// sanitizer's pass covers this, as it does not run the command line's batch tests), the
 /// manifest in row order, a rerun skipping every row.

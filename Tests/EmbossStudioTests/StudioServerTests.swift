@@ -204,6 +204,27 @@ final class StudioServerTests: XCTestCase {
     XCTAssertNotNil(current)
   }
 
+  /// The preview is the request `emboss render` would make of the scene: the same pixels.
+  func testThePreviewIsTheRendersPicture() async throws {
+    let session = server.session
+    _ = try session.setScene(.init(text: "Ag", size: 48))
+    let preview = try await session.render(.picture, revision: nil)
+    let request = try RenderRequest(
+      text: "Ag",
+      values: [.init(.size, "48"), .init(.material, materialPath), .init(.output, "-")])
+    let png = try request.job(resources: resources).run(resources: resources).png
+    let studio = try PictureCodec.decode(try XCTUnwrap(preview).png).image
+    let render = try PictureCodec.decode(png).image
+    XCTAssertEqual(studio.width, render.width)
+    XCTAssertEqual(studio.height, render.height)
+    let differing = zip(studio.pixels, render.pixels).filter { $0 != $1 }.count
+    XCTAssertEqual(differing, 0, "pixels that differ from the render's")
+    // A scene's values are checked as a request's are, and named in the library's words.
+    XCTAssertThrowsError(try session.setScene(.init(text: "A", font: "/nonexistent.ttf"))) {
+      XCTAssertEqual("\($0)", "font file '/nonexistent.ttf' does not exist")
+    }
+  }
+
   func testAFileChangedOnDiskIsReloadedAndSaid() throws {
     let text = try String(contentsOfFile: materialPath, encoding: .utf8)
       .replacingOccurrences(of: "shininess: 300", with: "shininess: 64")
