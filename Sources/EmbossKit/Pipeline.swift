@@ -163,7 +163,7 @@ public enum Pipeline {
 
     // With the shape wanted too, it is composited (over transparent) and the picture made
     // from it: each pixel is shaded once.
-    let image: CanvasImage
+    var image: CanvasImage
     var shape: CanvasImage? = nil
     switch (input.outputs.contains(.shape), material.background) {
     case (true, .color(let color)):
@@ -182,6 +182,16 @@ public enum Pipeline {
           parallelism: parallelism)
       }
       if input.outputs.contains(.shape) { shape = image }
+    }
+    // The letters' shadow on the picture (not on the engraving's shape).
+    if material.shadow.isVisible {
+      image = timings.measure("shadow") {
+        DropShadow.apply(
+          to: image, mask: mask, shadow: material.shadow,
+          direction: material.shadow.offsetDirection(lights: material.lights),
+          lowered: relief.direction == .lowered, background: material.background,
+          parallelism: parallelism)
+      }
     }
     return RenderResult(
       material: material, mask: mask, height: field, shadingImage: ball, shadingImageIsWhole: whole,

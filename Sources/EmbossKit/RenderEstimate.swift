@@ -7,11 +7,20 @@ extension RenderLimits {
   /// peaks are 0.4 to 1 times the estimate: about 1 for dense small text (mostly edges), less
   /// for large letters (mostly plateau) and wide radii.
   public static func estimatedBytes(mask: CoverageMask, radius: Float) -> Int {
+    // Only the ink's bounds can hold ink (a 4096x4096 canvas is mostly background).
     var ink = 0
     var edge = 0
-    for value in mask.plane.pixels where value > 0 {
-      ink += 1
-      if value < 1 { edge += 1 }
+    let bounds = mask.inkBounds.intersection(
+      PixelRect(x: 0, y: 0, width: mask.width, height: mask.height))
+    mask.plane.pixels.withUnsafeBufferPointer { pixels in
+      for y in bounds.y..<bounds.maxY {
+        let row = y * mask.width
+        for x in row + bounds.x..<row + bounds.maxX {
+          let value = pixels[x]
+          ink &+= value > 0 ? 1 : 0
+          edge &+= value > 0 && value < 1 ? 1 : 0
+        }
+      }
     }
     let reach = Int(radius.rounded(.up)) + 2
     let sampled = min(ink, edge.multipliedReportingOverflow(by: reach).partialValue)

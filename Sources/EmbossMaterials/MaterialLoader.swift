@@ -222,6 +222,7 @@ public enum MaterialLoader {
     var background = base.background
     var surface = base.surface
     var relief = base.relief
+    var shadow = base.shadow
     var shadingSize = base.shadingSize
     var lights = base.lights
     var environment = base.environment
@@ -244,6 +245,11 @@ public enum MaterialLoader {
     {
       relief = reader.relief(values, over: relief, at: node)
     }
+    if let node = fields["shadow"]?.value,
+      let values = reader.fields(node, path: "shadow", allowed: Parameters.keys(in: "shadow"))
+    {
+      shadow = reader.shadow(values, over: shadow, at: node)
+    }
     if let node = fields["shading"]?.value,
       let values = reader.fields(node, path: "shading", allowed: Parameters.keys(in: "shading")),
       let size = values["size"]?.value,
@@ -263,7 +269,8 @@ public enum MaterialLoader {
     return reader.make(at: root) { () throws(ParameterError) in
       try MaterialSpec(
         name: name, description: description, surface: surface, lights: lights,
-        environment: environment, relief: relief, shadingSize: shadingSize, background: background)
+        environment: environment, relief: relief, shadingSize: shadingSize, background: background,
+        shadow: shadow)
     }
   }
 
@@ -879,6 +886,29 @@ struct NodeReader {
     return make(at: node) { () throws(ParameterError) in
       try ReliefSpec(
         radius: radius, profile: profile, depth: depth, direction: direction, soften: soften)
+    } ?? base
+  }
+
+  /// `base` with the shadow keys in `fields` replaced.
+  mutating func shadow(_ fields: [String: Field], over base: ShadowSpec, at node: Node)
+    -> ShadowSpec
+  {
+    let path = "shadow"
+    var opacity = base.opacity
+    var distance = base.distance
+    var softness = base.softness
+    var color = base.color
+    var angle = base.angle ?? 0
+    read(fields, Parameters.shadowOpacity, path: path, into: &opacity)
+    read(fields, Parameters.shadowDistance, path: path, into: &distance)
+    read(fields, Parameters.shadowSoftness, path: path, into: &softness)
+    read(fields, Parameters.shadowColor, path: path, into: &color)
+    read(fields, Parameters.shadowAngle, path: path, into: &angle)
+    let given = fields[Self.field(of: Parameters.shadowAngle)] != nil
+    return make(at: node) { () throws(ParameterError) in
+      try ShadowSpec(
+        opacity: opacity, distance: distance, softness: softness, color: color,
+        angle: given ? angle : base.angle)
     } ?? base
   }
 

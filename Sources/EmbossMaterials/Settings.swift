@@ -186,6 +186,11 @@ extension MaterialLoader {
         let relief = reader.relief(fields, over: spec.relief, at: value)
         update { () throws(ParameterError) in try spec.replacing(relief: relief) }
       }
+    case ("shadow", let key?):
+      if let fields = reader.fields(single(key), path: head, allowed: Parameters.keys(in: head)) {
+        let shadow = reader.shadow(fields, over: spec.shadow, at: value)
+        update { () throws(ParameterError) in try spec.replacing(shadow: shadow) }
+      }
     case ("environment", let key?):
       if let fields = reader.fields(single(key), path: head, allowed: Parameters.keys(in: head)) {
         let environment = reader.environment(fields, over: spec.environment, at: value)

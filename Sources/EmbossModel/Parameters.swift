@@ -299,6 +299,48 @@ public enum Parameters {
     key: "relief.direction", defaultValue: .raised, help: "embossed or debossed",
     flag: "--direction")
 
+  // MARK: Shadow
+
+  /// The `shadow.opacity` parameter.
+  ///
+  /// How dark the letters' shadow is (0: none): a raised relief casts it on what it stands
+  /// on, a lowered one's walls cast it into the letters.
+  public static let shadowOpacity = NumberParameter(
+    key: "shadow.opacity", range: 0...1, defaultValue: 0,
+    help:
+      "how dark the letters' shadow is (0: none): a raised relief casts it on what it stands on, a lowered one's walls cast it into the letters"
+  )
+  /// The `shadow.distance` parameter.
+  ///
+  /// How far the shadow falls from the letters, away from the light; a material's value is for
+  /// text at 160 px and scales with the text's size, as the radius does.
+  public static let shadowDistance = NumberParameter(
+    key: "shadow.distance", range: 0...1000, defaultValue: 6, unit: "pixels",
+    help:
+      "how far the shadow falls from the letters, away from the light; a material's value is for text at 160 px and scales with the text's size, as the radius does"
+  )
+  /// The `shadow.softness` parameter.
+  ///
+  /// The shadow's blur (standard deviation); scales with the text as the radius does.
+  public static let shadowSoftness = NumberParameter(
+    key: "shadow.softness", range: 0...1000, defaultValue: 5, unit: "pixels",
+    help: "the shadow's blur (standard deviation); scales with the text as the radius does")
+  /// The `shadow.color` parameter.
+  ///
+  /// The shadow's color.
+  public static let shadowColor = ColorParameter(
+    key: "shadow.color", defaultValue: .zero, defaultText: "`#000000`",
+    help: "the shadow's color")
+  /// The `shadow.angle` parameter.
+  ///
+  /// Where the light that casts it comes from, counterclockwise from the right (120: top
+  /// left); default: the brightest light's direction.
+  public static let shadowAngle = NumberParameter(
+    key: "shadow.angle", range: -360...360, defaultValue: nil, unit: "degrees",
+    help:
+      "where the light that casts it comes from, counterclockwise from the right (120: top left); default: the brightest light's direction"
+  )
+
   // MARK: Shading
 
   /// The `shading.size` parameter.
@@ -318,6 +360,7 @@ public enum Parameters {
     softboxes, softboxAngle, softboxAltitude, softboxWidth, softboxHeight, softboxColor,
     softboxIntensity,
     radius, profile, depth, scale, soften, direction,
+    shadowOpacity, shadowDistance, shadowSoftness, shadowColor, shadowAngle,
     shadingSize, background,
   ]
 

@@ -90,6 +90,16 @@ public struct StudioValues: Sendable, Encodable, Equatable {
     case .pixels(let px): v.texts["relief.depth"] = "\(formatNumber(px))px"
     case .scale(let x): v.numbers["relief.scale"] = exact(x)
     }
+    let shadow = m.shadow
+    v.numbers["shadow.opacity"] = exact(shadow.opacity)
+    v.numbers["shadow.distance"] = exact(shadow.distance)
+    v.numbers["shadow.softness"] = exact(shadow.softness)
+    v.texts["shadow.color"] = hex(shadow.color)
+    // Given, or the brightest light's (which the shadow falls away from).
+    let away = shadow.offsetDirection(lights: m.lights)
+    v.numbers["shadow.angle"] =
+      shadow.angle.map(exact)
+      ?? (away == .zero ? 0 : round4(atan2(away.y, -away.x) * 180 / .pi))
     v.numbers["shading.size"] = Double(m.shadingSize)
     for (i, light) in m.lights.enumerated() {
       let p = light.position

@@ -43,7 +43,7 @@ final class MaterialLoaderTests: XCTestCase {
     XCTAssertEqual(
       errors("colour: red\n"),
       [
-        "test.yaml:1:1: error: \"colour\": unknown key (known keys: description, extends, surface, lights, environment, relief, shading, background)"
+        "test.yaml:1:1: error: \"colour\": unknown key (known keys: description, extends, surface, lights, environment, relief, shadow, shading, background)"
       ])
   }
 
@@ -54,6 +54,37 @@ final class MaterialLoaderTests: XCTestCase {
     XCTAssertEqual(
       errors("relief:\n  radius: -3\n"),
       ["test.yaml:2:11: error: \"relief.radius\": must be in 0.5...1000, got -3"])
+  }
+
+  /// The shadow section: its keys over the defaults, each checked where it is written; the
+  /// angle stays the lights' until given; `--set` reaches it.
+  func testShadowSection() throws {
+    var sink = DiagnosticSink()
+    let spec = try XCTUnwrap(
+      MaterialLoader.parse(
+        yaml: "shadow:\n  opacity: 0.5\n  softness: 2\n  color: \"#102030\"\n", file: "x.yaml",
+        library: library, sink: &sink))
+    XCTAssertEqual(sink.diagnostics, [])
+    XCTAssertEqual(spec.shadow.opacity, 0.5)
+    XCTAssertEqual(spec.shadow.softness, 2)
+    XCTAssertEqual(spec.shadow.distance, Parameters.shadowDistance.defaultValue)
+    XCTAssertNil(spec.shadow.angle)
+    XCTAssertEqual(MaterialSpec.builtIn.shadow, .none)
+    XCTAssertFalse(MaterialSpec.builtIn.shadow.isVisible)
+    XCTAssertEqual(
+      errors("shadow:\n  opacity: 2\n  distanse: 3\n"),
+      [
+        "test.yaml:2:12: error: \"shadow.opacity\": must be in 0...1, got 2",
+        "test.yaml:3:3: error: \"shadow.distanse\": unknown key; did you mean \"distance\"?",
+      ])
+    let set = try MaterialLoader.apply(settings: ["shadow.angle=45", "shadow.opacity=1"], to: spec)
+    XCTAssertEqual(set.shadow.angle, 45)
+    XCTAssertEqual(set.shadow.opacity, 1)
+    XCTAssertEqual(set.shadow.softness, 2)
+    // The shadow's lengths scale with the text as the relief's do, but those given.
+    let scaled = set.scalingRelief(by: 2, except: [Parameters.shadowSoftness.key])
+    XCTAssertEqual(scaled.shadow.distance, 2 * Parameters.shadowDistance.value)
+    XCTAssertEqual(scaled.shadow.softness, 2)
   }
 
   func testNaNAndInfinityAreRefused() throws {

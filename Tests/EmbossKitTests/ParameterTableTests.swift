@@ -30,9 +30,11 @@ final class ParameterTableTests: XCTestCase {
     XCTAssertEqual(
       Parameters.topLevelKeys,
       [
-        "description", "extends", "surface", "lights", "environment", "relief", "shading",
-        "background",
+        "description", "extends", "surface", "lights", "environment", "relief", "shadow",
+        "shading", "background",
       ])
+    XCTAssertEqual(
+      Parameters.keys(in: "shadow"), ["opacity", "distance", "softness", "color", "angle"])
     // Every key a light kind reads is a light key.
     for (_, used) in NodeReader.lightKeys {
       XCTAssertTrue(Set(used).isSubset(of: Parameters.keys(in: "lights[]")))
@@ -69,6 +71,11 @@ final class ParameterTableTests: XCTestCase {
     XCTAssertThrowsError(try Softbox(width: 0))
     XCTAssertThrowsError(try MaterialSpec(name: "x", lights: []))
     XCTAssertThrowsError(try MaterialSpec(name: "x", shadingSize: 8))
+    XCTAssertThrowsError(try ShadowSpec(opacity: 1.5))
+    XCTAssertThrowsError(try ShadowSpec(softness: .nan))
+    XCTAssertThrowsError(try ShadowSpec(distance: -1))
+    XCTAssertThrowsError(try ShadowSpec(color: SIMD3(-1, 0, 0)))
+    XCTAssertThrowsError(try ShadowSpec(angle: 400))
     XCTAssertNoThrow(try ReliefSpec(radius: 0.5, depth: .scale(1000)))
   }
 

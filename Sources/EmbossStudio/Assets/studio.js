@@ -336,7 +336,8 @@ function numberControl(parent, entry, label, read, write) {
   // Wide ranges get a practical slider span; the number field takes the whole range.
   const spans = { "surface.shininess": [1, 1024], "lights[].intensity": [0, 5], "environment.intensity": [0, 5],
     "environment.softboxes[].intensity": [0, 10], "relief.radius": [1, 60], "relief.depth": [0, 4],
-    "relief.scale": [0, 60], "relief.soften": [0, 20] };
+    "relief.scale": [0, 60], "relief.soften": [0, 20], "shadow.distance": [0, 40],
+    "shadow.softness": [0, 40], "shadow.angle": [-180, 180] };
   if (spans[entry.key]) [min, max] = spans[entry.key];
   slider.min = min; slider.max = max;
   // A round step, about a 500th of the span: values written to the file stay readable.
@@ -620,6 +621,12 @@ function buildControls() {
     controlFor(relief, key, key, key.split(".")[1], scalar(key));
   }
   if (valueOf("relief.scale") !== undefined) controlFor(relief, "relief.scale", "relief.scale", "scale", scalar("relief.scale"));
+
+  const shadow = section("Shadow");
+  // The angle shows the brightest light's until it is given.
+  for (const key of ["shadow.opacity", "shadow.distance", "shadow.softness", "shadow.color", "shadow.angle"]) {
+    controlFor(shadow, key, key, key.split(".")[1], scalar(key));
+  }
 
   const look = section("Picture");
   const background = row(look, studio.schema.background, "background");

@@ -1,0 +1,227 @@
+import EmbossGeometry
+import EmbossModel
+import EmbossRaster
+import EmbossSupport
+
+/// The letters' shadow, as Photoshop's Drop Shadow and Inner Shadow draw it: the ink's
+/// coverage moved away from the light by `distance`, blurred by `softness` (a Gaussian, as
+/// three box blurs), in the shadow's color at its opacity.
+///
+/// A raised relief casts it on what it stands on: under the letters, seen where their
+/// coverage is below 1 and around them. A lowered relief's walls cast it into the letters:
+/// the plate around them, moved and blurred the same way, darkens their floor.
+public enum DropShadow {
+  /// `image` (the composited picture over `background`) with `shadow` drawn, falling in
+  /// `direction` (a unit vector in image coordinates, or zero: straight down into the
+  /// picture, blur alone).
+  ///
+  /// The picture's content grows to hold the shadow (within the canvas); the letters' own
+  /// pixels are unchanged where a raised relief's coverage is 1.
+  public static func apply(
+    to image: CanvasImage, mask: CoverageMask, shadow: ShadowSpec, direction: SIMD2<Float>,
+    lowered: Bool, background: Background, parallelism: Parallelism = .allCores
+  ) -> CanvasImage {
+    let canvas = PixelRect(x: 0, y: 0, width: image.width, height: image.height)
+    let ink = mask.inkBounds.intersection(canvas)
+    guard shadow.isVisible, !ink.isEmpty else { return image }
+    let offset = direction * shadow.distance
+    let boxes = boxRadii(sigma: shadow.softness)
+    let reach = boxes.reduce(0, +) + 1
+    // Where the moved ink can be, and where its blur reaches.
+    let moved = PixelRect(
+      x: ink.x + Int(offset.x.rounded(.down)), y: ink.y + Int(offset.y.rounded(.down)),
+      width: ink.width + 1, height: ink.height + 1)
+    let field = moved.grown(by: reach)
+    // The shadow's alpha over `field` (outside it the moved, blurred ink is 0).
+    var alpha = movedCoverage(mask, offset: offset, over: field, parallelism: parallelism)
+    blur(&alpha, width: field.width, height: field.height, radii: boxes, parallelism: parallelism)
+
+    // A raised relief's shadow shows around the letters; a lowered one's only inside them.
+    let content = lowered ? image.contentRect : union(image.contentRect, field.intersection(canvas))
+    let fill = image.fill
+    let color = shadow.color
+    let opacity = shadow.opacity
+    let opaque: SIMD3<Float>? =
+      if case .color(let c) = background { c } else { nil }
+    let pixels = [SIMD4<Float>](unsafeUninitializedCapacity: content.width * content.height) {
+      buffer, count in
+      let out = SharedPointer(buffer)
+      let old = image.contentRect
+      image.content.pixels.withUnsafeBufferPointer { source in
+        let source = UnsafeBufferPointerBox(source)
+        mask.plane.pixels.withUnsafeBufferPointer { coverage in
+          let coverage = UnsafeBufferPointerBox(coverage)
+          alpha.withUnsafeBufferPointer { alpha in
+            let alpha = UnsafeBufferPointerBox(alpha)
+            parallelism.forEachBand(content.height, bandSize: 32) { rows in
+              for row in rows {
+                let y = content.y + row
+                for column in 0..<content.width {
+                  let x = content.x + column
+                  let p =
+                    old.contains(x: x, y: y)
+                    ? source.buffer[(y - old.y) * old.width + x - old.x] : fill
+                  let a = coverage.buffer[y * mask.width + x]
+                  let moved =
+                    field.contains(x: x, y: y)
+                    ? alpha.buffer[(y - field.y) * field.width + x - field.x] : 0
+                  let q: SIMD4<Float>
+                  if lowered {
+                    // The plate (1 - ink), moved and blurred, over the letters' floor.
+                    let s = opacity * (1 - moved)
+                    if a <= 0 || s <= 0 {
+                      q = p
+                    } else if let background = opaque {
+                      let rgb = SIMD3(p.x, p.y, p.z)
+                      let under = background * (1 - a)
+                      q = SIMD4(rgb * (1 - s) + (color * a + under) * s, 1)
+                    } else {
+                      let rgb = SIMD3(p.x, p.y, p.z) * (1 - s) + color * s
+                      q = SIMD4(rgb, p.w)
+                    }
+                  } else {
+                    let s = opacity * moved * (1 - a)
+                    if s <= 0 {
+                      q = p
+                    } else if let background = opaque {
+                      let rgb = SIMD3(p.x, p.y, p.z) + (color - background) * s
+                      q = SIMD4(rgb, 1)
+                    } else {
+                      // The letters (straight alpha) over the shadow.
+                      let w = p.w + s
+                      let rgb = (SIMD3(p.x, p.y, p.z) * p.w + color * s) / w
+                      q = SIMD4(rgb, w)
+                    }
+                  }
+                  out.initialize(row * content.width + column, to: q)
+                }
+              }
+            }
+          }
+        }
+      }
+      count = content.width * content.height
+    }
+    return CanvasImage(
+      width: image.width, height: image.height, fill: fill, contentRect: content,
+      content: RGBAImage(width: content.width, height: content.height, pixels: pixels))
+  }
+
+  /// The smallest rectangle holding both.
+  static func union(_ a: PixelRect, _ b: PixelRect) -> PixelRect {
+    if a.isEmpty { return b }
+    if b.isEmpty { return a }
+    let x0 = min(a.x, b.x)
+    let y0 = min(a.y, b.y)
+    return PixelRect(
+      x: x0, y: y0, width: max(a.maxX, b.maxX) - x0, height: max(a.maxY, b.maxY) - y0)
+  }
+
+  /// The mask's coverage moved by `offset` (bilinear between pixel centers, 0 off the
+  /// canvas), over `rect`.
+  static func movedCoverage(
+    _ mask: CoverageMask, offset: SIMD2<Float>, over rect: PixelRect, parallelism: Parallelism
+  ) -> [Float] {
+    let (dx, dy) = (Int(offset.x.rounded(.down)), Int(offset.y.rounded(.down)))
+    let (fx, fy) = (offset.x - Float(dx), offset.y - Float(dy))
+    let (width, height) = (mask.width, mask.height)
+    return [Float](unsafeUninitializedCapacity: rect.width * rect.height) { buffer, count in
+      let out = SharedPointer(buffer)
+      mask.plane.pixels.withUnsafeBufferPointer { coverage in
+        let coverage = UnsafeBufferPointerBox(coverage)
+        @Sendable @inline(__always) func at(_ x: Int, _ y: Int) -> Float {
+          x >= 0 && y >= 0 && x < width && y < height ? coverage.buffer[y * width + x] : 0
+        }
+        parallelism.forEachBand(rect.height, bandSize: 32) { rows in
+          for row in rows {
+            // Pixel (x, y) of the moved ink is the mask between (x - dx - 1, y - dy - 1) and
+            // (x - dx, y - dy), weighted by the offset's fractions.
+            let y = rect.y + row - dy
+            for column in 0..<rect.width {
+              let x = rect.x + column - dx
+              let top = at(x - 1, y - 1) * fx + at(x, y - 1) * (1 - fx)
+              let bottom = at(x - 1, y) * fx + at(x, y) * (1 - fx)
+              out.initialize(row * rect.width + column, to: top * fy + bottom * (1 - fy))
+            }
+          }
+        }
+      }
+      count = rect.width * rect.height
+    }
+  }
+
+  /// The radii of three box blurs whose sequence is a Gaussian of standard deviation
+  /// `sigma` (within a box's rounding), as Kovesi's "fast almost-Gaussian filtering" picks
+  /// them; empty for no blur.
+  static func boxRadii(sigma: Float) -> [Int] {
+    guard sigma > 0.3 else { return [] }
+    let n: Float = 3
+    let ideal = (12 * sigma * sigma / n + 1).squareRoot()
+    var lower = Int(ideal.rounded(.down))
+    if lower % 2 == 0 { lower -= 1 }
+    let upper = lower + 2
+    let l = Float(lower)
+    let m = Int(((12 * sigma * sigma - n * l * l - 4 * n * l - 3 * n) / (-4 * l - 4)).rounded())
+    return (0..<3).map { ($0 < m ? lower : upper) / 2 }
+  }
+
+  /// Blurs `values` (`width` x `height`, 0 outside) by box blurs of `radii`, each along rows
+  /// then columns: every output is the same sums in the same order for any thread count.
+  static func blur(
+    _ values: inout [Float], width: Int, height: Int, radii: [Int], parallelism: Parallelism
+  ) {
+    guard !radii.isEmpty, width > 0, height > 0 else { return }
+    var scratch = [Float](repeating: 0, count: values.count)
+    for radius in radii where radius > 0 {
+      let scale = 1 / Float(2 * radius + 1)
+      // Rows: values -> scratch, a running sum along each row.
+      values.withUnsafeBufferPointer { input in
+        let input = UnsafeBufferPointerBox(input)
+        scratch.withUnsafeMutableBufferPointer { output in
+          let output = SharedPointer(output)
+          parallelism.forEachBand(height, bandSize: 16) { rows in
+            for y in rows {
+              let start = y * width
+              var sum: Float = 0
+              for i in 0..<min(radius, width) { sum += input.buffer[start + i] }
+              for i in 0..<width {
+                if i + radius < width { sum += input.buffer[start + i + radius] }
+                output.buffer[start + i] = sum * scale
+                if i >= radius { sum -= input.buffer[start + i - radius] }
+              }
+            }
+          }
+        }
+      }
+      // Columns: scratch -> values, a running sum per column, a row at a time (row-major
+      // reads, in bands of columns).
+      scratch.withUnsafeBufferPointer { input in
+        let input = UnsafeBufferPointerBox(input)
+        values.withUnsafeMutableBufferPointer { output in
+          let output = SharedPointer(output)
+          parallelism.forEachBand(width, bandSize: 256) { columns in
+            let (x0, n) = (columns.lowerBound, columns.count)
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: n) { sums in
+              sums.initialize(repeating: 0)
+              for y in 0..<min(radius, height) {
+                for i in 0..<n { sums[i] += input.buffer[y * width + x0 + i] }
+              }
+              for y in 0..<height {
+                if y + radius < height {
+                  let row = (y + radius) * width + x0
+                  for i in 0..<n { sums[i] += input.buffer[row + i] }
+                }
+                let target = y * width + x0
+                for i in 0..<n { output.buffer[target + i] = sums[i] * scale }
+                if y >= radius {
+                  let row = (y - radius) * width + x0
+                  for i in 0..<n { sums[i] -= input.buffer[row + i] }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,130 @@
+import EmbossKit
+import XCTest
+
+@testable import EmbossCompositing
+
+/// The letters' shadow against what it must be on simple shapes: where a hard shadow falls,
+/// that the blur is a Gaussian of the asked spread that keeps the shadow's mass, that the
+/// letters' own pixels are left alone, and the same bytes on any number of threads.
+final class DropShadowTests: XCTestCase {
+  /// A canvas with a filled square of ink.
+  func square(canvas: Int = 40, at origin: Int = 15, side: Int = 10) -> CoverageMask {
+    var plane = Plane(width: canvas, height: canvas)
+    for y in origin..<(origin + side) {
+      for x in origin..<(origin + side) { plane[x, y] = 1 }
+    }
+    return CoverageMask(plane: plane)
+  }
+
+  /// The picture of `mask`: red letters over `background` (straight alpha when transparent).
+  func picture(_ mask: CoverageMask, background: Background) -> CanvasImage {
+    var image = RGBAImage(width: mask.width, height: mask.height, fill: .zero)
+    for y in 0..<mask.height {
+      for x in 0..<mask.width {
+        let a = mask.plane[x, y]
+        switch background {
+        case .transparent: image[x, y] = SIMD4(1, 0, 0, a)
+        case .color(let c): image[x, y] = SIMD4(SIMD3(1, 0, 0) * a + c * (1 - a), 1)
+        }
+      }
+    }
+    return CanvasImage(image)
+  }
+
+  func testAHardShadowFallsAwayFromTheLightByItsDistance() throws {
+    let mask = square()
+    let white = Background.color(SIMD3(repeating: 1))
+    // Light from the right (angle 0): the shadow falls 5 pixels to the left.
+    let shadow = try ShadowSpec(opacity: 1, distance: 5, softness: 0, angle: 0)
+    let direction = shadow.offsetDirection(lights: [])
+    XCTAssertEqual(direction.x, -1, accuracy: 1e-6)
+    XCTAssertEqual(direction.y, 0, accuracy: 1e-6)
+    let out = DropShadow.apply(
+      to: picture(mask, background: white), mask: mask, shadow: shadow, direction: direction,
+      lowered: false, background: white, parallelism: .serial
+    ).flattened()
+    for y in 0..<40 {
+      for x in 0..<40 {
+        let inSquare = (15..<25).contains(x) && (15..<25).contains(y)
+        let inShadow = (10..<20).contains(x) && (15..<25).contains(y)
+        let expected: SIMD4<Float> =
+          inSquare ? SIMD4(1, 0, 0, 1) : inShadow ? SIMD4(0, 0, 0, 1) : SIMD4(1, 1, 1, 1)
+        XCTAssertEqual(out[x, y], expected, "pixel \(x), \(y)")
+      }
+    }
+  }
+
+  func testTheBlurIsAGaussianOfTheAskedSpreadAndKeepsTheMass() {
+    for sigma: Float in [1, 2.5, 4, 9, 16, 40] {
+      let radii = DropShadow.boxRadii(sigma: sigma)
+      XCTAssertEqual(radii.count, 3)
+      // A box of width w has variance (w^2 - 1) / 12; three in a row add theirs.
+      let variance = radii.reduce(Float(0)) {
+        let w = Float(2 * $1 + 1)
+        return $0 + (w * w - 1) / 12
+      }
+      XCTAssertEqual(variance.squareRoot(), sigma, accuracy: 0.5, "sigma \(sigma)")
+    }
+    XCTAssertEqual(DropShadow.boxRadii(sigma: 0), [])
+    // One bright pixel in the middle of a field: the blur spreads it and keeps its mass,
+    // symmetric about the pixel, with the asked standard deviation.
+    let size = 101
+    var values = [Float](repeating: 0, count: size * size)
+    values[50 * size + 50] = 1
+    let radii = DropShadow.boxRadii(sigma: 6)
+    DropShadow.blur(&values, width: size, height: size, radii: radii, parallelism: .serial)
+    XCTAssertEqual(values.reduce(0, +), 1, accuracy: 1e-4)
+    var spread: Float = 0
+    for x in 0..<size { spread += values[50 * size + x] * Float((x - 50) * (x - 50)) }
+    let row = (0..<size).reduce(Float(0)) { $0 + values[50 * size + $1] }
+    XCTAssertEqual((spread / row).squareRoot(), 6, accuracy: 0.5)
+    XCTAssertEqual(values[50 * size + 40], values[50 * size + 60], accuracy: 1e-7)
+    XCTAssertEqual(values[40 * size + 50], values[50 * size + 40], accuracy: 1e-6)
+  }
+
+  func testSoftShadowsUnderTheLettersAndInsideALoweredReliefOnAnyThreads() throws {
+    let mask = square(canvas: 64, at: 20, side: 20)
+    let shadow = try ShadowSpec(opacity: 0.8, distance: 4.5, softness: 3.3, angle: 120)
+    let direction = shadow.offsetDirection(lights: [])
+    for background in [Background.transparent, .color(SIMD3(0.2, 0.4, 0.9))] {
+      let image = picture(mask, background: background)
+      let serial = DropShadow.apply(
+        to: image, mask: mask, shadow: shadow, direction: direction, lowered: false,
+        background: background, parallelism: .serial)
+      let threaded = DropShadow.apply(
+        to: image, mask: mask, shadow: shadow, direction: direction, lowered: false,
+        background: background, parallelism: Parallelism(threads: 3))
+      XCTAssertEqual(serial, threaded)
+      let flat = serial.flattened()
+      let before = image.flattened()
+      // Full-coverage ink is untouched; the shadow is below and to the right of the ink
+      // (light from the top left), not above it.
+      XCTAssertEqual(flat[30, 30], before[30, 30])
+      XCTAssertNotEqual(flat[41, 38], before[41, 38])
+      XCTAssertEqual(flat[30, 12], before[30, 12])
+      if case .transparent = background {
+        XCTAssertGreaterThan(flat[41, 38].w, 0.2)
+        XCTAssertEqual(SIMD3(flat[41, 38].x, flat[41, 38].y, flat[41, 38].z), .zero)
+      }
+      // Lowered: the walls' shadow falls inside the letters, near their top-left edges,
+      // and nothing changes outside them.
+      let inner = DropShadow.apply(
+        to: image, mask: mask, shadow: shadow, direction: direction, lowered: true,
+        background: background, parallelism: .serial
+      ).flattened()
+      XCTAssertEqual(inner[41, 38], before[41, 38])
+      XCTAssertEqual(inner[10, 10], before[10, 10])
+      XCTAssertLessThan(inner[21, 21].x, before[21, 21].x)
+      XCTAssertEqual(inner[32, 34], before[32, 34])
+    }
+  }
+
+  func testWithoutOpacityThePictureIsUnchanged() throws {
+    let mask = square()
+    let image = picture(mask, background: .transparent)
+    XCTAssertEqual(
+      DropShadow.apply(
+        to: image, mask: mask, shadow: .none, direction: SIMD2(1, 0), lowered: false,
+        background: .transparent), image)
+  }
+}
