@@ -15,6 +15,13 @@ public enum ShadedMaterial {
     normalized(SIMD3(-scale * slope.x, -scale * slope.y, 1))
   }
 
+  /// `normal(slope:scale:)` tilted by `tilt` (added to the unnormalized x, y: a brushed
+  /// line's slope).
+  @inline(__always)
+  static func normal(slope: SIMD2<Float>, scale: Float, tilt: SIMD2<Float>) -> SIMD3<Float> {
+    normalized(SIMD3(-scale * slope.x + tilt.x, -scale * slope.y + tilt.y, 1))
+  }
+
   /// Where a normal looks up its color in a `width` x `height` shading image, in continuous
   /// pixel coordinates of that image (row 0 at its top).
   ///
@@ -101,9 +108,26 @@ public enum ShadedMaterial {
     ///
     /// Only the footprint is stored; the compositor walks its taps (`forEachTap`).
     mutating func appendGroup(
-      weight: Float, at p: SIMD2<Float>, du: SIMD2<Float>, dv: SIMD2<Float>, maxTaps: Int
+      weight: Float, at p: SIMD2<Float>, du: SIMD2<Float>, dv: SIMD2<Float>, maxTaps: Int,
+      spread: SIMD2<Float> = .zero
     ) {
-      let nu = ShadedMaterial.taps(du, maxTaps: maxTaps)
+      var (du, dv) = (du, dv)
+      var alongSpread = maxTaps
+      if spread != .zero {
+        // A brushed surface's spread is a blur: six taps along it (at most) read it as well
+        // as one a texel, at a fraction of the cost.
+        alongSpread = min(maxTaps, 6)
+        // The footprint grown by a segment of normals (a brushed surface's, across its
+        // grain): one side along the segment, as long as it and the footprint's extent
+        // along it; the other the footprint's larger extent across it.
+        let length = (spread * spread).sum().squareRoot()
+        let unit = spread / length
+        let (pu, pv) = ((du * unit).sum(), (dv * unit).sum())
+        let (ou, ov) = (du - unit * pu, dv - unit * pv)
+        du = unit * (length + abs(pu) + abs(pv))
+        dv = (ou * ou).sum() >= (ov * ov).sum() ? ou : ov
+      }
+      let nu = ShadedMaterial.taps(du, maxTaps: alongSpread)
       let nv = ShadedMaterial.taps(dv, maxTaps: maxTaps)
       groupWeights.append(weight)
       points.append(p)
@@ -164,29 +188,45 @@ public enum ShadedMaterial {
 
   /// Computes every ink pixel's normal and the taps its color comes from (its sub-samples'
   /// too).
+  ///
+  /// `detail`'s brushing tilts each pixel's normal by the line it lies on and widens its
+  /// footprint across the grain (see `Brushing`); a smooth surface's map is as without it.
   public static func lookupMap(
     height: HeightField, mask: CoverageMask, scale: Float, shadingWidth: Int, shadingHeight: Int,
-    parallelism: Parallelism = .allCores
+    detail: DetailSpec = .none, parallelism: Parallelism = .allCores
   ) -> LookupMap {
+    let brushing = Brushing(detail)
+    // A spread of normals (their x, y) in shading-image texels.
+    let texelsPerNormal = SIMD2(Float(shadingWidth), Float(shadingHeight)) * 0.5
     let ink = mask.inkBounds.intersection(mask.plane.bounds)
     var uv = [SIMD2<Float>](repeating: .zero, count: ink.width * ink.height)
+    // With brushing: each ink pixel's spread of normals across the grain, in texels.
+    var spreads = [Float](repeating: 0, count: brushing == nil ? 0 : ink.width * ink.height)
     let region = height.region
-    uv.withUnsafeMutableBufferPointer { out in
-      let out = SharedPointer(out)
-      height.slopes.withUnsafeBufferPointer { slopes in
-        let slopes = UnsafeBufferPointerBox(slopes)
-        mask.plane.pixels.withUnsafeBufferPointer { coverage in
-          let coverage = UnsafeBufferPointerBox(coverage)
-          parallelism.forEachBand(ink.height, bandSize: 16) { rows in
-            for row in rows {
-              let y = ink.y + row
-              for column in 0..<ink.width {
-                let x = ink.x + column
-                guard coverage.buffer[y * mask.width + x] > 0 else { continue }
-                let slope = slopes.buffer[(y - region.y) * region.width + (x - region.x)]
-                let n = normal(slope: slope, scale: scale)
-                out[row * ink.width + column] = lookup(
-                  n, width: shadingWidth, height: shadingHeight)
+    spreads.withUnsafeMutableBufferPointer { spreadsOut in
+      let spreadsOut = SharedPointer(spreadsOut)
+      uv.withUnsafeMutableBufferPointer { out in
+        let out = SharedPointer(out)
+        height.slopes.withUnsafeBufferPointer { slopes in
+          let slopes = UnsafeBufferPointerBox(slopes)
+          mask.plane.pixels.withUnsafeBufferPointer { coverage in
+            let coverage = UnsafeBufferPointerBox(coverage)
+            parallelism.forEachBand(ink.height, bandSize: 16) { rows in
+              for row in rows {
+                let y = ink.y + row
+                for column in 0..<ink.width {
+                  let x = ink.x + column
+                  guard coverage.buffer[y * mask.width + x] > 0 else { continue }
+                  let slope = slopes.buffer[(y - region.y) * region.width + (x - region.x)]
+                  var n = normal(slope: slope, scale: scale)
+                  if let brushing {
+                    let offset = brushing.normalOffset(x: x, y: y)
+                    n = normal(slope: slope, scale: scale, tilt: brushing.across * offset.tilt)
+                    spreadsOut[row * ink.width + column] = offset.spread
+                  }
+                  out[row * ink.width + column] = lookup(
+                    n, width: shadingWidth, height: shadingHeight)
+                }
               }
             }
           }
@@ -212,6 +252,7 @@ public enum ShadedMaterial {
     let center = lookup(SIMD3(0, 0, 1), width: shadingWidth, height: shadingHeight)
     // The taps, in bands of rows.
     let (sampledPixels, sampledIndex) = (sampled, sampleIndex)
+    let spreadsIn = spreads
     let bandRows = LookupMap.bandRows
     let bandCount = (ink.height + bandRows - 1) / bandRows
     var bands = [TapBand](repeating: TapBand(), count: bandCount)
@@ -254,18 +295,24 @@ public enum ShadedMaterial {
                       let start = Int(samples.offsets[k])
                       let count = Int(samples.offsets[k + 1]) - start
                       next += 1
+                      let brushed = brushing?.normalOffset(x: ink.x + column, y: ink.y + row)
+                      let spread =
+                        (brushing?.across ?? .zero) * (brushed?.spread ?? 0)
+                        * texelsPerNormal
                       // The samples' lookups (at most 16).
                       withUnsafeTemporaryAllocation(of: SIMD2<Float>.self, capacity: count) {
                         lookups in
                         for j in 0..<count {
-                          let n = normal(slope: sampleSlopes.buffer[start + j], scale: scale)
+                          let n = normal(
+                            slope: sampleSlopes.buffer[start + j], scale: scale,
+                            tilt: (brushing?.across ?? .zero) * (brushed?.tilt ?? 0))
                           lookups[j] = lookup(n, width: shadingWidth, height: shadingHeight)
                         }
                         appendSampledGroups(
                           UnsafeBufferPointer(lookups),
                           weights: UnsafeBufferPointer(
                             rebasing: sampleWeights.buffer[start..<(start + count)]),
-                          start: 0, count: count, to: &band)
+                          start: 0, count: count, spread: spread, to: &band)
                       }
                     } else {
                       let (du, dv) = footprint(
@@ -275,8 +322,11 @@ public enum ShadedMaterial {
                         band.groupCounts.append(TapBand.flat)
                         continue
                       }
+                      let spread =
+                        brushing.map { $0.across * spreadsIn[index] * texelsPerNormal } ?? .zero
                       band.appendGroup(
-                        weight: 1, at: uv.buffer[index], du: du, dv: dv, maxTaps: 12)
+                        weight: 1, at: uv.buffer[index], du: du, dv: dv, maxTaps: 12,
+                        spread: spread)
                     }
                     band.groupCounts.append(UInt8(band.groupWeights.count - before))
                   }
@@ -365,13 +415,11 @@ public enum ShadedMaterial {
   @inline(__always)
   private static func appendSampledGroups(
     _ uv: UnsafeBufferPointer<SIMD2<Float>>, weights: UnsafeBufferPointer<Float>, start: Int,
-    count: Int, to band: inout TapBand
+    count: Int, spread: SIMD2<Float> = .zero, to band: inout TapBand
   ) {
     let n = SubSamples.perSide
     guard count == n * n else {
-      band.groupWeights.append(1)
-      band.groupGrids.append(0)
-      band.points.append(uv[start])
+      band.appendGroup(weight: 1, at: uv[start], du: .zero, dv: .zero, maxTaps: 4, spread: spread)
       return
     }
     let uv = UnsafeBufferPointer(rebasing: uv[start..<(start + n * n)])
@@ -398,7 +446,7 @@ public enum ShadedMaterial {
         guard weight > 0 else { continue }
         band.appendGroup(
           weight: weight, at: uv[j * n + i], du: derivative(i, j, 1, 0),
-          dv: derivative(i, j, 0, 1), maxTaps: 4)
+          dv: derivative(i, j, 0, 1), maxTaps: 4, spread: spread)
       }
     }
   }

@@ -108,13 +108,14 @@ public enum Pipeline {
     let ballWidth = input.shadingImage?.width ?? material.shadingSize
     let ballHeight = input.shadingImage?.height ?? material.shadingSize
     let lookupKey = StageCache.LookupKey(
-      field: field, scale: relief.scale, shadingWidth: ballWidth, shadingHeight: ballHeight)
+      field: field, scale: relief.scale, detail: material.detail, shadingWidth: ballWidth,
+      shadingHeight: ballHeight)
     let reused = cache.lookup?.key == lookupKey
     let map = cache.memo(\.lookup, key: lookupKey) {
       timings.measure("normals") {
         ShadedMaterial.lookupMap(
           height: field, mask: mask, scale: relief.scale, shadingWidth: ballWidth,
-          shadingHeight: ballHeight, parallelism: parallelism)
+          shadingHeight: ballHeight, detail: material.detail, parallelism: parallelism)
       }
     }
 
@@ -262,6 +263,7 @@ public final class StageCache {
   struct LookupKey: Equatable {
     var field: HeightField
     var scale: Float
+    var detail: DetailSpec
     var shadingWidth: Int
     var shadingHeight: Int
   }

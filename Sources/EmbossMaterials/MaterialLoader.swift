@@ -223,6 +223,7 @@ public enum MaterialLoader {
     var surface = base.surface
     var relief = base.relief
     var shadow = base.shadow
+    var detail = base.detail
     var shadingSize = base.shadingSize
     var lights = base.lights
     var environment = base.environment
@@ -250,6 +251,11 @@ public enum MaterialLoader {
     {
       shadow = reader.shadow(values, over: shadow, at: node)
     }
+    if let node = fields["detail"]?.value,
+      let values = reader.fields(node, path: "detail", allowed: Parameters.keys(in: "detail"))
+    {
+      detail = reader.detail(values, over: detail, at: node)
+    }
     if let node = fields["shading"]?.value,
       let values = reader.fields(node, path: "shading", allowed: Parameters.keys(in: "shading")),
       let size = values["size"]?.value,
@@ -270,7 +276,7 @@ public enum MaterialLoader {
       try MaterialSpec(
         name: name, description: description, surface: surface, lights: lights,
         environment: environment, relief: relief, shadingSize: shadingSize, background: background,
-        shadow: shadow)
+        shadow: shadow, detail: detail)
     }
   }
 
@@ -909,6 +915,28 @@ struct NodeReader {
       try ShadowSpec(
         opacity: opacity, distance: distance, softness: softness, color: color,
         angle: given ? angle : base.angle)
+    } ?? base
+  }
+
+  /// `base` with the detail keys in `fields` replaced.
+  mutating func detail(_ fields: [String: Field], over base: DetailSpec, at node: Node)
+    -> DetailSpec
+  {
+    let path = "detail"
+    var brushed = base.brushed
+    var angle = base.brushedAngle
+    var width = base.brushedWidth
+    var seed = base.seed
+    read(fields, Parameters.detailBrushed, path: path, into: &brushed)
+    read(fields, Parameters.detailBrushedAngle, path: path, into: &angle)
+    read(fields, Parameters.detailBrushedWidth, path: path, into: &width)
+    if let n = fields["seed"]?.value,
+      let v = integer(n, path: Parameters.detailSeed.key, range: Parameters.detailSeed.range)
+    {
+      seed = v
+    }
+    return make(at: node) { () throws(ParameterError) in
+      try DetailSpec(brushed: brushed, brushedAngle: angle, brushedWidth: width, seed: seed)
     } ?? base
   }
 

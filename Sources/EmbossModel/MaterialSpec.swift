@@ -25,13 +25,16 @@ public struct MaterialSpec: Sendable, Equatable {
   public let background: Background
   /// The shadow the letters cast (`ShadowSpec.none`: none).
   public let shadow: ShadowSpec
+  /// Procedural detail on the letters' surface (`DetailSpec.none`: a smooth surface).
+  public let detail: DetailSpec
 
   /// A material from validated parts; see each property for its meaning.
   public init(
     name: String, description: String = Parameters.description.defaultValue ?? "",
     surface: Surface = .standard, lights: [Light] = [.standard], environment: Environment = .none,
     relief: ReliefSpec = .standard, shadingSize: Int = Parameters.shadingSize.defaultValue,
-    background: Background = Parameters.background.defaultValue, shadow: ShadowSpec = .none
+    background: Background = Parameters.background.defaultValue, shadow: ShadowSpec = .none,
+    detail: DetailSpec = .none
   ) throws(ParameterError) {
     guard !lights.isEmpty else {
       throw ParameterError(key: Parameters.lights.key, message: "needs at least one light")
@@ -46,15 +49,16 @@ public struct MaterialSpec: Sendable, Equatable {
     }
     self.init(
       unchecked: name, description, surface, lights, environment, relief, shadingSize, background,
-      shadow)
+      shadow, detail)
   }
 
   private init(
     unchecked name: String, _ description: String, _ surface: Surface, _ lights: [Light],
     _ environment: Environment, _ relief: ReliefSpec, _ shadingSize: Int, _ background: Background,
-    _ shadow: ShadowSpec
+    _ shadow: ShadowSpec, _ detail: DetailSpec
   ) {
     self.shadow = shadow
+    self.detail = detail
     self.name = name
     self.description = description
     self.surface = surface
@@ -69,17 +73,18 @@ public struct MaterialSpec: Sendable, Equatable {
   /// `Parameters`, documented in docs/materials.md): a neutral gray metal under one white light.
   public static let builtIn = MaterialSpec(
     unchecked: "built-in", Parameters.description.defaultValue ?? "", .standard, [.standard], .none,
-    .standard, Parameters.shadingSize.defaultValue, Parameters.background.defaultValue, .none)
+    .standard, Parameters.shadingSize.defaultValue, Parameters.background.defaultValue, .none, .none
+  )
 
   /// This material under another name.
   public func renamed(_ name: String) -> MaterialSpec {
     MaterialSpec(
       unchecked: name, description, surface, lights, environment, relief, shadingSize, background,
-      shadow)
+      shadow, detail)
   }
 
   /// This material with its relief's lengths (the radius, the soften and a depth in pixels)
-  /// and its shadow's (distance, softness) times `factor`, each within its parameter's range, except those in `fixed` (keys such
+  /// and its shadow's and detail's (distance, softness, line width) times `factor`, each within its parameter's range, except those in `fixed` (keys such
   /// as `relief.radius`: values given for this render).
   public func scalingRelief(by factor: Float, except fixed: Set<String> = []) -> MaterialSpec {
     guard factor.isFinite, factor > 0, factor != 1 else { return self }
@@ -103,19 +108,20 @@ public struct MaterialSpec: Sendable, Equatable {
     else { return self }
     return MaterialSpec(
       unchecked: name, description, surface, lights, environment, relief, shadingSize, background,
-      shadow.scaling(by: factor, except: fixed))
+      shadow.scaling(by: factor, except: fixed), detail.scaling(by: factor, except: fixed))
   }
 
   /// This material with some parts replaced, checked as a whole again.
   public func replacing(
     description: String? = nil, surface: Surface? = nil, lights: [Light]? = nil,
     environment: Environment? = nil, relief: ReliefSpec? = nil, shadingSize: Int? = nil,
-    background: Background? = nil, shadow: ShadowSpec? = nil
+    background: Background? = nil, shadow: ShadowSpec? = nil, detail: DetailSpec? = nil
   ) throws(ParameterError) -> MaterialSpec {
     try MaterialSpec(
       name: name, description: description ?? self.description, surface: surface ?? self.surface,
       lights: lights ?? self.lights, environment: environment ?? self.environment,
       relief: relief ?? self.relief, shadingSize: shadingSize ?? self.shadingSize,
-      background: background ?? self.background, shadow: shadow ?? self.shadow)
+      background: background ?? self.background, shadow: shadow ?? self.shadow,
+      detail: detail ?? self.detail)
   }
 }

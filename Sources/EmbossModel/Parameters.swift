@@ -341,6 +341,42 @@ public enum Parameters {
       "where the light that casts it comes from, counterclockwise from the right (120: top left); default: the brightest light's direction"
   )
 
+  // MARK: Detail
+
+  /// The `detail.brushed` parameter.
+  ///
+  /// Brushed metal (0: none, 1: coarse): fine lines along the grain, each tilting the surface
+  /// a little, and highlights stretched across the grain, as a brushed surface spreads them.
+  public static let detailBrushed = NumberParameter(
+    key: "detail.brushed", range: 0...1, defaultValue: 0,
+    help:
+      "brushed metal (0: none, 1: coarse): fine lines along the grain, each tilting the surface a little, and highlights stretched across the grain, as a brushed surface spreads them"
+  )
+  /// The `detail.brushed-angle` parameter.
+  ///
+  /// The grain's direction, counterclockwise from the right (0: horizontal lines).
+  public static let detailBrushedAngle = NumberParameter(
+    key: "detail.brushed-angle", range: -360...360, defaultValue: 0, unit: "degrees",
+    help: "the grain's direction, counterclockwise from the right (0: horizontal lines)")
+  /// The `detail.brushed-width` parameter.
+  ///
+  /// How far apart the lines are; a material's value is for text at 160 px and scales with
+  /// the text's size, as the radius does.
+  public static let detailBrushedWidth = NumberParameter(
+    key: "detail.brushed-width", range: 0.05...1000, defaultValue: 1.5, unit: "pixels",
+    help:
+      "how far apart the lines are; a material's value is for text at 160 px and scales with the text's size, as the radius does"
+  )
+  /// The `detail.seed` parameter.
+  ///
+  /// Which pattern of the procedural detail: the same seed gives the same lines on every
+  /// render and every row of a batch.
+  public static let detailSeed = IntegerParameter(
+    key: "detail.seed", range: 0...1_000_000, defaultValue: 1, unit: "",
+    help:
+      "which pattern of the procedural detail: the same seed gives the same lines on every render and every row of a batch",
+    flag: nil)
+
   // MARK: Shading
 
   /// The `shading.size` parameter.
@@ -361,6 +397,7 @@ public enum Parameters {
     softboxIntensity,
     radius, profile, depth, scale, soften, direction,
     shadowOpacity, shadowDistance, shadowSoftness, shadowColor, shadowAngle,
+    detailBrushed, detailBrushedAngle, detailBrushedWidth, detailSeed,
     shadingSize, background,
   ]
 

@@ -100,6 +100,11 @@ public struct StudioValues: Sendable, Encodable, Equatable {
     v.numbers["shadow.angle"] =
       shadow.angle.map(exact)
       ?? (away == .zero ? 0 : round4(atan2(away.y, -away.x) * 180 / .pi))
+    let detail = m.detail
+    v.numbers["detail.brushed"] = exact(detail.brushed)
+    v.numbers["detail.brushed-angle"] = exact(detail.brushedAngle)
+    v.numbers["detail.brushed-width"] = exact(detail.brushedWidth)
+    v.numbers["detail.seed"] = Double(detail.seed)
     v.numbers["shading.size"] = Double(m.shadingSize)
     for (i, light) in m.lights.enumerated() {
       let p = light.position

@@ -128,3 +128,38 @@ final class DropShadowTests: XCTestCase {
         background: .transparent), image)
   }
 }
+
+/// Brushed lines: none without brushing, the same pattern for a seed and another for
+/// another seed, long along the grain and short across it, and the same lines at four times
+/// the size with four times the width.
+final class BrushingTests: XCTestCase {
+  func testBrushedLines() throws {
+    XCTAssertNil(Brushing(.none))
+    let detail = try DetailSpec(brushed: 0.5, brushedAngle: 30, brushedWidth: 2, seed: 7)
+    let brushing = try XCTUnwrap(Brushing(detail))
+    let again = try XCTUnwrap(Brushing(detail))
+    let other = try XCTUnwrap(
+      Brushing(try DetailSpec(brushed: 0.5, brushedAngle: 30, brushedWidth: 2, seed: 8)))
+    let large = try XCTUnwrap(
+      Brushing(try DetailSpec(brushed: 0.5, brushedAngle: 30, brushedWidth: 8, seed: 7)))
+    var alongChange: Float = 0
+    var acrossChange: Float = 0
+    var seedChange: Float = 0
+    for i in 0..<400 {
+      let p = SIMD2(Float(i % 20) * 3.7 + 11, Float(i / 20) * 5.3 + 7)
+      let v = brushing.lines(at: p)
+      XCTAssertEqual(v, again.lines(at: p))
+      XCTAssertLessThanOrEqual(abs(v), 1)
+      XCTAssertEqual(v, large.lines(at: p * 4), accuracy: 1e-3)
+      alongChange += abs(brushing.lines(at: p + brushing.along * 2) - v)
+      acrossChange += abs(brushing.lines(at: p + brushing.across * 2) - v)
+      seedChange += abs(other.lines(at: p) - v)
+    }
+    XCTAssertLessThan(alongChange * 5, acrossChange)
+    XCTAssertGreaterThan(seedChange, 40)
+    // The tilt is across the grain.
+    let offset = brushing.normalOffset(x: 10, y: 20)
+    XCTAssertLessThanOrEqual(abs(offset.tilt), 0.12 * 0.5)
+    XCTAssertGreaterThanOrEqual(offset.spread, 0.2 * 0.5)
+  }
+}

@@ -31,7 +31,7 @@ final class ParameterTableTests: XCTestCase {
       Parameters.topLevelKeys,
       [
         "description", "extends", "surface", "lights", "environment", "relief", "shadow",
-        "shading", "background",
+        "detail", "shading", "background",
       ])
     XCTAssertEqual(
       Parameters.keys(in: "shadow"), ["opacity", "distance", "softness", "color", "angle"])
@@ -76,6 +76,9 @@ final class ParameterTableTests: XCTestCase {
     XCTAssertThrowsError(try ShadowSpec(distance: -1))
     XCTAssertThrowsError(try ShadowSpec(color: SIMD3(-1, 0, 0)))
     XCTAssertThrowsError(try ShadowSpec(angle: 400))
+    XCTAssertThrowsError(try DetailSpec(brushed: 2))
+    XCTAssertThrowsError(try DetailSpec(brushedWidth: 0))
+    XCTAssertThrowsError(try DetailSpec(seed: -1))
     XCTAssertNoThrow(try ReliefSpec(radius: 0.5, depth: .scale(1000)))
   }
 
