@@ -26,6 +26,10 @@ $e render "Shalom שלום 123" --size 64 -o "$out/shaped-mixed.png"
 rm -rf "$fc"
 $e render "oSe8&@" --size 72 --material chrome -o "$out/thin-strokes.png"
 $e render "Angle 300" --size 80 --light-angle 300 --light-altitude 25 -o "$out/light-angle=300.png"
+$e render "Brushed" --size 96 --material brushed-steel -o "$out/brushed-steel.png"
+$e render "Shadow" --size 96 --material gold --set shadow.opacity=0.75 \
+  --set 'background="#d8d2c4"' -o "$out/shadow.png"
+$e render "Carved" --size 96 --direction lowered --set shadow.opacity=0.8 -o "$out/shadow-lowered.png"
 $e shading --size 200 -o "$out/shading-default.png"
 $e sheet --text "Aa" -o "$out/sheet.png"
 stages=$(mktemp -d)

@@ -152,6 +152,17 @@ final class SnapshotTests: XCTestCase {
     }
     assertSnapshot(of: try render(set: "relief.soften=2"), as: .png(), named: "soften=2")
   }
+
+  /// A drop shadow, an inner shadow (lowered) and brushed lines.
+  func testShadowsAndBrushing() throws {
+    assertSnapshot(
+      of: try render(set: "shadow.opacity=0.8"), as: .png(), named: "shadow.opacity=0.8")
+    let lowered = try MaterialLoader.apply(
+      settings: ["shadow.opacity=0.8", "relief.direction=lowered"], to: try Fixtures.material())
+    assertSnapshot(of: try render(base: lowered), as: .png(), named: "shadow-lowered")
+    assertSnapshot(
+      of: try render(set: "detail.brushed=0.8"), as: .png(), named: "detail.brushed=0.8")
+  }
 }
 
 final class DeterminismTests: XCTestCase {
@@ -161,10 +172,12 @@ final class DeterminismTests: XCTestCase {
     let resources = Fixtures.resources
     var outputs: [Data] = []
     for threads in [1, 2, 7] {
+      // With a shadow and brushed lines, whose stages have bands of their own.
       let job = RenderJob(
         mask: .text(
           TextMask(
             text: "Same\nbytes\nacross\nbands", style: TextStyle(pixelSize: 40, lineHeight: 5.5))),
+        settings: ["shadow.opacity=0.7", "detail.brushed=0.5"].map(MaterialSetting.init(set:)),
         output: OutputPlan(image: "-"), parallelism: Parallelism(threads: threads))
       let output = try job.run(resources: resources)
       XCTAssertGreaterThan(output.result.image.height, 3 * 256)
