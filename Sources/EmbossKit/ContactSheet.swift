@@ -15,6 +15,41 @@ public enum ContactSheet {
     }
   }
 
+  /// The light angles of a sheet of lights (`lightEntries`), in degrees counterclockwise
+  /// from the right: every 60 degrees from the right.
+  public static let lightAngles: [Float] = [0, 60, 120, 180, 240, 300]
+  /// The light altitudes of a sheet of lights, in degrees above the surface.
+  public static let lightAltitudes: [Float] = [25, 55]
+
+  /// One tile per light direction: `material` with its brightest light moved to each angle
+  /// and altitude (a distant light of the same color and intensity; the other lights stay),
+  /// row by row (one row per altitude), labeled `angle° altitude°`.
+  public static func lightEntries(
+    material: MaterialSpec, angles: [Float] = lightAngles, altitudes: [Float] = lightAltitudes
+  ) throws -> [Entry] {
+    guard
+      let key = material.lights.indices.max(by: {
+        let (a, b) = (material.lights[$0], material.lights[$1])
+        return a.intensity * a.color.max() < b.intensity * b.color.max()
+      })
+    else { return [] }
+    var entries: [Entry] = []
+    for altitude in altitudes {
+      for angle in angles {
+        var lights = material.lights
+        lights[key] = .distant(
+          try DistantLight(
+            direction: Light.direction(angle: angle, altitude: altitude),
+            color: lights[key].color, intensity: lights[key].intensity))
+        entries.append(
+          Entry(
+            name: "\(formatNumber(angle))° \(formatNumber(altitude))°",
+            material: try material.replacing(lights: lights)))
+      }
+    }
+    return entries
+  }
+
   /// Lays tiles out left to right, top to bottom, `columns` a row.
   ///
   /// Every tile has the same

@@ -184,13 +184,22 @@ public enum Pipeline {
       }
       if input.outputs.contains(.shape) { shape = image }
     }
-    // The letters' shadow on the picture (not on the engraving's shape).
+    // The letters' shadow on the picture (not on the engraving's shape), then the ambient
+    // occlusion over both.
     if material.shadow.isVisible {
       image = timings.measure("shadow") {
         DropShadow.apply(
           to: image, mask: mask, shadow: material.shadow,
           direction: material.shadow.offsetDirection(lights: material.lights),
           lowered: relief.direction == .lowered, background: material.background,
+          parallelism: parallelism)
+      }
+    }
+    // Ambient occlusion, on the picture too.
+    if material.occlusion.isVisible {
+      image = timings.measure("occlusion") {
+        AmbientOcclusion.apply(
+          to: image, height: field, occlusion: material.occlusion, scale: relief.scale,
           parallelism: parallelism)
       }
     }

@@ -224,6 +224,7 @@ public enum MaterialLoader {
     var relief = base.relief
     var shadow = base.shadow
     var detail = base.detail
+    var occlusion = base.occlusion
     var shadingSize = base.shadingSize
     var lights = base.lights
     var environment = base.environment
@@ -256,6 +257,12 @@ public enum MaterialLoader {
     {
       detail = reader.detail(values, over: detail, at: node)
     }
+    if let node = fields["occlusion"]?.value,
+      let values = reader.fields(
+        node, path: "occlusion", allowed: Parameters.keys(in: "occlusion"))
+    {
+      occlusion = reader.occlusion(values, over: occlusion, at: node)
+    }
     if let node = fields["shading"]?.value,
       let values = reader.fields(node, path: "shading", allowed: Parameters.keys(in: "shading")),
       let size = values["size"]?.value,
@@ -276,7 +283,7 @@ public enum MaterialLoader {
       try MaterialSpec(
         name: name, description: description, surface: surface, lights: lights,
         environment: environment, relief: relief, shadingSize: shadingSize, background: background,
-        shadow: shadow, detail: detail)
+        shadow: shadow, detail: detail, occlusion: occlusion)
     }
   }
 
@@ -915,6 +922,19 @@ struct NodeReader {
       try ShadowSpec(
         opacity: opacity, distance: distance, softness: softness, color: color,
         angle: given ? angle : base.angle)
+    } ?? base
+  }
+
+  /// `base` with the occlusion keys in `fields` replaced.
+  mutating func occlusion(_ fields: [String: Field], over base: OcclusionSpec, at node: Node)
+    -> OcclusionSpec
+  {
+    var strength = base.strength
+    var radius = base.radius
+    read(fields, Parameters.occlusionStrength, path: "occlusion", into: &strength)
+    read(fields, Parameters.occlusionRadius, path: "occlusion", into: &radius)
+    return make(at: node) { () throws(ParameterError) in
+      try OcclusionSpec(strength: strength, radius: radius)
     } ?? base
   }
 

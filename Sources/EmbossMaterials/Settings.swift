@@ -191,6 +191,11 @@ extension MaterialLoader {
         let shadow = reader.shadow(fields, over: spec.shadow, at: value)
         update { () throws(ParameterError) in try spec.replacing(shadow: shadow) }
       }
+    case ("occlusion", let key?):
+      if let fields = reader.fields(single(key), path: head, allowed: Parameters.keys(in: head)) {
+        let occlusion = reader.occlusion(fields, over: spec.occlusion, at: value)
+        update { () throws(ParameterError) in try spec.replacing(occlusion: occlusion) }
+      }
     case ("detail", let key?):
       if let fields = reader.fields(single(key), path: head, allowed: Parameters.keys(in: head)) {
         let detail = reader.detail(fields, over: spec.detail, at: value)

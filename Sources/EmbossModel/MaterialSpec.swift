@@ -27,6 +27,8 @@ public struct MaterialSpec: Sendable, Equatable {
   public let shadow: ShadowSpec
   /// Procedural detail on the letters' surface (`DetailSpec.none`: a smooth surface).
   public let detail: DetailSpec
+  /// Ambient occlusion (`OcclusionSpec.none`: none).
+  public let occlusion: OcclusionSpec
 
   /// A material from validated parts; see each property for its meaning.
   public init(
@@ -34,7 +36,7 @@ public struct MaterialSpec: Sendable, Equatable {
     surface: Surface = .standard, lights: [Light] = [.standard], environment: Environment = .none,
     relief: ReliefSpec = .standard, shadingSize: Int = Parameters.shadingSize.defaultValue,
     background: Background = Parameters.background.defaultValue, shadow: ShadowSpec = .none,
-    detail: DetailSpec = .none
+    detail: DetailSpec = .none, occlusion: OcclusionSpec = .none
   ) throws(ParameterError) {
     guard !lights.isEmpty else {
       throw ParameterError(key: Parameters.lights.key, message: "needs at least one light")
@@ -49,16 +51,17 @@ public struct MaterialSpec: Sendable, Equatable {
     }
     self.init(
       unchecked: name, description, surface, lights, environment, relief, shadingSize, background,
-      shadow, detail)
+      shadow, detail, occlusion)
   }
 
   private init(
     unchecked name: String, _ description: String, _ surface: Surface, _ lights: [Light],
     _ environment: Environment, _ relief: ReliefSpec, _ shadingSize: Int, _ background: Background,
-    _ shadow: ShadowSpec, _ detail: DetailSpec
+    _ shadow: ShadowSpec, _ detail: DetailSpec, _ occlusion: OcclusionSpec
   ) {
     self.shadow = shadow
     self.detail = detail
+    self.occlusion = occlusion
     self.name = name
     self.description = description
     self.surface = surface
@@ -73,14 +76,15 @@ public struct MaterialSpec: Sendable, Equatable {
   /// `Parameters`, documented in docs/materials.md): a neutral gray metal under one white light.
   public static let builtIn = MaterialSpec(
     unchecked: "built-in", Parameters.description.defaultValue ?? "", .standard, [.standard], .none,
-    .standard, Parameters.shadingSize.defaultValue, Parameters.background.defaultValue, .none, .none
-  )
+    .standard, Parameters.shadingSize.defaultValue, Parameters.background.defaultValue, .none,
+    .none,
+    .none)
 
   /// This material under another name.
   public func renamed(_ name: String) -> MaterialSpec {
     MaterialSpec(
       unchecked: name, description, surface, lights, environment, relief, shadingSize, background,
-      shadow, detail)
+      shadow, detail, occlusion)
   }
 
   /// This material with its relief's lengths (the radius, the soften and a depth in pixels)
@@ -108,20 +112,22 @@ public struct MaterialSpec: Sendable, Equatable {
     else { return self }
     return MaterialSpec(
       unchecked: name, description, surface, lights, environment, relief, shadingSize, background,
-      shadow.scaling(by: factor, except: fixed), detail.scaling(by: factor, except: fixed))
+      shadow.scaling(by: factor, except: fixed), detail.scaling(by: factor, except: fixed),
+      occlusion.scaling(by: factor, except: fixed))
   }
 
   /// This material with some parts replaced, checked as a whole again.
   public func replacing(
     description: String? = nil, surface: Surface? = nil, lights: [Light]? = nil,
     environment: Environment? = nil, relief: ReliefSpec? = nil, shadingSize: Int? = nil,
-    background: Background? = nil, shadow: ShadowSpec? = nil, detail: DetailSpec? = nil
+    background: Background? = nil, shadow: ShadowSpec? = nil, detail: DetailSpec? = nil,
+    occlusion: OcclusionSpec? = nil
   ) throws(ParameterError) -> MaterialSpec {
     try MaterialSpec(
       name: name, description: description ?? self.description, surface: surface ?? self.surface,
       lights: lights ?? self.lights, environment: environment ?? self.environment,
       relief: relief ?? self.relief, shadingSize: shadingSize ?? self.shadingSize,
       background: background ?? self.background, shadow: shadow ?? self.shadow,
-      detail: detail ?? self.detail)
+      detail: detail ?? self.detail, occlusion: occlusion ?? self.occlusion)
   }
 }

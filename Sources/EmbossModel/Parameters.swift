@@ -341,6 +341,28 @@ public enum Parameters {
       "where the light that casts it comes from, counterclockwise from the right (120: top left); default: the brightest light's direction"
   )
 
+  // MARK: Occlusion
+
+  /// The `occlusion.strength` parameter.
+  ///
+  /// How much light the relief keeps from what is near it (0: none): inner corners, narrow
+  /// counters and the foot of a raised relief (the top of a lowered one's walls) darken, as
+  /// ambient light reaches them less.
+  public static let occlusionStrength = NumberParameter(
+    key: "occlusion.strength", range: 0...1, defaultValue: 0,
+    help:
+      "how much light the relief keeps from what is near it (0: none): inner corners, narrow counters and the foot of a raised relief (the top of a lowered one's walls) darken, as ambient light reaches them less"
+  )
+  /// The `occlusion.radius` parameter.
+  ///
+  /// How far around a point the relief is felt; a material's value is for text at 160 px and
+  /// scales with the text's size, as the radius does.
+  public static let occlusionRadius = NumberParameter(
+    key: "occlusion.radius", range: 0.5...1000, defaultValue: 8, unit: "pixels",
+    help:
+      "how far around a point the relief is felt; a material's value is for text at 160 px and scales with the text's size, as the radius does"
+  )
+
   // MARK: Detail
 
   /// The `detail.brushed` parameter.
@@ -397,6 +419,7 @@ public enum Parameters {
     softboxIntensity,
     radius, profile, depth, scale, soften, direction,
     shadowOpacity, shadowDistance, shadowSoftness, shadowColor, shadowAngle,
+    occlusionStrength, occlusionRadius,
     detailBrushed, detailBrushedAngle, detailBrushedWidth, detailSeed,
     shadingSize, background,
   ]

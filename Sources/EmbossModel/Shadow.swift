@@ -86,3 +86,45 @@ public struct ShadowSpec: Sendable, Equatable {
     return SIMD2(-p.x, p.y) / length
   }
 }
+
+/// Ambient occlusion: where the relief keeps ambient light from a point (inner corners,
+/// narrow counters, the foot of a raised relief), the picture darkens.
+///
+/// Every value is checked against `Parameters` when it is made.
+public struct OcclusionSpec: Sendable, Equatable {
+  /// 0...1: how much; 0 is none.
+  public let strength: Float
+  /// How far around a point the relief is felt, in pixels.
+  public let radius: Float
+
+  /// Occlusion from validated values; see each property for its meaning.
+  public init(
+    strength: Float = Parameters.occlusionStrength.value,
+    radius: Float = Parameters.occlusionRadius.value
+  ) throws(ParameterError) {
+    try Parameters.occlusionStrength.check(strength)
+    try Parameters.occlusionRadius.check(radius)
+    self.strength = strength
+    self.radius = radius
+  }
+
+  /// None (every value at its default).
+  public static let none = OcclusionSpec(defaults: ())
+
+  private init(defaults: Void) {
+    strength = Parameters.occlusionStrength.value
+    radius = Parameters.occlusionRadius.value
+  }
+
+  /// Whether there is any occlusion to draw.
+  public var isVisible: Bool { strength > 0 }
+
+  /// The occlusion with its radius times `factor` (within its range), unless its key is in
+  /// `fixed`.
+  public func scaling(by factor: Float, except fixed: Set<String>) -> OcclusionSpec {
+    let parameter = Parameters.occlusionRadius
+    guard !fixed.contains(parameter.key) else { return self }
+    let scaled = min(max(radius * factor, parameter.range.lowerBound), parameter.range.upperBound)
+    return (try? OcclusionSpec(strength: strength, radius: scaled)) ?? self
+  }
+}

@@ -100,6 +100,8 @@ public struct StudioValues: Sendable, Encodable, Equatable {
     v.numbers["shadow.angle"] =
       shadow.angle.map(exact)
       ?? (away == .zero ? 0 : round4(atan2(away.y, -away.x) * 180 / .pi))
+    v.numbers["occlusion.strength"] = exact(m.occlusion.strength)
+    v.numbers["occlusion.radius"] = exact(m.occlusion.radius)
     let detail = m.detail
     v.numbers["detail.brushed"] = exact(detail.brushed)
     v.numbers["detail.brushed-angle"] = exact(detail.brushedAngle)

@@ -82,8 +82,21 @@ struct SheetCommand: ParsableCommand {
   @Option(help: "Text size in pixels.")
   var size: Float = 120
 
-  @Option(help: "Tiles a row.")
-  var columns: Int = 5
+  @Option(help: "Tiles a row (default: 5; with --lights, one per light angle).")
+  var columns: Int?
+
+  @Flag(
+    help:
+      "One material (the first of --materials, or the default) under a grid of light directions: its brightest light moved to every 60 degrees, at 25 and 55 degrees above the surface."
+  )
+  var lights = false
+
+  @Option(
+    name: .customLong("set"),
+    help: ArgumentHelp(
+      "Set a material key in every tile, as in a material file (repeatable).",
+      valueName: "key=value"))
+  var settings: [String] = []
 
   @Option(
     parsing: .upToNextOption,
@@ -115,28 +128,41 @@ struct SheetCommand: ParsableCommand {
     guard size.isFinite, size >= 8, size <= 1000 else {
       throw ValidationError("--size must be in 8...1000, got \(size)")
     }
-    guard columns >= 1, columns <= 100 else {
+    if let columns, !(1...100).contains(columns) {
       throw ValidationError("--columns must be in 1...100, got \(columns)")
+    }
+    if lights, materials.count > 1 {
+      throw ValidationError("--lights shows one material; give one with --materials")
     }
   }
 
   func run() throws {
     let resources = try Resources.locate()
     let library = resources.materialLibrary
-    let names = materials.isEmpty ? library.presetNames : materials
+    let names =
+      materials.isEmpty
+      ? (lights ? [Resources.defaultMaterialName] : library.presetNames) : materials
+    let settings = self.settings.map(MaterialSetting.init(set:))
     var entries: [ContactSheet.Entry] = []
     var problems: [MaterialError] = []
     for name in names {
       do {
+        var sources: [String] = []
         entries.append(
           ContactSheet.Entry(
             name: URL(fileURLWithPath: name).deletingPathExtension().lastPathComponent,
-            material: try MaterialLoader.load(name, library: library)))
+            material: try MaterialLoader.load(
+              name, library: library, settings: settings, sources: &sources)))
       } catch let error as MaterialError {
         problems.append(error)
       }
     }
     if !problems.isEmpty { throw MaterialError(combining: problems) }
+    if lights, let first = entries.first {
+      entries = try ContactSheet.lightEntries(material: first.material)
+    }
+    let columns =
+      self.columns ?? (lights ? ContactSheet.lightAngles.count : 5)
     let file =
       try font.map { try TextMask.font($0, resources: resources) }
       ?? (path: resources.defaultFontPath, index: 0)

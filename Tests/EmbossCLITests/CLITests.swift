@@ -281,6 +281,43 @@ final class CLITests: XCTestCase {
     XCTAssertEqual(Array(samples.rgba[center..<center + 3]), [gray, gray, gray], "no fourth tile")
   }
 
+  /// A sheet of lights: one material under six angles and two altitudes (a tile each, six
+  /// a row); `--set` reaches every tile and is checked like render's.
+  func testSheetOfLightsAndSettings() throws {
+    let lights = try run([
+      "sheet", "--lights", "--text", "A", "--size", "40", "--materials", "gold", "-o", "lights.png",
+    ])
+    XCTAssertEqual(lights.status, 0, lights.stderr)
+    let strip = try run([
+      "sheet", "--lights", "--columns", "12", "--text", "A", "--size", "40", "--materials",
+      "gold", "-o", "strip.png",
+    ])
+    XCTAssertEqual(strip.status, 0, strip.stderr)
+    let sheet = try PNGCodec.decodeSamples(
+      Data(contentsOf: URL(fileURLWithPath: path("lights.png"))))
+    let row = try PNGCodec.decodeSamples(Data(contentsOf: URL(fileURLWithPath: path("strip.png"))))
+    XCTAssertEqual(row.width % 12, 0, "twelve equal tiles")
+    XCTAssertEqual(sheet.width, row.width / 2, "six angles a row")
+    XCTAssertEqual(sheet.height, 2 * row.height, "two altitudes")
+    // A setting changes every tile: gold's plate, made white, is white at the corner.
+    let white = try run([
+      "sheet", "--text", "A", "--size", "40", "--materials", "gold", "stone", "--set",
+      "background=\"#ffffff\"", "-o", "white.png",
+    ])
+    XCTAssertEqual(white.status, 0, white.stderr)
+    let plate = try PNGCodec.decodeSamples(
+      Data(contentsOf: URL(fileURLWithPath: path("white.png"))))
+    XCTAssertEqual(Array(plate.rgba[0..<3]), [65535, 65535, 65535])
+    let bad = try run([
+      "sheet", "--materials", "gold", "--set", "shadow.opacity=2", "-o", "bad.png",
+    ])
+    XCTAssertEqual(bad.status, 1)
+    XCTAssertTrue(bad.stderr.contains("\"shadow.opacity\": must be in 0...1, got 2"), bad.stderr)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: path("bad.png")))
+    let two = try run(["sheet", "--lights", "--materials", "gold", "stone", "-o", "x.png"])
+    XCTAssertEqual(two.status, 64)
+  }
+
   /// Polls `condition` every 50 ms for up to `seconds`.
   func eventually(_ seconds: Double, _ condition: () -> Bool) -> Bool {
     let deadline = Date().addingTimeInterval(seconds)

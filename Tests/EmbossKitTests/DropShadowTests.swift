@@ -163,3 +163,41 @@ final class BrushingTests: XCTestCase {
     XCTAssertGreaterThanOrEqual(offset.spread, 0.2 * 0.5)
   }
 }
+
+/// Ambient occlusion from the height field: the foot of a raised square darkens, less with
+/// distance and not at all past the radius' reach; its plateau and its convex top edge keep
+/// their light; the same bytes on any number of threads.
+final class AmbientOcclusionTests: XCTestCase {
+  func testTheFootDarkensAndConvexPlacesDoNot() throws {
+    var plane = Plane(width: 80, height: 80)
+    for y in 20..<60 {
+      for x in 20..<60 { plane[x, y] = 1 }
+    }
+    let mask = CoverageMask(plane: plane)
+    let relief = try ReliefSpec(radius: 6, profile: .round, depth: .radiusMultiple(1))
+    let field = HeightField.make(mask: mask, relief: relief, parallelism: .serial)
+    let gray = SIMD4<Float>(0.5, 0.5, 0.5, 1)
+    let image = CanvasImage(RGBAImage(width: 80, height: 80, fill: gray))
+    let occlusion = try OcclusionSpec(strength: 1, radius: 4)
+    let out = AmbientOcclusion.apply(
+      to: image, height: field, occlusion: occlusion, scale: relief.scale, parallelism: .serial)
+    let threaded = AmbientOcclusion.apply(
+      to: image, height: field, occlusion: occlusion, scale: relief.scale,
+      parallelism: Parallelism(threads: 3))
+    XCTAssertEqual(out, threaded)
+    let flat = out.flattened()
+    // Beside the middle of the left edge, darker nearer the wall.
+    XCTAssertLessThan(flat[19, 40].x, 0.45)
+    XCTAssertLessThan(flat[19, 40].x, flat[16, 40].x)
+    XCTAssertLessThan(flat[16, 40].x, flat[13, 40].x + 1e-6)
+    // Far from the relief: untouched.
+    XCTAssertEqual(flat[2, 2], gray)
+    // The plateau and the bevel's top edge (convex) keep their light.
+    XCTAssertEqual(flat[40, 40].x, 0.5, accuracy: 1e-3)
+    XCTAssertEqual(flat[27, 40].x, 0.5, accuracy: 1e-3)
+    // No occlusion, no change.
+    XCTAssertEqual(
+      AmbientOcclusion.apply(to: image, height: field, occlusion: .none, scale: relief.scale),
+      image)
+  }
+}

@@ -43,7 +43,7 @@ final class MaterialLoaderTests: XCTestCase {
     XCTAssertEqual(
       errors("colour: red\n"),
       [
-        "test.yaml:1:1: error: \"colour\": unknown key (known keys: description, extends, surface, lights, environment, relief, shadow, detail, shading, background)"
+        "test.yaml:1:1: error: \"colour\": unknown key (known keys: description, extends, surface, lights, environment, relief, shadow, occlusion, detail, shading, background)"
       ])
   }
 

@@ -31,7 +31,7 @@ final class ParameterTableTests: XCTestCase {
       Parameters.topLevelKeys,
       [
         "description", "extends", "surface", "lights", "environment", "relief", "shadow",
-        "detail", "shading", "background",
+        "occlusion", "detail", "shading", "background",
       ])
     XCTAssertEqual(
       Parameters.keys(in: "shadow"), ["opacity", "distance", "softness", "color", "angle"])
@@ -76,6 +76,8 @@ final class ParameterTableTests: XCTestCase {
     XCTAssertThrowsError(try ShadowSpec(distance: -1))
     XCTAssertThrowsError(try ShadowSpec(color: SIMD3(-1, 0, 0)))
     XCTAssertThrowsError(try ShadowSpec(angle: 400))
+    XCTAssertThrowsError(try OcclusionSpec(strength: -0.1))
+    XCTAssertThrowsError(try OcclusionSpec(radius: .infinity))
     XCTAssertThrowsError(try DetailSpec(brushed: 2))
     XCTAssertThrowsError(try DetailSpec(brushedWidth: 0))
     XCTAssertThrowsError(try DetailSpec(seed: -1))

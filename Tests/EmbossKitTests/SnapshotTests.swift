@@ -153,7 +153,7 @@ final class SnapshotTests: XCTestCase {
     assertSnapshot(of: try render(set: "relief.soften=2"), as: .png(), named: "soften=2")
   }
 
-  /// A drop shadow, an inner shadow (lowered) and brushed lines.
+  /// A drop shadow, an inner shadow (lowered), brushed lines and ambient occlusion.
   func testShadowsAndBrushing() throws {
     assertSnapshot(
       of: try render(set: "shadow.opacity=0.8"), as: .png(), named: "shadow.opacity=0.8")
@@ -162,6 +162,8 @@ final class SnapshotTests: XCTestCase {
     assertSnapshot(of: try render(base: lowered), as: .png(), named: "shadow-lowered")
     assertSnapshot(
       of: try render(set: "detail.brushed=0.8"), as: .png(), named: "detail.brushed=0.8")
+    assertSnapshot(
+      of: try render(set: "occlusion.strength=0.8"), as: .png(), named: "occlusion.strength=0.8")
   }
 }
 

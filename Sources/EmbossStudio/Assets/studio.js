@@ -337,7 +337,7 @@ function numberControl(parent, entry, label, read, write) {
   const spans = { "surface.shininess": [1, 1024], "lights[].intensity": [0, 5], "environment.intensity": [0, 5],
     "environment.softboxes[].intensity": [0, 10], "relief.radius": [1, 60], "relief.depth": [0, 4],
     "relief.scale": [0, 60], "relief.soften": [0, 20], "shadow.distance": [0, 40],
-    "shadow.softness": [0, 40], "shadow.angle": [-180, 180],
+    "shadow.softness": [0, 40], "shadow.angle": [-180, 180], "occlusion.radius": [0.5, 40],
     "detail.brushed-angle": [-180, 180], "detail.brushed-width": [0.25, 10], "detail.seed": [0, 100] };
   if (spans[entry.key]) [min, max] = spans[entry.key];
   slider.min = min; slider.max = max;
@@ -627,6 +627,10 @@ function buildControls() {
   // The angle shows the brightest light's until it is given.
   for (const key of ["shadow.opacity", "shadow.distance", "shadow.softness", "shadow.color", "shadow.angle"]) {
     controlFor(shadow, key, key, key.split(".")[1], scalar(key));
+  }
+
+  for (const key of ["occlusion.strength", "occlusion.radius"]) {
+    controlFor(shadow, key, key, key.replace(".", " "), scalar(key));
   }
 
   const detail = section("Detail");

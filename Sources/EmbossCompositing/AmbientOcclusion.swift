@@ -1,0 +1,94 @@
+import EmbossGeometry
+import EmbossModel
+import EmbossRaster
+import EmbossRelief
+import EmbossSupport
+
+/// Ambient occlusion from the height field: where the relief around a point stands above it
+/// (an inner corner, a narrow counter, the foot of a raised relief, the floor beside a lowered
+/// relief's walls), less ambient light reaches it, and the picture darkens there.
+///
+/// The surroundings are the heights (in pixels: the 0...1 heights times the relief's
+/// `scale`) blurred by a Gaussian of the occlusion's radius; a point below them by `d`
+/// darkens by `strength * min(1, 1.6 * d / radius)`, an angle's worth of sky hidden. Convex
+/// places (a plateau's edge, a stroke's top) are above their surroundings and keep their
+/// light.
+public enum AmbientOcclusion {
+  /// `image` darkened where the relief occludes it (its content grown to the occluded part of
+  /// the background, within the canvas). Over a transparent background the occlusion on
+  /// the background is black at its strength, under the letters.
+  public static func apply(
+    to image: CanvasImage, height: HeightField, occlusion: OcclusionSpec, scale: Float,
+    parallelism: Parallelism = .allCores
+  ) -> CanvasImage {
+    let canvas = PixelRect(x: 0, y: 0, width: image.width, height: image.height)
+    guard occlusion.isVisible, scale > 0, !height.region.isEmpty else { return image }
+    let radii = DropShadow.boxRadii(sigma: occlusion.radius)
+    let field = height.region.grown(by: radii.reduce(0, +) + 1)
+    // Heights in pixels over `field` (0 outside the height field's region), and their blur.
+    var heights = [Float](repeating: 0, count: field.width * field.height)
+    let region = height.region
+    height.plane.pixels.withUnsafeBufferPointer { source in
+      for y in 0..<region.height {
+        let target = (y + region.y - field.y) * field.width + region.x - field.x
+        for x in 0..<region.width {
+          heights[target + x] = source[y * region.width + x] * scale
+        }
+      }
+    }
+    var around = heights
+    DropShadow.blur(
+      &around, width: field.width, height: field.height, radii: radii, parallelism: parallelism)
+
+    let content = DropShadow.union(image.contentRect, field.intersection(canvas))
+    let fill = image.fill
+    let strength = occlusion.strength
+    let gain = 1.6 / occlusion.radius
+    let pixels = [SIMD4<Float>](unsafeUninitializedCapacity: content.width * content.height) {
+      buffer, count in
+      let out = SharedPointer(buffer)
+      let old = image.contentRect
+      image.content.pixels.withUnsafeBufferPointer { source in
+        let source = UnsafeBufferPointerBox(source)
+        heights.withUnsafeBufferPointer { heights in
+          let heights = UnsafeBufferPointerBox(heights)
+          around.withUnsafeBufferPointer { around in
+            let around = UnsafeBufferPointerBox(around)
+            parallelism.forEachBand(content.height, bandSize: 32) { rows in
+              for row in rows {
+                let y = content.y + row
+                for column in 0..<content.width {
+                  let x = content.x + column
+                  let p =
+                    old.contains(x: x, y: y)
+                    ? source.buffer[(y - old.y) * old.width + x - old.x] : fill
+                  var o: Float = 0
+                  if field.contains(x: x, y: y) {
+                    let i = (y - field.y) * field.width + x - field.x
+                    let depth = around.buffer[i] - heights.buffer[i]
+                    o = depth > 0 ? strength * min(1, gain * depth) : 0
+                  }
+                  let q: SIMD4<Float>
+                  if o <= 0 {
+                    q = p
+                  } else if fill.w == 1 {
+                    q = SIMD4(SIMD3(p.x, p.y, p.z) * (1 - o), 1)
+                  } else {
+                    // Black at `o` under the pixel, whose own color darkens by `o`.
+                    let w = p.w + o * (1 - p.w)
+                    q = SIMD4(SIMD3(p.x, p.y, p.z) * ((1 - o) * p.w / w), w)
+                  }
+                  out.initialize(row * content.width + column, to: q)
+                }
+              }
+            }
+          }
+        }
+      }
+      count = content.width * content.height
+    }
+    return CanvasImage(
+      width: image.width, height: image.height, fill: fill, contentRect: content,
+      content: RGBAImage(width: content.width, height: content.height, pixels: pixels))
+  }
+}
