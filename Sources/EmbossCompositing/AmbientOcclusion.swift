@@ -14,9 +14,11 @@ import EmbossSupport
 /// places (a plateau's edge, a stroke's top) are above their surroundings and keep their
 /// light.
 public enum AmbientOcclusion {
-  /// `image` darkened where the relief occludes it (its content grown to the occluded part of
-  /// the background, within the canvas). Over a transparent background the occlusion on
-  /// the background is black at its strength, under the letters.
+  /// `image` darkened where the relief occludes it.
+  ///
+  /// Its content grows to the occluded part of the background, within the canvas. Over a
+  /// transparent background the occlusion on the background is black at its strength, under
+  /// the letters.
   public static func apply(
     to image: CanvasImage, height: HeightField, occlusion: OcclusionSpec, scale: Float,
     parallelism: Parallelism = .allCores
