@@ -14,6 +14,8 @@
 # without a Swift toolchain (the C libraries are still Debian's). --manual installs FILE as
 # the man page instead of generating it (one that an install of the same sources made: CI
 # makes it once, from its debug build, for the release archive too).
+# EMBOSS_SWIFT_FLAGS adds flags to the build (CI gives `-Xswiftc -O`, the flags its tests
+# were built with, so the install reuses that build).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -46,9 +48,10 @@ bash .ci/install-deps
 # ordinary links never relinks the other's binaries.
 scratch=()
 [ "${#static[@]}" -gt 0 ] && scratch=(--scratch-path .build-static)
+read -r -a extra <<< "${EMBOSS_SWIFT_FLAGS:-}"
 swift build -c "$configuration" --product emboss ${static[@]+"${static[@]}"} \
-  ${scratch[@]+"${scratch[@]}"}
-binary="$(swift build -c "$configuration" ${scratch[@]+"${scratch[@]}"} --show-bin-path)/emboss"
+  ${scratch[@]+"${scratch[@]}"} ${extra[@]+"${extra[@]}"}
+binary="$(swift build -c "$configuration" ${scratch[@]+"${scratch[@]}"} ${extra[@]+"${extra[@]}"} --show-bin-path)/emboss"
 
 install -d "$prefix/bin" "$prefix/share/emboss" "$prefix/share/man/man1" \
   "$prefix/share/bash-completion/completions" "$prefix/share/zsh/site-functions" \
