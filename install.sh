@@ -14,8 +14,7 @@
 # without a Swift toolchain (the C libraries are still Debian's). --manual installs FILE as
 # the man page instead of generating it (one that an install of the same sources made: CI
 # makes it once, from its debug build, for the release archive too).
-# EMBOSS_SWIFT_FLAGS adds flags to the build (CI gives `-Xswiftc -O`, the flags its tests
-# were built with, so the install reuses that build).
+# EMBOSS_SWIFT_FLAGS adds flags to the build (`-Xswiftc -O` for an optimized debug build).
 set -euo pipefail
 cd "$(dirname "$0")"
 
