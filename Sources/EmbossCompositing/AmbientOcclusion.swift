@@ -43,54 +43,25 @@ public enum AmbientOcclusion {
       &around, width: field.width, height: field.height, radii: radii, parallelism: parallelism)
 
     let content = DropShadow.union(image.contentRect, field.intersection(canvas))
-    let fill = image.fill
+    let opaque = image.fill.w == 1
     let strength = occlusion.strength
     let gain = 1.6 / occlusion.radius
-    let pixels = [SIMD4<Float>](unsafeUninitializedCapacity: content.width * content.height) {
-      buffer, count in
-      let out = SharedPointer(buffer)
-      let old = image.contentRect
-      image.content.pixels.withUnsafeBufferPointer { source in
-        let source = UnsafeBufferPointerBox(source)
-        heights.withUnsafeBufferPointer { heights in
-          let heights = UnsafeBufferPointerBox(heights)
-          around.withUnsafeBufferPointer { around in
-            let around = UnsafeBufferPointerBox(around)
-            parallelism.forEachBand(content.height, bandSize: 32) { rows in
-              for row in rows {
-                let y = content.y + row
-                for column in 0..<content.width {
-                  let x = content.x + column
-                  let p =
-                    old.contains(x: x, y: y)
-                    ? source.buffer[(y - old.y) * old.width + x - old.x] : fill
-                  var o: Float = 0
-                  if field.contains(x: x, y: y) {
-                    let i = (y - field.y) * field.width + x - field.x
-                    let depth = around.buffer[i] - heights.buffer[i]
-                    o = depth > 0 ? strength * min(1, gain * depth) : 0
-                  }
-                  let q: SIMD4<Float>
-                  if o <= 0 {
-                    q = p
-                  } else if fill.w == 1 {
-                    q = SIMD4(SIMD3(p.x, p.y, p.z) * (1 - o), 1)
-                  } else {
-                    // Black at `o` under the pixel, whose own color darkens by `o`.
-                    let w = p.w + o * (1 - p.w)
-                    q = SIMD4(SIMD3(p.x, p.y, p.z) * ((1 - o) * p.w / w), w)
-                  }
-                  out.initialize(row * content.width + column, to: q)
-                }
-              }
-            }
-          }
+    return heights.withUnsafeBufferPointer { heights in
+      let heights = UnsafeBufferPointerBox(heights)
+      return around.withUnsafeBufferPointer { around in
+        let around = UnsafeBufferPointerBox(around)
+        return image.recomposited(over: content, parallelism: parallelism) { p, x, y in
+          guard field.contains(x: x, y: y) else { return p }
+          let i = (y - field.y) * field.width + x - field.x
+          let depth = around.buffer[i] - heights.buffer[i]
+          guard depth > 0 else { return p }
+          let o = strength * min(1, gain * depth)
+          if opaque { return SIMD4(SIMD3(p.x, p.y, p.z) * (1 - o), 1) }
+          // Black at `o` under the pixel, whose own color darkens by `o`.
+          let w = p.w + o * (1 - p.w)
+          return SIMD4(SIMD3(p.x, p.y, p.z) * ((1 - o) * p.w / w), w)
         }
       }
-      count = content.width * content.height
     }
-    return CanvasImage(
-      width: image.width, height: image.height, fill: fill, contentRect: content,
-      content: RGBAImage(width: content.width, height: content.height, pixels: pixels))
   }
 }

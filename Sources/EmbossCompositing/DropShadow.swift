@@ -38,73 +38,41 @@ public enum DropShadow {
 
     // A raised relief's shadow shows around the letters; a lowered one's only inside them.
     let content = lowered ? image.contentRect : union(image.contentRect, field.intersection(canvas))
-    let fill = image.fill
     let color = shadow.color
     let opacity = shadow.opacity
     let opaque: SIMD3<Float>? =
       if case .color(let c) = background { c } else { nil }
-    let pixels = [SIMD4<Float>](unsafeUninitializedCapacity: content.width * content.height) {
-      buffer, count in
-      let out = SharedPointer(buffer)
-      let old = image.contentRect
-      image.content.pixels.withUnsafeBufferPointer { source in
-        let source = UnsafeBufferPointerBox(source)
-        mask.plane.pixels.withUnsafeBufferPointer { coverage in
-          let coverage = UnsafeBufferPointerBox(coverage)
-          alpha.withUnsafeBufferPointer { alpha in
-            let alpha = UnsafeBufferPointerBox(alpha)
-            parallelism.forEachBand(content.height, bandSize: 32) { rows in
-              for row in rows {
-                let y = content.y + row
-                for column in 0..<content.width {
-                  let x = content.x + column
-                  let p =
-                    old.contains(x: x, y: y)
-                    ? source.buffer[(y - old.y) * old.width + x - old.x] : fill
-                  let a = coverage.buffer[y * mask.width + x]
-                  let moved =
-                    field.contains(x: x, y: y)
-                    ? alpha.buffer[(y - field.y) * field.width + x - field.x] : 0
-                  let q: SIMD4<Float>
-                  if lowered {
-                    // The plate (1 - ink), moved and blurred, over the letters' floor.
-                    let s = opacity * (1 - moved)
-                    if a <= 0 || s <= 0 {
-                      q = p
-                    } else if let background = opaque {
-                      let rgb = SIMD3(p.x, p.y, p.z)
-                      let under = background * (1 - a)
-                      q = SIMD4(rgb * (1 - s) + (color * a + under) * s, 1)
-                    } else {
-                      let rgb = SIMD3(p.x, p.y, p.z) * (1 - s) + color * s
-                      q = SIMD4(rgb, p.w)
-                    }
-                  } else {
-                    let s = opacity * moved * (1 - a)
-                    if s <= 0 {
-                      q = p
-                    } else if let background = opaque {
-                      let rgb = SIMD3(p.x, p.y, p.z) + (color - background) * s
-                      q = SIMD4(rgb, 1)
-                    } else {
-                      // The letters (straight alpha) over the shadow.
-                      let w = p.w + s
-                      let rgb = (SIMD3(p.x, p.y, p.z) * p.w + color * s) / w
-                      q = SIMD4(rgb, w)
-                    }
-                  }
-                  out.initialize(row * content.width + column, to: q)
-                }
-              }
+    return mask.plane.pixels.withUnsafeBufferPointer { coverage in
+      let coverage = UnsafeBufferPointerBox(coverage)
+      return alpha.withUnsafeBufferPointer { alpha in
+        let alpha = UnsafeBufferPointerBox(alpha)
+        let rect = field
+        return image.recomposited(over: content, parallelism: parallelism) { p, x, y in
+          let a = coverage.buffer[y * mask.width + x]
+          let moved =
+            rect.contains(x: x, y: y) ? alpha.buffer[(y - rect.y) * rect.width + x - rect.x] : 0
+          if lowered {
+            // The plate (1 - ink), moved and blurred, over the letters' floor.
+            let s = opacity * (1 - moved)
+            if a <= 0 || s <= 0 { return p }
+            if let background = opaque {
+              let rgb = SIMD3(p.x, p.y, p.z)
+              let under = background * (1 - a)
+              return SIMD4(rgb * (1 - s) + (color * a + under) * s, 1)
             }
+            return SIMD4(SIMD3(p.x, p.y, p.z) * (1 - s) + color * s, p.w)
           }
+          let s = opacity * moved * (1 - a)
+          if s <= 0 { return p }
+          if let background = opaque {
+            return SIMD4(SIMD3(p.x, p.y, p.z) + (color - background) * s, 1)
+          }
+          // The letters (straight alpha) over the shadow.
+          let w = p.w + s
+          return SIMD4((SIMD3(p.x, p.y, p.z) * p.w + color * s) / w, w)
         }
       }
-      count = content.width * content.height
     }
-    return CanvasImage(
-      width: image.width, height: image.height, fill: fill, contentRect: content,
-      content: RGBAImage(width: content.width, height: content.height, pixels: pixels))
   }
 
   /// The smallest rectangle holding both.
@@ -223,5 +191,41 @@ public enum DropShadow {
         }
       }
     }
+  }
+}
+
+extension CanvasImage {
+  /// The canvas with every pixel of `content` (which must hold the current content) made
+  /// anew by `pixel` from its current color (the content's, or the fill outside it) and its
+  /// canvas position, in fixed bands; the fill stays.
+  func recomposited(
+    over content: PixelRect, parallelism: Parallelism,
+    _ pixel: @Sendable (SIMD4<Float>, Int, Int) -> SIMD4<Float>
+  ) -> CanvasImage {
+    let fill = self.fill
+    let old = contentRect
+    let pixels = [SIMD4<Float>](unsafeUninitializedCapacity: content.width * content.height) {
+      buffer, count in
+      let out = SharedPointer(buffer)
+      self.content.pixels.withUnsafeBufferPointer { source in
+        let source = UnsafeBufferPointerBox(source)
+        parallelism.forEachBand(content.height, bandSize: 32) { rows in
+          for row in rows {
+            let y = content.y + row
+            for column in 0..<content.width {
+              let x = content.x + column
+              let p =
+                old.contains(x: x, y: y)
+                ? source.buffer[(y - old.y) * old.width + x - old.x] : fill
+              out.initialize(row * content.width + column, to: pixel(p, x, y))
+            }
+          }
+        }
+      }
+      count = content.width * content.height
+    }
+    return CanvasImage(
+      width: width, height: height, fill: fill, contentRect: content,
+      content: RGBAImage(width: content.width, height: content.height, pixels: pixels))
   }
 }
