@@ -109,9 +109,17 @@ public enum ShadedMaterial {
     /// Only the footprint is stored; the compositor walks its taps (`forEachTap`).
     mutating func appendGroup(
       weight: Float, at p: SIMD2<Float>, du: SIMD2<Float>, dv: SIMD2<Float>, maxTaps: Int,
-      spread: SIMD2<Float> = .zero
+      spread: SIMD2<Float> = .zero, rough: Float = 0
     ) {
       var (du, dv) = (du, dv)
+      if rough > 0 {
+        // Normals spread `rough` every way (a rough or dented surface): the footprint grows
+        // by that much on each side, along its first side and across it.
+        let squared = (du * du).sum()
+        let first = squared > 1e-12 ? du / squared.squareRoot() : SIMD2<Float>(1, 0)
+        du += first * (2 * rough)
+        dv += SIMD2(-first.y, first.x) * (2 * rough) * ((dv * SIMD2(-first.y, first.x)).sum() < 0 ? -1 : 1)
+      }
       var alongSpread = maxTaps
       if spread != .zero {
         // A brushed surface's spread is a blur: six taps along it (at most) read it as well
@@ -193,15 +201,25 @@ public enum ShadedMaterial {
   /// footprint across the grain (see `Brushing`); a smooth surface's map is as without it.
   public static func lookupMap(
     height: HeightField, mask: CoverageMask, scale: Float, shadingWidth: Int, shadingHeight: Int,
-    detail: DetailSpec = .none, parallelism: Parallelism = .allCores
+    detail: DetailSpec = .none, camera: CameraSpec = .orthographic,
+    parallelism: Parallelism = .allCores
   ) -> LookupMap {
-    let brushing = Brushing(detail)
+    // A camera at a finite distance turns each point's normal by its direction from the
+    // canvas's center (see `CameraSpec.tilt`).
+    let middle = SIMD2(Float(mask.width), Float(mask.height)) * 0.5
+    @Sendable @inline(__always) func view(_ x: Int, _ y: Int) -> SIMD2<Float> {
+      camera.tilt(at: SIMD2(Float(x) + 0.5, Float(y) + 0.5) - middle)
+    }
+    // Detail that tilts normals (brushed, hammered, sandblasted); its colors are the
+    // compositor's.
+    let surface = detail.tiltsNormals ? SurfaceDetail(detail, base: SIMD3(repeating: 1)) : nil
     // A spread of normals (their x, y) in shading-image texels.
     let texelsPerNormal = SIMD2(Float(shadingWidth), Float(shadingHeight)) * 0.5
     let ink = mask.inkBounds.intersection(mask.plane.bounds)
     var uv = [SIMD2<Float>](repeating: .zero, count: ink.width * ink.height)
-    // With brushing: each ink pixel's spread of normals across the grain, in texels.
-    var spreads = [Float](repeating: 0, count: brushing == nil ? 0 : ink.width * ink.height)
+    // With detail: each ink pixel's spread of normals (a segment's x, y and a radius, in
+    // normal units).
+    var spreads = [SIMD3<Float>](repeating: .zero, count: surface == nil ? 0 : ink.width * ink.height)
     let region = height.region
     spreads.withUnsafeMutableBufferPointer { spreadsOut in
       let spreadsOut = SharedPointer(spreadsOut)
@@ -219,10 +237,12 @@ public enum ShadedMaterial {
                   guard coverage.buffer[y * mask.width + x] > 0 else { continue }
                   let slope = slopes.buffer[(y - region.y) * region.width + (x - region.x)]
                   var n = normal(slope: slope, scale: scale)
-                  if let brushing {
-                    let offset = brushing.normalOffset(x: x, y: y)
-                    n = normal(slope: slope, scale: scale, tilt: brushing.across * offset.tilt)
-                    spreadsOut[row * ink.width + column] = offset.spread
+                  if let surface {
+                    let offset = surface.normalOffset(x: x, y: y)
+                    n = normal(slope: slope, scale: scale, tilt: offset.tilt + view(x, y))
+                    spreadsOut[row * ink.width + column] = SIMD3(offset.spread, offset.rough)
+                  } else if camera.isFinite {
+                    n = normal(slope: slope, scale: scale, tilt: view(x, y))
                   }
                   out[row * ink.width + column] = lookup(
                     n, width: shadingWidth, height: shadingHeight)
@@ -295,24 +315,24 @@ public enum ShadedMaterial {
                       let start = Int(samples.offsets[k])
                       let count = Int(samples.offsets[k + 1]) - start
                       next += 1
-                      let brushed = brushing?.normalOffset(x: ink.x + column, y: ink.y + row)
-                      let spread =
-                        (brushing?.across ?? .zero) * (brushed?.spread ?? 0)
-                        * texelsPerNormal
+                      let offset =
+                        surface?.normalOffset(x: ink.x + column, y: ink.y + row) ?? NormalOffset()
+                      let spread = offset.spread * texelsPerNormal
                       // The samples' lookups (at most 16).
                       withUnsafeTemporaryAllocation(of: SIMD2<Float>.self, capacity: count) {
                         lookups in
                         for j in 0..<count {
                           let n = normal(
                             slope: sampleSlopes.buffer[start + j], scale: scale,
-                            tilt: (brushing?.across ?? .zero) * (brushed?.tilt ?? 0))
+                            tilt: offset.tilt + view(ink.x + column, ink.y + row))
                           lookups[j] = lookup(n, width: shadingWidth, height: shadingHeight)
                         }
                         appendSampledGroups(
                           UnsafeBufferPointer(lookups),
                           weights: UnsafeBufferPointer(
                             rebasing: sampleWeights.buffer[start..<(start + count)]),
-                          start: 0, count: count, spread: spread, to: &band)
+                          start: 0, count: count, spread: spread,
+                          rough: offset.rough * texelsPerNormal.x, to: &band)
                       }
                     } else {
                       let (du, dv) = footprint(
@@ -322,11 +342,11 @@ public enum ShadedMaterial {
                         band.groupCounts.append(TapBand.flat)
                         continue
                       }
-                      let spread =
-                        brushing.map { $0.across * spreadsIn[index] * texelsPerNormal } ?? .zero
+                      let offset = surface == nil ? .zero : spreadsIn[index]
                       band.appendGroup(
                         weight: 1, at: uv.buffer[index], du: du, dv: dv, maxTaps: 12,
-                        spread: spread)
+                        spread: SIMD2(offset.x, offset.y) * texelsPerNormal,
+                        rough: offset.z * texelsPerNormal.x)
                     }
                     band.groupCounts.append(UInt8(band.groupWeights.count - before))
                   }
@@ -415,11 +435,12 @@ public enum ShadedMaterial {
   @inline(__always)
   private static func appendSampledGroups(
     _ uv: UnsafeBufferPointer<SIMD2<Float>>, weights: UnsafeBufferPointer<Float>, start: Int,
-    count: Int, spread: SIMD2<Float> = .zero, to band: inout TapBand
+    count: Int, spread: SIMD2<Float> = .zero, rough: Float = 0, to band: inout TapBand
   ) {
     let n = SubSamples.perSide
     guard count == n * n else {
-      band.appendGroup(weight: 1, at: uv[start], du: .zero, dv: .zero, maxTaps: 4, spread: spread)
+      band.appendGroup(
+        weight: 1, at: uv[start], du: .zero, dv: .zero, maxTaps: 4, spread: spread, rough: rough)
       return
     }
     let uv = UnsafeBufferPointer(rebasing: uv[start..<(start + n * n)])
@@ -446,7 +467,7 @@ public enum ShadedMaterial {
         guard weight > 0 else { continue }
         band.appendGroup(
           weight: weight, at: uv[j * n + i], du: derivative(i, j, 1, 0),
-          dv: derivative(i, j, 0, 1), maxTaps: 4, spread: spread)
+          dv: derivative(i, j, 0, 1), maxTaps: 4, spread: spread, rough: rough)
       }
     }
   }
@@ -524,10 +545,15 @@ public enum ShadedMaterial {
   }
 
   /// Composites from a lookup map (see `lookupMap`), whose shading size must be `shading`'s.
+  ///
+  /// `detail`'s wood grain and speckle tint each ink pixel's color (their colors relative to
+  /// `surfaceColor`, the surface's own); its tilts are the lookup map's.
   public static func composite(
     map: LookupMap, mask: CoverageMask, shading: RGBAImage, background: Background,
+    detail: DetailSpec = .none, surfaceColor: SIMD3<Float> = SIMD3(repeating: 1),
     parallelism: Parallelism = .allCores
   ) -> CanvasImage {
+    let tinting = detail.colors ? SurfaceDetail(detail, base: surfaceColor) : nil
     precondition(
       map.shadingWidth == shading.width && map.shadingHeight == shading.height,
       "lookup map for another shading size")
@@ -535,6 +561,7 @@ public enum ShadedMaterial {
     switch background {
     case .transparent: fill = .zero
     case .color(let c): fill = SIMD4(c, 1)
+    case .translucent(let c, let alpha): fill = SIMD4(c, alpha)
     }
     let ink = shading.width > 0 ? map.rect : PixelRect(x: 0, y: 0, width: 0, height: 0)
     let (shadingWidth, shadingHeight) = (shading.width, shading.height)
@@ -583,7 +610,10 @@ public enum ShadedMaterial {
                               weights: weights, grids: grids, points: points,
                               centers: centers, ball: ball.buffer,
                               width: shadingWidth, height: shadingHeight)
-                          let rgb = SIMD3(color.x, color.y, color.z)
+                          var rgb = SIMD3(color.x, color.y, color.z)
+                          if let tinting {
+                            rgb *= tinting.tint(x: ink.x + column, y: ink.y + row)
+                          }
                           out.initialize(
                             target + column,
                             to: fill.w == 0

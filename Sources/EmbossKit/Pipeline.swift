@@ -108,14 +108,16 @@ public enum Pipeline {
     let ballWidth = input.shadingImage?.width ?? material.shadingSize
     let ballHeight = input.shadingImage?.height ?? material.shadingSize
     let lookupKey = StageCache.LookupKey(
-      field: field, scale: relief.scale, detail: material.detail, shadingWidth: ballWidth,
+      field: field, scale: relief.scale, detail: material.detail, camera: material.camera,
+      shadingWidth: ballWidth,
       shadingHeight: ballHeight)
     let reused = cache.lookup?.key == lookupKey
     let map = cache.memo(\.lookup, key: lookupKey) {
       timings.measure("normals") {
         ShadedMaterial.lookupMap(
           height: field, mask: mask, scale: relief.scale, shadingWidth: ballWidth,
-          shadingHeight: ballHeight, detail: material.detail, parallelism: parallelism)
+          shadingHeight: ballHeight, detail: material.detail, camera: material.camera,
+          parallelism: parallelism)
       }
     }
 
@@ -162,15 +164,24 @@ public enum Pipeline {
       }
     }
 
+    // With a plate or a see-through background, the letters and their shadow are made over
+    // transparent and then put over it.
+    let layered: Bool
+    switch material.background {
+    case .translucent: layered = true
+    default: layered = material.plate != nil
+    }
+    let background = layered ? Background.transparent : material.background
     // With the shape wanted too, it is composited (over transparent) and the picture made
     // from it: each pixel is shaded once.
     var image: CanvasImage
     var shape: CanvasImage? = nil
-    switch (input.outputs.contains(.shape), material.background) {
+    switch (input.outputs.contains(.shape), background) {
     case (true, .color(let color)):
       let transparent = timings.measure("composite") {
         ShadedMaterial.composite(
-          map: map, mask: mask, shading: ball, background: .transparent, parallelism: parallelism)
+          map: map, mask: mask, shading: ball, background: .transparent, detail: material.detail,
+          surfaceColor: material.surface.base, parallelism: parallelism)
       }
       shape = transparent
       image = timings.measure("background") {
@@ -179,8 +190,8 @@ public enum Pipeline {
     default:
       image = timings.measure("composite") {
         ShadedMaterial.composite(
-          map: map, mask: mask, shading: ball, background: material.background,
-          parallelism: parallelism)
+          map: map, mask: mask, shading: ball, background: background,
+          detail: material.detail, surfaceColor: material.surface.base, parallelism: parallelism)
       }
       if input.outputs.contains(.shape) { shape = image }
     }
@@ -191,8 +202,31 @@ public enum Pipeline {
         DropShadow.apply(
           to: image, mask: mask, shadow: material.shadow,
           direction: material.shadow.offsetDirection(lights: material.lights),
-          lowered: relief.direction == .lowered, background: material.background,
+          lowered: relief.direction == .lowered, background: background,
           parallelism: parallelism)
+      }
+    }
+    if let plate = material.plate {
+      let key = StageCache.BallKey(
+        surface: plate.surface, lights: material.lights, environment: material.environment,
+        size: material.shadingSize)
+      let plateBall = cache.memo(\.plateBall, key: key) {
+        timings.measure("plate") {
+          Pipeline.shadingImage(
+            material: (try? material.replacing(surface: plate.surface)) ?? material, cache: cache,
+            parallelism: parallelism)
+        }
+      }
+      image = timings.measure("plate") {
+        Backdrop.under(
+          image,
+          layer: Backdrop.plate(
+            plate, ball: plateBall, width: image.width, height: image.height,
+            camera: material.camera, parallelism: parallelism), parallelism: parallelism)
+      }
+    } else if layered {
+      image = timings.measure("background") {
+        Backdrop.under(image, color: material.background.rgba, parallelism: parallelism)
       }
     }
     // Ambient occlusion, on the picture too.
@@ -273,6 +307,7 @@ public final class StageCache {
     var field: HeightField
     var scale: Float
     var detail: DetailSpec
+    var camera: CameraSpec
     var shadingWidth: Int
     var shadingHeight: Int
   }
@@ -292,6 +327,8 @@ public final class StageCache {
   var geometry: (key: Int, value: BallGeometry)?
   /// The ball, the lookup map it was shaded for and whether every texel was shaded.
   var ball: (key: BallKey, value: RGBAImage, lookup: LookupKey, whole: Bool)?
+  /// The plate's lit ball (whole).
+  var plateBall: (key: BallKey, value: RGBAImage)?
   var lookup: (key: LookupKey, value: ShadedMaterial.LookupMap)? {
     didSet { if oldValue?.key != lookup?.key { texelsRead = nil } }
   }

@@ -279,11 +279,24 @@ public enum MaterialLoader {
     {
       environment = reader.environment(values, over: environment, at: node)
     }
+    var camera = base.camera
+    if let node = fields["camera"]?.value,
+      let values = reader.fields(node, path: "camera", allowed: Parameters.keys(in: "camera"))
+    {
+      camera = reader.camera(values, over: camera, at: node)
+    }
+    var plate = base.plate
+    if let node = fields["plate"]?.value,
+      let values = reader.fields(node, path: "plate", allowed: Parameters.keys(in: "plate"))
+    {
+      plate = reader.plate(values, over: plate ?? PlateSpec(surface: surface))
+    }
     return reader.make(at: root) { () throws(ParameterError) in
       try MaterialSpec(
         name: name, description: description, surface: surface, lights: lights,
         environment: environment, relief: relief, shadingSize: shadingSize, background: background,
-        shadow: shadow, detail: detail, occlusion: occlusion)
+        shadow: shadow, detail: detail, occlusion: occlusion, plate: plate,
+        camera: camera)
     }
   }
 
@@ -783,8 +796,9 @@ struct NodeReader {
   }
 
   /// `base` with the surface keys in `fields` replaced.
-  mutating func surface(_ fields: [String: Field], over base: Surface, at node: Node) -> Surface {
-    let path = "surface"
+  mutating func surface(
+    _ fields: [String: Field], over base: Surface, at node: Node, path: String = "surface"
+  ) -> Surface {
     var color = base.base
     var specular = base.specular
     var shininess = base.shininess
@@ -938,26 +952,60 @@ struct NodeReader {
     } ?? base
   }
 
-  /// `base` with the detail keys in `fields` replaced.
-  mutating func detail(_ fields: [String: Field], over base: DetailSpec, at node: Node)
-    -> DetailSpec
+  /// `base` with the camera keys in `fields` replaced.
+  mutating func camera(_ fields: [String: Field], over base: CameraSpec, at node: Node)
+    -> CameraSpec
   {
-    let path = "detail"
-    var brushed = base.brushed
-    var angle = base.brushedAngle
-    var width = base.brushedWidth
-    var seed = base.seed
-    read(fields, Parameters.detailBrushed, path: path, into: &brushed)
-    read(fields, Parameters.detailBrushedAngle, path: path, into: &angle)
-    read(fields, Parameters.detailBrushedWidth, path: path, into: &width)
-    if let n = fields["seed"]?.value,
-      let v = integer(n, path: Parameters.detailSeed.key, range: Parameters.detailSeed.range)
+    var distance = base.distance
+    read(fields, Parameters.cameraDistance, path: "camera", into: &distance)
+    return make(at: node) { () throws(ParameterError) in try CameraSpec(distance: distance) }
+      ?? base
+  }
+
+  /// `base` with the plate's `surface` and `detail` sections in `fields` replaced.
+  mutating func plate(_ fields: [String: Field], over base: PlateSpec) -> PlateSpec {
+    var surface = base.surface
+    var detail = base.detail
+    if let node = fields["surface"]?.value,
+      let values = self.fields(node, path: "plate.surface", allowed: Parameters.keys(in: "surface"))
     {
-      seed = v
+      surface = self.surface(values, over: surface, at: node, path: "plate.surface")
     }
-    return make(at: node) { () throws(ParameterError) in
-      try DetailSpec(brushed: brushed, brushedAngle: angle, brushedWidth: width, seed: seed)
-    } ?? base
+    if let node = fields["detail"]?.value,
+      let values = self.fields(node, path: "plate.detail", allowed: Parameters.keys(in: "detail"))
+    {
+      detail = self.detail(values, over: detail, at: node, path: "plate.detail")
+    }
+    return PlateSpec(surface: surface, detail: detail)
+  }
+
+  /// `base` with the detail keys in `fields` replaced (`path`: the section's, for messages).
+  mutating func detail(
+    _ fields: [String: Field], over base: DetailSpec, at node: Node, path: String = "detail"
+  ) -> DetailSpec {
+    var v = base.values
+    read(fields, Parameters.detailBrushed, path: path, into: &v.brushed)
+    read(fields, Parameters.detailBrushedAngle, path: path, into: &v.brushedAngle)
+    read(fields, Parameters.detailBrushedWidth, path: path, into: &v.brushedWidth)
+    read(fields, Parameters.detailHammered, path: path, into: &v.hammered)
+    read(fields, Parameters.detailHammeredSize, path: path, into: &v.hammeredSize)
+    read(fields, Parameters.detailSandblasted, path: path, into: &v.sandblasted)
+    read(fields, Parameters.detailSandblastedSize, path: path, into: &v.sandblastedSize)
+    read(fields, Parameters.detailGrain, path: path, into: &v.grain)
+    read(fields, Parameters.detailGrainSpacing, path: path, into: &v.grainSpacing)
+    read(fields, Parameters.detailGrainAngle, path: path, into: &v.grainAngle)
+    read(fields, Parameters.detailGrainFigure, path: path, into: &v.grainFigure)
+    read(fields, Parameters.detailGrainColor, path: path, into: &v.grainColor)
+    read(fields, Parameters.detailSpeckle, path: path, into: &v.speckle)
+    read(fields, Parameters.detailSpeckleSize, path: path, into: &v.speckleSize)
+    read(fields, Parameters.detailSpeckleColor, path: path, into: &v.speckleColor)
+    if let n = fields["seed"]?.value,
+      let seed = integer(n, path: "\(path).seed", range: Parameters.detailSeed.range)
+    {
+      v.seed = seed
+    }
+    let values = v
+    return make(at: node) { () throws(ParameterError) in try DetailSpec(values) } ?? base
   }
 
   /// `relief.depth`: a multiple of the radius (`1.5`, or `1.5x`), or pixels (`12px`).

@@ -201,6 +201,27 @@ extension MaterialLoader {
         let detail = reader.detail(fields, over: spec.detail, at: value)
         update { () throws(ParameterError) in try spec.replacing(detail: detail) }
       }
+    case ("camera", let key?):
+      if let fields = reader.fields(single(key), path: head, allowed: Parameters.keys(in: head)) {
+        let camera = reader.camera(fields, over: spec.camera, at: value)
+        update { () throws(ParameterError) in try spec.replacing(camera: camera) }
+      }
+    case ("plate", let key?):
+      // plate.surface.base=..., plate.detail.grain=...: the section's keys under the plate's
+      // (which starts from the letters' surface).
+      let parts = key.split(separator: ".", maxSplits: 1).map(String.init)
+      let mapping = parts.count == 2 ? Node([(Node(parts[1]), value)]) : value
+      guard let section = parts.first, Parameters.keys(in: "plate").contains(section) else {
+        reader.sink.error(
+          "\"\(path)\": not a key that can be set; the plate takes plate.surface.KEY and plate.detail.KEY",
+          at: at)
+        return
+      }
+      let base = spec.plate ?? PlateSpec(surface: spec.surface)
+      let errors = reader.sink.errorCount
+      let plate = reader.plate([section: NodeReader.Field(key: Node(section), value: mapping)], over: base)
+      guard reader.sink.errorCount == errors else { return }
+      update { () throws(ParameterError) in try spec.replacing(plate: .some(plate)) }
     case ("environment", let key?):
       if let fields = reader.fields(single(key), path: head, allowed: Parameters.keys(in: head)) {
         let environment = reader.environment(fields, over: spec.environment, at: value)

@@ -1,58 +1,146 @@
 import EmbossSupport
 import Foundation
 
-/// Procedural surface detail on the letters: brushed metal's lines, seeded so every render of
-/// a material has the same pattern, in lengths that scale with the text.
+/// Procedural surface detail: brushed lines, hammered dents, a sandblasted grain (each tilting
+/// the surface), and wood grain and stone speckle (each coloring it). Seeded, so every render
+/// of a material has the same pattern, in lengths that scale with the text.
 ///
 /// Every value is checked against `Parameters` when the detail is made.
 public struct DetailSpec: Sendable, Equatable, Hashable {
   /// 0...1: how strongly brushed; 0 is a smooth surface.
-  public let brushed: Float
+  public var brushed: Float { values.brushed }
   /// The grain's direction in degrees, counterclockwise from the right.
-  public let brushedAngle: Float
+  public var brushedAngle: Float { values.brushedAngle }
   /// How far apart the brushed lines are, in pixels.
-  public let brushedWidth: Float
+  public var brushedWidth: Float { values.brushedWidth }
+  /// 0...1: how deep the hammer's dents are; 0 is none.
+  public var hammered: Float { values.hammered }
+  /// The dents' size (about their diameter), in pixels.
+  public var hammeredSize: Float { values.hammeredSize }
+  /// 0...1: how rough a sandblasted (matte) grain makes the surface; 0 is none.
+  public var sandblasted: Float { values.sandblasted }
+  /// The sandblasted grain's size, in pixels.
+  public var sandblastedSize: Float { values.sandblastedSize }
+  /// 0...1: how strongly wood grain colors the surface; 0 is none.
+  public var grain: Float { values.grain }
+  /// How far apart the grain's lines are, in pixels.
+  public var grainSpacing: Float { values.grainSpacing }
+  /// The grain's direction in degrees, counterclockwise from the right.
+  public var grainAngle: Float { values.grainAngle }
+  /// 0...1: how much the grain's lines wave (its figure).
+  public var grainFigure: Float { values.grainFigure }
+  /// The color of the grain's dark lines (late wood), linear light, as `surface.base` is the
+  /// wood's own color.
+  public var grainColor: SIMD3<Float> { values.grainColor }
+  /// 0...1: how strongly stone's speckle colors the surface; 0 is none.
+  public var speckle: Float { values.speckle }
+  /// The flecks' size, in pixels.
+  public var speckleSize: Float { values.speckleSize }
+  /// The dark flecks' color, linear light.
+  public var speckleColor: SIMD3<Float> { values.speckleColor }
   /// Which pattern.
-  public let seed: Int
+  public var seed: Int { values.seed }
 
-  /// Detail from validated values; see each property for its meaning.
+  /// The values, every one checked.
+  public struct Values: Sendable, Equatable, Hashable {
+    public var brushed = Parameters.detailBrushed.value
+    public var brushedAngle = Parameters.detailBrushedAngle.value
+    public var brushedWidth = Parameters.detailBrushedWidth.value
+    public var hammered = Parameters.detailHammered.value
+    public var hammeredSize = Parameters.detailHammeredSize.value
+    public var sandblasted = Parameters.detailSandblasted.value
+    public var sandblastedSize = Parameters.detailSandblastedSize.value
+    public var grain = Parameters.detailGrain.value
+    public var grainSpacing = Parameters.detailGrainSpacing.value
+    public var grainAngle = Parameters.detailGrainAngle.value
+    public var grainFigure = Parameters.detailGrainFigure.value
+    public var grainColor = Parameters.detailGrainColor.defaultValue
+    public var speckle = Parameters.detailSpeckle.value
+    public var speckleSize = Parameters.detailSpeckleSize.value
+    public var speckleColor = Parameters.detailSpeckleColor.defaultValue
+    public var seed = Parameters.detailSeed.defaultValue
+
+    /// Every value at its default: a smooth, uncolored surface.
+    public init() {}
+
+    /// Checks every value against its parameter.
+    func check() throws(ParameterError) {
+      try Parameters.detailBrushed.check(brushed)
+      try Parameters.detailBrushedAngle.check(brushedAngle)
+      try Parameters.detailBrushedWidth.check(brushedWidth)
+      try Parameters.detailHammered.check(hammered)
+      try Parameters.detailHammeredSize.check(hammeredSize)
+      try Parameters.detailSandblasted.check(sandblasted)
+      try Parameters.detailSandblastedSize.check(sandblastedSize)
+      try Parameters.detailGrain.check(grain)
+      try Parameters.detailGrainSpacing.check(grainSpacing)
+      try Parameters.detailGrainAngle.check(grainAngle)
+      try Parameters.detailGrainFigure.check(grainFigure)
+      try Parameters.detailGrainColor.check(grainColor)
+      try Parameters.detailSpeckle.check(speckle)
+      try Parameters.detailSpeckleSize.check(speckleSize)
+      try Parameters.detailSpeckleColor.check(speckleColor)
+      try Parameters.detailSeed.check(seed)
+    }
+  }
+
+  /// The checked values.
+  public let values: Values
+
+  /// Detail from values, each checked against its parameter.
+  public init(_ values: Values) throws(ParameterError) {
+    try values.check()
+    self.values = values
+  }
+
+  /// Brushed detail (the other kinds at their defaults); see each property for its meaning.
   public init(
     brushed: Float = Parameters.detailBrushed.value,
     brushedAngle: Float = Parameters.detailBrushedAngle.value,
     brushedWidth: Float = Parameters.detailBrushedWidth.value,
     seed: Int = Parameters.detailSeed.defaultValue
   ) throws(ParameterError) {
-    try Parameters.detailBrushed.check(brushed)
-    try Parameters.detailBrushedAngle.check(brushedAngle)
-    try Parameters.detailBrushedWidth.check(brushedWidth)
-    try Parameters.detailSeed.check(seed)
-    self.brushed = brushed
-    self.brushedAngle = brushedAngle
-    self.brushedWidth = brushedWidth
-    self.seed = seed
+    var v = Values()
+    v.brushed = brushed
+    v.brushedAngle = brushedAngle
+    v.brushedWidth = brushedWidth
+    v.seed = seed
+    try self.init(v)
   }
 
   /// A smooth surface (every value at its default).
-  public static let none = DetailSpec(defaults: ())
+  public static let none = DetailSpec(unchecked: Values())
 
-  private init(defaults: Void) {
-    brushed = Parameters.detailBrushed.value
-    brushedAngle = Parameters.detailBrushedAngle.value
-    brushedWidth = Parameters.detailBrushedWidth.value
-    seed = Parameters.detailSeed.defaultValue
+  private init(unchecked values: Values) {
+    self.values = values
   }
 
   /// Whether the surface has any detail.
-  public var isVisible: Bool { brushed > 0 }
+  public var isVisible: Bool { tiltsNormals || colors }
+
+  /// Whether the detail tilts the surface's normals (brushed, hammered, sandblasted).
+  public var tiltsNormals: Bool { brushed > 0 || hammered > 0 || sandblasted > 0 }
+
+  /// Whether the detail colors the surface (wood grain, speckle).
+  public var colors: Bool { grain > 0 || speckle > 0 }
+
+  /// The keys whose values are lengths in pixels, with their parameters and values.
+  nonisolated(unsafe) static let lengths: [(NumberParameter, WritableKeyPath<Values, Float>)] = [
+    (Parameters.detailBrushedWidth, \.brushedWidth),
+    (Parameters.detailHammeredSize, \.hammeredSize),
+    (Parameters.detailSandblastedSize, \.sandblastedSize),
+    (Parameters.detailGrainSpacing, \.grainSpacing),
+    (Parameters.detailSpeckleSize, \.speckleSize),
+  ]
 
   /// The detail with its lengths times `factor` (within their range), but those whose keys
   /// are in `fixed`.
   public func scaling(by factor: Float, except fixed: Set<String>) -> DetailSpec {
-    let width = Parameters.detailBrushedWidth
-    guard !fixed.contains(width.key) else { return self }
-    let scaled = min(max(brushedWidth * factor, width.range.lowerBound), width.range.upperBound)
-    return
-      (try? DetailSpec(
-        brushed: brushed, brushedAngle: brushedAngle, brushedWidth: scaled, seed: seed)) ?? self
+    var v = values
+    for (parameter, path) in Self.lengths where !fixed.contains(parameter.key) {
+      v[keyPath: path] = min(
+        max(v[keyPath: path] * factor, parameter.range.lowerBound), parameter.range.upperBound)
+    }
+    return (try? DetailSpec(v)) ?? self
   }
 }

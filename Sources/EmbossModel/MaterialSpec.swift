@@ -29,6 +29,10 @@ public struct MaterialSpec: Sendable, Equatable {
   public let detail: DetailSpec
   /// Ambient occlusion (`OcclusionSpec.none`: none).
   public let occlusion: OcclusionSpec
+  /// The plate the letters stand on, filling the canvas instead of `background`; nil: none.
+  public let plate: PlateSpec?
+  /// Where the picture is seen from (`CameraSpec.orthographic`: straight on).
+  public let camera: CameraSpec
 
   /// A material from validated parts; see each property for its meaning.
   public init(
@@ -36,7 +40,8 @@ public struct MaterialSpec: Sendable, Equatable {
     surface: Surface = .standard, lights: [Light] = [.standard], environment: Environment = .none,
     relief: ReliefSpec = .standard, shadingSize: Int = Parameters.shadingSize.defaultValue,
     background: Background = Parameters.background.defaultValue, shadow: ShadowSpec = .none,
-    detail: DetailSpec = .none, occlusion: OcclusionSpec = .none
+    detail: DetailSpec = .none, occlusion: OcclusionSpec = .none, plate: PlateSpec? = nil,
+    camera: CameraSpec = .orthographic
   ) throws(ParameterError) {
     guard !lights.isEmpty else {
       throw ParameterError(key: Parameters.lights.key, message: "needs at least one light")
@@ -51,14 +56,17 @@ public struct MaterialSpec: Sendable, Equatable {
     }
     self.init(
       unchecked: name, description, surface, lights, environment, relief, shadingSize, background,
-      shadow, detail, occlusion)
+      shadow, detail, occlusion, plate, camera)
   }
 
   private init(
     unchecked name: String, _ description: String, _ surface: Surface, _ lights: [Light],
     _ environment: Environment, _ relief: ReliefSpec, _ shadingSize: Int, _ background: Background,
-    _ shadow: ShadowSpec, _ detail: DetailSpec, _ occlusion: OcclusionSpec
+    _ shadow: ShadowSpec, _ detail: DetailSpec, _ occlusion: OcclusionSpec, _ plate: PlateSpec?,
+    _ camera: CameraSpec
   ) {
+    self.plate = plate
+    self.camera = camera
     self.shadow = shadow
     self.detail = detail
     self.occlusion = occlusion
@@ -78,13 +86,13 @@ public struct MaterialSpec: Sendable, Equatable {
     unchecked: "built-in", Parameters.description.defaultValue ?? "", .standard, [.standard], .none,
     .standard, Parameters.shadingSize.defaultValue, Parameters.background.defaultValue, .none,
     .none,
-    .none)
+    .none, nil, .orthographic)
 
   /// This material under another name.
   public func renamed(_ name: String) -> MaterialSpec {
     MaterialSpec(
       unchecked: name, description, surface, lights, environment, relief, shadingSize, background,
-      shadow, detail, occlusion)
+      shadow, detail, occlusion, plate, camera)
   }
 
   /// This material with its relief's lengths (the radius, the soften and a depth in pixels)
@@ -113,7 +121,8 @@ public struct MaterialSpec: Sendable, Equatable {
     return MaterialSpec(
       unchecked: name, description, surface, lights, environment, relief, shadingSize, background,
       shadow.scaling(by: factor, except: fixed), detail.scaling(by: factor, except: fixed),
-      occlusion.scaling(by: factor, except: fixed))
+      occlusion.scaling(by: factor, except: fixed), plate?.scaling(by: factor, except: fixed),
+      camera.scaling(by: factor, except: fixed))
   }
 
   /// This material with some parts replaced, checked as a whole again.
@@ -121,13 +130,14 @@ public struct MaterialSpec: Sendable, Equatable {
     description: String? = nil, surface: Surface? = nil, lights: [Light]? = nil,
     environment: Environment? = nil, relief: ReliefSpec? = nil, shadingSize: Int? = nil,
     background: Background? = nil, shadow: ShadowSpec? = nil, detail: DetailSpec? = nil,
-    occlusion: OcclusionSpec? = nil
+    occlusion: OcclusionSpec? = nil, plate: PlateSpec?? = nil, camera: CameraSpec? = nil
   ) throws(ParameterError) -> MaterialSpec {
     try MaterialSpec(
       name: name, description: description ?? self.description, surface: surface ?? self.surface,
       lights: lights ?? self.lights, environment: environment ?? self.environment,
       relief: relief ?? self.relief, shadingSize: shadingSize ?? self.shadingSize,
       background: background ?? self.background, shadow: shadow ?? self.shadow,
-      detail: detail ?? self.detail, occlusion: occlusion ?? self.occlusion)
+      detail: detail ?? self.detail, occlusion: occlusion ?? self.occlusion,
+      plate: plate ?? self.plate, camera: camera ?? self.camera)
   }
 }

@@ -389,6 +389,87 @@ public enum Parameters {
     help:
       "how far apart the lines are; a material's value is for text at 160 px and scales with the text's size, as the radius does"
   )
+  /// The `detail.hammered` parameter.
+  ///
+  /// Hammered metal (0: none, 1: deep): round dents side by side, each a shallow dish whose
+  /// sides tilt the surface, meeting in fine ridges.
+  public static let detailHammered = NumberParameter(
+    key: "detail.hammered", range: 0...1, defaultValue: 0,
+    help:
+      "hammered metal (0: none, 1: deep): round dents side by side, each a shallow dish whose sides tilt the surface, meeting in fine ridges"
+  )
+  /// The `detail.hammered-size` parameter.
+  ///
+  /// About how wide a dent is; a material's value is for text at 160 px and scales with the
+  /// text's size, as the radius does.
+  public static let detailHammeredSize = NumberParameter(
+    key: "detail.hammered-size", range: 0.5...1000, defaultValue: 10, unit: "pixels",
+    help:
+      "about how wide a dent is; a material's value is for text at 160 px and scales with the text's size, as the radius does"
+  )
+  /// The `detail.sandblasted` parameter.
+  ///
+  /// A sandblasted (matte) grain (0: none, 1: rough): a fine random tilt that softens and
+  /// spreads every reflection, as bead-blasted metal or matte plastic does.
+  public static let detailSandblasted = NumberParameter(
+    key: "detail.sandblasted", range: 0...1, defaultValue: 0,
+    help:
+      "a sandblasted (matte) grain (0: none, 1: rough): a fine random tilt that softens and spreads every reflection, as bead-blasted metal or matte plastic does"
+  )
+  /// The `detail.sandblasted-size` parameter.
+  ///
+  /// The grain's size; scales with the text as the radius does.
+  public static let detailSandblastedSize = NumberParameter(
+    key: "detail.sandblasted-size", range: 0.05...1000, defaultValue: 0.8, unit: "pixels",
+    help: "the grain's size; scales with the text as the radius does")
+  /// The `detail.grain` parameter.
+  ///
+  /// Wood grain (0: none, 1: strong): long wavy lines of the grain's color across the surface.
+  public static let detailGrain = NumberParameter(
+    key: "detail.grain", range: 0...1, defaultValue: 0,
+    help: "wood grain (0: none, 1: strong): long wavy lines of the grain's color across the surface")
+  /// The `detail.grain-spacing` parameter.
+  ///
+  /// How far apart the grain's lines are; scales with the text as the radius does.
+  public static let detailGrainSpacing = NumberParameter(
+    key: "detail.grain-spacing", range: 0.5...1000, defaultValue: 7, unit: "pixels",
+    help: "how far apart the grain's lines are; scales with the text as the radius does")
+  /// The `detail.grain-angle` parameter.
+  ///
+  /// The grain's direction, counterclockwise from the right (0: horizontal).
+  public static let detailGrainAngle = NumberParameter(
+    key: "detail.grain-angle", range: -360...360, defaultValue: 0, unit: "degrees",
+    help: "the grain's direction, counterclockwise from the right (0: horizontal)")
+  /// The `detail.grain-figure` parameter.
+  ///
+  /// How much the grain's lines wave and swirl (0: straight, parallel lines).
+  public static let detailGrainFigure = NumberParameter(
+    key: "detail.grain-figure", range: 0...1, defaultValue: 0.5,
+    help: "how much the grain's lines wave and swirl (0: straight, parallel lines)")
+  /// The `detail.grain-color` parameter.
+  ///
+  /// The color of the grain's dark lines, as `surface.base` is the wood's own color.
+  public static let detailGrainColor = ColorParameter(
+    key: "detail.grain-color", defaultValue: SIMD3(0.117, 0.0497, 0.0185), defaultText: "`#603f25`",
+    help: "the color of the grain's dark lines, as `surface.base` is the wood's own color")
+  /// The `detail.speckle` parameter.
+  ///
+  /// Stone's speckle (0: none, 1: strong): dark and light flecks and a faint mottle.
+  public static let detailSpeckle = NumberParameter(
+    key: "detail.speckle", range: 0...1, defaultValue: 0,
+    help: "stone's speckle (0: none, 1: strong): dark and light flecks and a faint mottle")
+  /// The `detail.speckle-size` parameter.
+  ///
+  /// About how wide a fleck is; scales with the text as the radius does.
+  public static let detailSpeckleSize = NumberParameter(
+    key: "detail.speckle-size", range: 0.25...1000, defaultValue: 1.5, unit: "pixels",
+    help: "about how wide a fleck is; scales with the text as the radius does")
+  /// The `detail.speckle-color` parameter.
+  ///
+  /// The dark flecks' color, as `surface.base` is the stone's own color.
+  public static let detailSpeckleColor = ColorParameter(
+    key: "detail.speckle-color", defaultValue: SIMD3(repeating: 0.0296), defaultText: "`#303030`",
+    help: "the dark flecks' color, as `surface.base` is the stone's own color")
   /// The `detail.seed` parameter.
   ///
   /// Which pattern of the procedural detail: the same seed gives the same lines on every
@@ -398,6 +479,39 @@ public enum Parameters {
     help:
       "which pattern of the procedural detail: the same seed gives the same lines on every render and every row of a batch",
     flag: nil)
+
+  // MARK: Camera
+
+  /// The `camera.distance` parameter.
+  ///
+  /// How far above the canvas's center the picture is seen from (0: infinitely far, every
+  /// point straight on, as Core Image does): nearer, each point is seen from its own
+  /// direction, so a polished flat face shows a gradient of the room across it; a material's
+  /// value is for text at 160 px and scales with the text, as the radius does.
+  public static let cameraDistance = NumberParameter(
+    key: "camera.distance", range: 0...100_000, defaultValue: 0, unit: "pixels",
+    help:
+      "how far above the canvas's center the picture is seen from (0: infinitely far, every point straight on, as Core Image does): nearer, each point is seen from its own direction, so a polished flat face shows a gradient of the room across it; a material's value is for text at 160 px and scales with the text, as the radius does"
+  )
+
+  // MARK: Plate
+
+  /// The `plate.surface` parameter.
+  ///
+  /// A plate the letters stand on (or are cut into), filling the canvas instead of the
+  /// background: its surface, with the keys of `surface`, starting from the letters' own.
+  public static let plateSurface = SectionParameter(
+    key: "plate.surface", defaultText: "the letters' `surface`", rangeText: "the keys of `surface`",
+    help:
+      "a plate the letters stand on (or are cut into), filling the canvas instead of the background: its surface, with the keys of `surface`, starting from the letters' own; lit by the material's lights and environment")
+  /// The `plate.detail` parameter.
+  ///
+  /// The plate's procedural detail, with the keys of `detail` (its seed too); none unless
+  /// given.
+  public static let plateDetail = SectionParameter(
+    key: "plate.detail", defaultText: "none", rangeText: "the keys of `detail`",
+    help:
+      "the plate's procedural detail, with the keys of `detail`; none unless given. Giving either plate key puts the letters on a plate")
 
   // MARK: Shading
 
@@ -420,7 +534,11 @@ public enum Parameters {
     radius, profile, depth, scale, soften, direction,
     shadowOpacity, shadowDistance, shadowSoftness, shadowColor, shadowAngle,
     occlusionStrength, occlusionRadius,
-    detailBrushed, detailBrushedAngle, detailBrushedWidth, detailSeed,
+    detailBrushed, detailBrushedAngle, detailBrushedWidth, detailHammered, detailHammeredSize,
+    detailSandblasted, detailSandblastedSize, detailGrain, detailGrainSpacing, detailGrainAngle,
+    detailGrainFigure, detailGrainColor, detailSpeckle, detailSpeckleSize, detailSpeckleColor,
+    detailSeed,
+    cameraDistance, plateSurface, plateDetail,
     shadingSize, background,
   ]
 
@@ -728,6 +846,26 @@ public struct ListParameter: ParameterDefinition {
     ParameterRow(
       key: key, type: "list", unit: "", defaultText: defaultText, rangeText: rangeText, help: help,
       flag: nil)
+  }
+}
+
+/// A section of a material file that takes the keys of another section (the plate's
+/// `surface` and `detail`).
+public struct SectionParameter: ParameterDefinition {
+  /// The key, as in a material file and `--set` (`plate.surface.base`).
+  public let key: String
+  /// The default, as the table shows it.
+  public let defaultText: String
+  /// What it holds, as the table shows it.
+  public let rangeText: String
+  /// One line of help.
+  public let help: String
+
+  /// The parameter's line in the table.
+  public var row: ParameterRow {
+    ParameterRow(
+      key: key, type: "section", unit: "", defaultText: defaultText, rangeText: rangeText,
+      help: help, flag: nil)
   }
 }
 

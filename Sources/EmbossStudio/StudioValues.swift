@@ -54,6 +54,37 @@ public struct StudioValues: Sendable, Encodable, Equatable {
     public var intensity: Double
   }
 
+  /// The keys of `surface` under `prefix` (`surface`, `plate.surface`).
+  mutating func surface(_ s: Surface, prefix: String) {
+    texts["\(prefix).base"] = Self.hex(s.base)
+    texts["\(prefix).specular"] = Self.hex(s.specular)
+    numbers["\(prefix).shininess"] = Self.exact(s.shininess)
+    numbers["\(prefix).ambient"] = Self.exact(s.ambient)
+    numbers["\(prefix).metallic"] = Self.exact(s.metallic)
+    texts["\(prefix).model"] = s.model.rawValue
+    numbers["\(prefix).fresnel"] = Self.exact(s.fresnel)
+  }
+
+  /// The keys of `detail` under `prefix` (`detail`, `plate.detail`).
+  mutating func detail(_ detail: DetailSpec, prefix: String) {
+    numbers["\(prefix).brushed"] = Self.exact(detail.brushed)
+    numbers["\(prefix).brushed-angle"] = Self.exact(detail.brushedAngle)
+    numbers["\(prefix).brushed-width"] = Self.exact(detail.brushedWidth)
+    numbers["\(prefix).hammered"] = Self.exact(detail.hammered)
+    numbers["\(prefix).hammered-size"] = Self.exact(detail.hammeredSize)
+    numbers["\(prefix).sandblasted"] = Self.exact(detail.sandblasted)
+    numbers["\(prefix).sandblasted-size"] = Self.exact(detail.sandblastedSize)
+    numbers["\(prefix).grain"] = Self.exact(detail.grain)
+    numbers["\(prefix).grain-spacing"] = Self.exact(detail.grainSpacing)
+    numbers["\(prefix).grain-angle"] = Self.exact(detail.grainAngle)
+    numbers["\(prefix).grain-figure"] = Self.exact(detail.grainFigure)
+    texts["\(prefix).grain-color"] = Self.hex(detail.grainColor)
+    numbers["\(prefix).speckle"] = Self.exact(detail.speckle)
+    numbers["\(prefix).speckle-size"] = Self.exact(detail.speckleSize)
+    texts["\(prefix).speckle-color"] = Self.hex(detail.speckleColor)
+    numbers["\(prefix).seed"] = Double(detail.seed)
+  }
+
   /// The values of `material`, whose file text is `text`.
   public static func make(material m: MaterialSpec, text: String) -> StudioValues {
     var v = StudioValues()
@@ -63,15 +94,15 @@ public struct StudioValues: Sendable, Encodable, Equatable {
     switch m.background {
     case .transparent: v.texts["background"] = "transparent"
     case .color(let c): v.texts["background"] = hex(c)
+    case .translucent(let c, let alpha):
+      v.texts["background"] = hex(c) + String(format: "%02x", Int((alpha * 255).rounded()))
     }
-    let s = m.surface
-    v.texts["surface.base"] = hex(s.base)
-    v.texts["surface.specular"] = hex(s.specular)
-    v.numbers["surface.shininess"] = exact(s.shininess)
-    v.numbers["surface.ambient"] = exact(s.ambient)
-    v.numbers["surface.metallic"] = exact(s.metallic)
-    v.texts["surface.model"] = s.model.rawValue
-    v.numbers["surface.fresnel"] = exact(s.fresnel)
+    v.surface(m.surface, prefix: "surface")
+    // The plate's values: its own, or those a plate would start from (the letters' surface,
+    // no detail).
+    let plate = m.plate ?? PlateSpec(surface: m.surface)
+    v.surface(plate.surface, prefix: "plate.surface")
+    v.detail(plate.detail, prefix: "plate.detail")
     let e = m.environment
     v.numbers["environment.intensity"] = exact(e.intensity)
     v.texts["environment.sky"] = hex(e.sky)
@@ -102,11 +133,8 @@ public struct StudioValues: Sendable, Encodable, Equatable {
       ?? (away == .zero ? 0 : round4(atan2(away.y, -away.x) * 180 / .pi))
     v.numbers["occlusion.strength"] = exact(m.occlusion.strength)
     v.numbers["occlusion.radius"] = exact(m.occlusion.radius)
-    let detail = m.detail
-    v.numbers["detail.brushed"] = exact(detail.brushed)
-    v.numbers["detail.brushed-angle"] = exact(detail.brushedAngle)
-    v.numbers["detail.brushed-width"] = exact(detail.brushedWidth)
-    v.numbers["detail.seed"] = Double(detail.seed)
+    v.detail(m.detail, prefix: "detail")
+    v.numbers["camera.distance"] = exact(m.camera.distance)
     v.numbers["shading.size"] = Double(m.shadingSize)
     for (i, light) in m.lights.enumerated() {
       let p = light.position

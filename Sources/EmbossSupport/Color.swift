@@ -270,16 +270,25 @@ public enum Background: Sendable, Equatable {
   case transparent
   /// An opaque linear-light color.
   case color(SIMD3<Float>)
+  /// A linear-light color with an opacity strictly between 0 and 1 (`#rrggbbaa`): the picture
+  /// keeps an alpha channel, the letters over a see-through tint.
+  case translucent(SIMD3<Float>, alpha: Float)
 
-  /// Parses `transparent` or any opaque color literal.
+  /// Parses `transparent` or any color literal, with alpha (`#rrggbbaa`) or without.
   public static func parse(_ text: String) -> Result<Background, EmbossError> {
     ColorLiteral.parse(text).flatMap { c in
       if c.alpha == 0 { return .success(.transparent) }
-      if c.alpha < 1 {
-        return .failure(
-          EmbossError("background must be opaque or \"transparent\", got \"\(text)\""))
-      }
+      if c.alpha < 1 { return .success(.translucent(c.linear, alpha: c.alpha)) }
       return .success(.color(c.linear))
+    }
+  }
+
+  /// The background as a straight-alpha linear color (transparent: all zero).
+  public var rgba: SIMD4<Float> {
+    switch self {
+    case .transparent: .zero
+    case .color(let c): SIMD4(c, 1)
+    case .translucent(let c, let alpha): SIMD4(c, alpha)
     }
   }
 }

@@ -25,6 +25,7 @@ final class DropShadowTests: XCTestCase {
         switch background {
         case .transparent: image[x, y] = SIMD4(1, 0, 0, a)
         case .color(let c): image[x, y] = SIMD4(SIMD3(1, 0, 0) * a + c * (1 - a), 1)
+        case .translucent: XCTFail("not drawn here")
         }
       }
     }

@@ -43,7 +43,7 @@ final class MaterialLoaderTests: XCTestCase {
     XCTAssertEqual(
       errors("colour: red\n"),
       [
-        "test.yaml:1:1: error: \"colour\": unknown key (known keys: description, extends, surface, lights, environment, relief, shadow, occlusion, detail, shading, background)"
+        "test.yaml:1:1: error: \"colour\": unknown key (known keys: description, extends, surface, lights, environment, relief, shadow, occlusion, detail, camera, plate, shading, background)"
       ])
   }
 
@@ -214,7 +214,9 @@ final class MaterialLoaderTests: XCTestCase {
     XCTAssertEqual(try ColorLiteral.parse("#80ff0040").get().alpha, 64.0 / 255)
     XCTAssertEqual(try Background.parse("transparent").get(), .transparent)
     XCTAssertThrowsError(try ColorLiteral.parse("#12345").get())
-    XCTAssertThrowsError(try Background.parse("#ff000080").get())
+    // A see-through background keeps its alpha.
+    XCTAssertEqual(
+      try Background.parse("#ff000080").get(), .translucent(SIMD3(1, 0, 0), alpha: 128.0 / 255))
     XCTAssertEqual(
       ColorLiteral(hue: 0, saturation: 1, brightness: 1), ColorLiteral(red: 1, green: 0, blue: 0))
   }

@@ -31,7 +31,7 @@ final class ParameterTableTests: XCTestCase {
       Parameters.topLevelKeys,
       [
         "description", "extends", "surface", "lights", "environment", "relief", "shadow",
-        "occlusion", "detail", "shading", "background",
+        "occlusion", "detail", "camera", "plate", "shading", "background",
       ])
     XCTAssertEqual(
       Parameters.keys(in: "shadow"), ["opacity", "distance", "softness", "color", "angle"])

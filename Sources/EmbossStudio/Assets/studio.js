@@ -338,7 +338,9 @@ function numberControl(parent, entry, label, read, write) {
     "environment.softboxes[].intensity": [0, 10], "relief.radius": [1, 60], "relief.depth": [0, 4],
     "relief.scale": [0, 60], "relief.soften": [0, 20], "shadow.distance": [0, 40],
     "shadow.softness": [0, 40], "shadow.angle": [-180, 180], "occlusion.radius": [0.5, 40],
-    "detail.brushed-angle": [-180, 180], "detail.brushed-width": [0.25, 10], "detail.seed": [0, 100] };
+    "detail.brushed-angle": [-180, 180], "detail.brushed-width": [0.25, 10], "detail.seed": [0, 100],
+    "detail.hammered-size": [1, 60], "detail.sandblasted-size": [0.1, 10], "detail.grain-spacing": [1, 40],
+    "detail.grain-angle": [-180, 180], "detail.speckle-size": [0.25, 10], "camera.distance": [0, 5000] };
   if (spans[entry.key]) [min, max] = spans[entry.key];
   slider.min = min; slider.max = max;
   // A round step, about a 500th of the span: values written to the file stay readable.
@@ -634,8 +636,20 @@ function buildControls() {
   }
 
   const detail = section("Detail");
-  for (const key of ["detail.brushed", "detail.brushed-angle", "detail.brushed-width", "detail.seed"]) {
+  for (const key of ["detail.brushed", "detail.brushed-angle", "detail.brushed-width",
+    "detail.hammered", "detail.hammered-size", "detail.sandblasted", "detail.sandblasted-size",
+    "detail.grain", "detail.grain-spacing", "detail.grain-angle", "detail.grain-figure", "detail.grain-color",
+    "detail.speckle", "detail.speckle-size", "detail.speckle-color", "detail.seed"]) {
     controlFor(detail, key, key, key.split(".")[1], scalar(key));
+  }
+
+  // The plate: the letters' surface and detail keys, under plate. (Setting any of them puts
+  // the letters on a plate.)
+  const plate = section("Plate");
+  for (const key of ["surface.base", "surface.specular", "surface.shininess", "surface.metallic",
+    "detail.brushed", "detail.brushed-angle", "detail.hammered", "detail.sandblasted",
+    "detail.grain", "detail.grain-spacing", "detail.grain-color", "detail.speckle", "detail.speckle-color"]) {
+    controlFor(plate, key, `plate.${key}`, key.split(".")[1], scalar(`plate.${key}`));
   }
 
   const look = section("Picture");
@@ -650,6 +664,7 @@ function buildControls() {
   color.addEventListener("change", () => edit([{ op: "set", path: "background", value: yamlColor(color.value) }]));
   controls.push({ update() { const v = valueOf("background"); transparent.checked = v === "transparent"; if (v !== "transparent") color.value = v; } });
   controls[controls.length - 1].update();
+  controlFor(look, "camera.distance", "camera.distance", "camera distance", scalar("camera.distance"));
   controlFor(look, "shading.size", "shading.size", "ball size", scalar("shading.size"));
   controlFor(look, "description", "description", "description", scalar("description"));
   // Help from the schema on every label.

@@ -1,0 +1,322 @@
+import EmbossModel
+import Foundation
+
+/// Seeded value noise: a value in -1...1 at every lattice point, smooth (smoothstep)
+/// between them.
+struct ValueNoise: Sendable, Equatable {
+  let seed: UInt32
+
+  /// The noise of material seed `seed`, salted by `salt` (one per use, so two uses of one
+  /// seed draw unrelated patterns).
+  init(seed: Int, salt: UInt32) {
+    self.seed =
+      (UInt32(truncatingIfNeeded: seed) &* 0x9E37_79B9 &+ 0x7F4A_7C15) ^ (salt &* 0x85EB_CA6B)
+  }
+
+  /// A value in -1...1 for lattice point (`i`, `j`).
+  @inline(__always)
+  func lattice(_ i: Int32, _ j: Int32) -> Float {
+    Float(hash(i, j) & 0xFF_FFFF) * (2 / Float(0xFF_FFFF)) - 1
+  }
+
+  /// 32 well-mixed bits for lattice point (`i`, `j`).
+  @inline(__always)
+  func hash(_ i: Int32, _ j: Int32) -> UInt32 {
+    var h = UInt32(bitPattern: i) &* 0x8DA6_B343
+    h ^= UInt32(bitPattern: j) &* 0xD816_3841
+    h ^= seed
+    h ^= h >> 15
+    h = h &* 0x2C1B_3C6D
+    h ^= h >> 12
+    h = h &* 0x297A_2D39
+    h ^= h >> 15
+    return h
+  }
+
+  /// A value in 0...1 for lattice point (`i`, `j`) and draw `k`.
+  @inline(__always)
+  func unit(_ i: Int32, _ j: Int32, _ k: UInt32) -> Float {
+    var h = hash(i, j) ^ (k &* 0x68E3_1DA4)
+    h ^= h >> 16
+    h = h &* 0x7FEB_352D
+    h ^= h >> 15
+    return Float(h & 0xFF_FFFF) / Float(0xFF_FFFF)
+  }
+
+  /// The noise at (`x`, `y`).
+  @inline(__always)
+  func callAsFunction(_ x: Float, _ y: Float) -> Float {
+    let (xi, yi) = (x.rounded(.down), y.rounded(.down))
+    var (fx, fy) = (x - xi, y - yi)
+    fx = fx * fx * (3 - 2 * fx)
+    fy = fy * fy * (3 - 2 * fy)
+    let (i, j) = (Int32(clamping: Int(xi)), Int32(clamping: Int(yi)))
+    let a = lattice(i, j)
+    let b = lattice(i &+ 1, j)
+    let c = lattice(i, j &+ 1)
+    let d = lattice(i &+ 1, j &+ 1)
+    let top = a + (b - a) * fx
+    let bottom = c + (d - c) * fx
+    return top + (bottom - top) * fy
+  }
+}
+
+/// How procedural detail changes one pixel's normal: a tilt added to the normal's x, y, a
+/// segment of normals the pixel spreads along (a brushed surface's, across its grain), and
+/// how far its normals spread in every direction (a rough or dented surface's), all in
+/// normal units (the x, y of an unnormalized normal).
+struct NormalOffset: Sendable, Equatable {
+  var tilt: SIMD2<Float> = .zero
+  var spread: SIMD2<Float> = .zero
+  var rough: Float = 0
+}
+
+/// The material's procedural detail as the compositor draws it: brushed lines, hammered
+/// dents and a sandblasted grain tilt each pixel's normal (and widen its footprint on the
+/// ball); wood grain and stone speckle tint its color.
+///
+/// Lengths are canvas pixels, so a render at four times the size (with lengths four times
+/// as long) draws the same pattern; each pixel's pattern is averaged over the pixel.
+struct SurfaceDetail: Sendable, Equatable {
+  let brushing: Brushing?
+  let hammer: Hammering?
+  let sand: Sandblasting?
+  let grain: WoodGrain?
+  let speckle: Speckle?
+
+  /// The detail of `detail` on a surface of color `base` (what the grain's and speckle's
+  /// colors are relative to); nil where there is none.
+  init?(_ detail: DetailSpec, base: SIMD3<Float>) {
+    guard detail.isVisible else { return nil }
+    brushing = Brushing(detail)
+    hammer = Hammering(detail)
+    sand = Sandblasting(detail)
+    grain = WoodGrain(detail, base: base)
+    speckle = Speckle(detail, base: base)
+  }
+
+  /// Whether the detail tilts normals.
+  var tilts: Bool { brushing != nil || hammer != nil || sand != nil }
+
+  /// Whether the detail tints colors.
+  var tints: Bool { grain != nil || speckle != nil }
+
+  /// How the detail changes pixel (`x`, `y`)'s normal.
+  @inline(__always)
+  func normalOffset(x: Int, y: Int) -> NormalOffset {
+    var offset = NormalOffset()
+    if let brushing {
+      let b = brushing.normalOffset(x: x, y: y)
+      offset.tilt = brushing.across * b.tilt
+      offset.spread = brushing.across * b.spread
+    }
+    if let hammer {
+      let h = hammer.normalOffset(x: x, y: y)
+      offset.tilt += h.tilt
+      offset.rough += h.rough
+    }
+    if let sand {
+      let s = sand.normalOffset(x: x, y: y)
+      offset.tilt += s.tilt
+      offset.rough += s.rough
+    }
+    return offset
+  }
+
+  /// The factor pixel (`x`, `y`)'s color is multiplied by (1 where there is no color
+  /// detail), averaged over the pixel (2 x 2 points).
+  @inline(__always)
+  func tint(x: Int, y: Int) -> SIMD3<Float> {
+    var sum = SIMD3<Float>.zero
+    for k in 0..<4 {
+      let p = SIMD2(Float(x) + 0.25 + 0.5 * Float(k & 1), Float(y) + 0.25 + 0.5 * Float(k >> 1))
+      var t = SIMD3<Float>(repeating: 1)
+      if let grain { t *= grain.tint(at: p) }
+      if let speckle { t *= speckle.tint(at: p) }
+      sum += t
+    }
+    return sum * 0.25
+  }
+}
+
+/// Hammered metal: dents on a jittered grid, each a shallow dish (a paraboloid) whose
+/// sides tilt the normal by up to `tilt` at its rim; where dents overlap the deeper one
+/// shows, so they meet in ridges.
+struct Hammering: Sendable, Equatable {
+  /// The grid's cell size (about a dent's width), in pixels.
+  let size: Float
+  /// The largest tilt, at a dent's rim.
+  let tilt: Float
+  let noise: ValueNoise
+
+  init?(_ detail: DetailSpec) {
+    guard detail.hammered > 0 else { return nil }
+    size = detail.hammeredSize
+    tilt = 0.45 * detail.hammered
+    noise = ValueNoise(seed: detail.seed, salt: 1)
+  }
+
+  /// The tilt at canvas point `p` (minus the dent's slope) and the tilt's change per pixel.
+  @inline(__always)
+  func tilt(at p: SIMD2<Float>) -> SIMD2<Float> {
+    let q = p / size
+    let (ci, cj) = (Int32(clamping: Int(q.x.rounded(.down))), Int32(clamping: Int(q.y.rounded(.down))))
+    var deepest: Float = 0
+    var best = SIMD2<Float>.zero
+    for dj in Int32(-1)...1 {
+      for di in Int32(-1)...1 {
+        let (i, j) = (ci &+ di, cj &+ dj)
+        // The dent's center (jittered within its cell) and radius, in cells.
+        let center = SIMD2(
+          Float(i) + 0.15 + 0.7 * noise.unit(i, j, 0), Float(j) + 0.15 + 0.7 * noise.unit(i, j, 1))
+        let radius = 0.7 + 0.3 * noise.unit(i, j, 2)
+        let d = q - center
+        let r2 = (d * d).sum() / (radius * radius)
+        guard r2 < 1 else { continue }
+        // Depth (in units of tilt * radius / 2) times the dish's profile.
+        let depth = (1 - r2) * radius
+        if depth > deepest {
+          deepest = depth
+          // The dish rises toward its rim: the normal leans toward its center.
+          best = -d / radius
+        }
+      }
+    }
+    return best * tilt
+  }
+
+  /// Pixel (`x`, `y`)'s tilt, averaged over 2 x 2 points, and how far its normals spread:
+  /// the dish's own change across the pixel and the points' differences (a ridge).
+  @inline(__always)
+  func normalOffset(x: Int, y: Int) -> (tilt: SIMD2<Float>, rough: Float) {
+    let (fx, fy) = (Float(x), Float(y))
+    let t0 = tilt(at: SIMD2(fx + 0.25, fy + 0.25))
+    let t1 = tilt(at: SIMD2(fx + 0.75, fy + 0.25))
+    let t2 = tilt(at: SIMD2(fx + 0.25, fy + 0.75))
+    let t3 = tilt(at: SIMD2(fx + 0.75, fy + 0.75))
+    let mean = (t0 + t1 + t2 + t3) * 0.25
+    @inline(__always) func squared(_ d: SIMD2<Float>) -> Float { ((d - mean) * (d - mean)).sum() }
+    let deviation = max(max(squared(t0), squared(t1)), max(squared(t2), squared(t3)))
+    return (mean, 0.5 * tilt / size + deviation.squareRoot())
+  }
+}
+
+/// A sandblasted (matte) grain: a fine random tilt, averaged over each pixel, and the
+/// spread of normals within the pixel that softens every reflection.
+struct Sandblasting: Sendable, Equatable {
+  let size: Float
+  let amplitude: Float
+  let x: ValueNoise
+  let y: ValueNoise
+
+  init?(_ detail: DetailSpec) {
+    guard detail.sandblasted > 0 else { return nil }
+    size = detail.sandblastedSize
+    amplitude = 0.3 * detail.sandblasted
+    x = ValueNoise(seed: detail.seed, salt: 2)
+    y = ValueNoise(seed: detail.seed, salt: 3)
+  }
+
+  @inline(__always)
+  func normalOffset(x px: Int, y py: Int) -> (tilt: SIMD2<Float>, rough: Float) {
+    // Grains smaller than a pixel average out within it: what is left is a weaker tilt of
+    // pixel-sized variation, and a wider spread.
+    let scale = max(size, 1)
+    let visible = 0.2 * amplitude * min(1, size)
+    let p = SIMD2(Float(px) + 0.5, Float(py) + 0.5) / scale
+    let t = SIMD2(x(p.x, p.y), y(p.x + 17.3, p.y - 5.1)) * visible
+    return (t, amplitude)
+  }
+}
+
+/// Wood grain: long lines across the grain direction, each ring darkening toward its end
+/// (late wood) by its own amount, waving with the figure, with fine pores along the grain.
+struct WoodGrain: Sendable, Equatable {
+  let along: SIMD2<Float>
+  let across: SIMD2<Float>
+  let spacing: Float
+  let figure: Float
+  let strength: Float
+  /// The dark lines' color over the surface's.
+  let ratio: SIMD3<Float>
+  let warp: ValueNoise
+  let pores: ValueNoise
+  let rings: ValueNoise
+
+  init?(_ detail: DetailSpec, base: SIMD3<Float>) {
+    guard detail.grain > 0 else { return nil }
+    let a = detail.grainAngle * .pi / 180
+    along = SIMD2(cosf(a), -sinf(a))
+    across = SIMD2(-along.y, along.x)
+    spacing = detail.grainSpacing
+    figure = detail.grainFigure
+    strength = detail.grain
+    ratio = colorRatio(detail.grainColor, base)
+    warp = ValueNoise(seed: detail.seed, salt: 4)
+    pores = ValueNoise(seed: detail.seed, salt: 5)
+    rings = ValueNoise(seed: detail.seed, salt: 6)
+  }
+
+  @inline(__always)
+  func tint(at p: SIMD2<Float>) -> SIMD3<Float> {
+    let u = (p * along).sum() / spacing
+    let v = (p * across).sum() / spacing
+    let t =
+      v + figure * (2.2 * warp(u / 22, v / 5) + 0.6 * warp(u / 7 + 31.7, v / 2.5 + 11.2))
+    let ring = t.rounded(.down)
+    let f = t - ring
+    // Late wood: darkening toward the ring's end, then a sharp change to the next ring's
+    // light early wood.
+    let late = f * f * f
+    let dark = 0.55 + 0.45 * (0.5 + 0.5 * rings(ring * 0.7, 3.3))
+    let pore = 0.5 + 0.5 * pores(u / 3, v * 4)
+    let amount = strength * min(1, 0.8 * late * dark + 0.2 * pore * pore)
+    return SIMD3(repeating: 1) + (ratio - SIMD3(repeating: 1)) * amount
+  }
+}
+
+/// Stone speckle: dark flecks of the speckle's color, lighter flecks, and a faint mottle
+/// over a larger scale.
+struct Speckle: Sendable, Equatable {
+  let size: Float
+  let strength: Float
+  let ratio: SIMD3<Float>
+  let dark: ValueNoise
+  let light: ValueNoise
+  let mottle: ValueNoise
+
+  init?(_ detail: DetailSpec, base: SIMD3<Float>) {
+    guard detail.speckle > 0 else { return nil }
+    size = detail.speckleSize
+    strength = detail.speckle
+    ratio = colorRatio(detail.speckleColor, base)
+    dark = ValueNoise(seed: detail.seed, salt: 7)
+    light = ValueNoise(seed: detail.seed, salt: 8)
+    mottle = ValueNoise(seed: detail.seed, salt: 9)
+  }
+
+  @inline(__always)
+  func tint(at p: SIMD2<Float>) -> SIMD3<Float> {
+    let q = p / size
+    let d = 0.7 * dark(q.x, q.y) + 0.3 * dark(2.1 * q.x + 9.2, 2.1 * q.y + 4.7)
+    let l = light(q.x * 1.3 + 3.1, q.y * 1.3 - 7.9)
+    let m = mottle(q.x / 14, q.y / 14)
+    let darkAmount = strength * smoothstep(0.3, 0.55, -d)
+    let lightAmount = strength * smoothstep(0.4, 0.7, l)
+    let t = SIMD3(repeating: 1) + (ratio - SIMD3(repeating: 1)) * darkAmount
+    return t * (1 + 0.45 * lightAmount + 0.12 * strength * m)
+  }
+}
+
+@inline(__always)
+private func smoothstep(_ a: Float, _ b: Float, _ x: Float) -> Float {
+  let t = min(max((x - a) / (b - a), 0), 1)
+  return t * t * (3 - 2 * t)
+}
+
+/// `color` over `base`, per channel, within 0...4 (a base of 0 keeps its channel).
+private func colorRatio(_ color: SIMD3<Float>, _ base: SIMD3<Float>) -> SIMD3<Float> {
+  var r = SIMD3<Float>(repeating: 1)
+  for c in 0..<3 where base[c] > 1e-4 { r[c] = min(4, color[c] / base[c]) }
+  return r
+}
