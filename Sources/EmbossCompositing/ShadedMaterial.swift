@@ -220,7 +220,13 @@ public enum ShadedMaterial {
     // With detail: each ink pixel's spread of normals (a segment's x, y and a radius, in
     // normal units).
     var spreads = [SIMD3<Float>](repeating: .zero, count: surface == nil ? 0 : ink.width * ink.height)
+    // With hammered dents: whether each ink pixel straddles a ridge (its parts are found
+    // again when its groups are made).
+    var ridged = [Bool](
+      repeating: false, count: surface?.hammer == nil ? 0 : ink.width * ink.height)
     let region = height.region
+    ridged.withUnsafeMutableBufferPointer { ridgedOut in
+    let ridgedOut = SharedPointer(ridgedOut)
     spreads.withUnsafeMutableBufferPointer { spreadsOut in
       let spreadsOut = SharedPointer(spreadsOut)
       uv.withUnsafeMutableBufferPointer { out in
@@ -241,6 +247,7 @@ public enum ShadedMaterial {
                     let offset = surface.normalOffset(x: x, y: y)
                     n = normal(slope: slope, scale: scale, tilt: offset.tilt + view(x, y))
                     spreadsOut[row * ink.width + column] = SIMD3(offset.spread, offset.rough)
+                    if offset.partCount > 0 { ridgedOut[row * ink.width + column] = true }
                   } else if camera.isFinite {
                     n = normal(slope: slope, scale: scale, tilt: view(x, y))
                   }
@@ -252,6 +259,7 @@ public enum ShadedMaterial {
           }
         }
       }
+    }
     }
     // Sub-sampled pixels of the region that are ink pixels (ink indices), and their index
     // among the height field's sub-sampled pixels.
@@ -273,6 +281,7 @@ public enum ShadedMaterial {
     // The taps, in bands of rows.
     let (sampledPixels, sampledIndex) = (sampled, sampleIndex)
     let spreadsIn = spreads
+    let ridgedIn = ridged
     let bandRows = LookupMap.bandRows
     let bandCount = (ink.height + bandRows - 1) / bandRows
     var bands = [TapBand](repeating: TapBand(), count: bandCount)
@@ -343,6 +352,28 @@ public enum ShadedMaterial {
                         continue
                       }
                       let offset = surface == nil ? .zero : spreadsIn[index]
+                      if !ridgedIn.isEmpty && ridgedIn[index], let surface {
+                        // A pixel across a ridge: a group per dent, weighted by its share.
+                        let x = ink.x + column
+                        let y = ink.y + row
+                        let slope =
+                          height.slopes[(y - region.y) * region.width + (x - region.x)]
+                        let parts = surface.normalOffset(x: x, y: y)
+                        for k in 0..<parts.partCount {
+                          let part = parts.parts[k]
+                          let n = normal(
+                            slope: slope, scale: scale,
+                            tilt: SIMD2(part.x, part.y) + view(x, y))
+                          band.appendGroup(
+                            weight: part.z,
+                            at: lookup(n, width: shadingWidth, height: shadingHeight),
+                            du: .zero, dv: .zero, maxTaps: 12,
+                            spread: SIMD2(offset.x, offset.y) * texelsPerNormal,
+                            rough: offset.z * texelsPerNormal.x)
+                        }
+                        band.groupCounts.append(UInt8(band.groupWeights.count - before))
+                        continue
+                      }
                       band.appendGroup(
                         weight: 1, at: uv.buffer[index], du: du, dv: dv, maxTaps: 12,
                         spread: SIMD2(offset.x, offset.y) * texelsPerNormal,

@@ -65,10 +65,14 @@ struct ValueNoise: Sendable, Equatable {
 /// segment of normals the pixel spreads along (a brushed surface's, across its grain), and
 /// how far its normals spread in every direction (a rough or dented surface's), all in
 /// normal units (the x, y of an unnormalized normal).
-struct NormalOffset: Sendable, Equatable {
+struct NormalOffset: Sendable {
   var tilt: SIMD2<Float> = .zero
   var spread: SIMD2<Float> = .zero
   var rough: Float = 0
+  /// Where the pixel straddles a ridge (hammered dents meeting), its parts: each part's
+  /// tilt (x, y) and its share of the pixel (z), `partCount` of them (0: one part, `tilt`).
+  var parts = InlineArray<4, SIMD3<Float>>(repeating: .zero)
+  var partCount = 0
 }
 
 /// The material's procedural detail as the compositor draws it: brushed lines, hammered
@@ -110,15 +114,25 @@ struct SurfaceDetail: Sendable, Equatable {
       offset.tilt = brushing.across * b.tilt
       offset.spread = brushing.across * b.spread
     }
+    var hammerTilt = SIMD2<Float>.zero
     if let hammer {
       let h = hammer.normalOffset(x: x, y: y)
+      hammerTilt = h.tilt
       offset.tilt += h.tilt
       offset.rough += h.rough
+      offset.partCount = h.partCount
+      offset.parts = h.parts
     }
     if let sand {
       let s = sand.normalOffset(x: x, y: y)
       offset.tilt += s.tilt
       offset.rough += s.rough
+    }
+    // The other kinds' tilts apply to each part too.
+    let others = offset.tilt - hammerTilt
+    for k in 0..<offset.partCount {
+      let part = offset.parts[k]
+      offset.parts[k] = SIMD3(SIMD2(part.x, part.y) + others, part.z)
     }
     return offset
   }
@@ -156,48 +170,108 @@ struct Hammering: Sendable, Equatable {
     noise = ValueNoise(seed: detail.seed, salt: 1)
   }
 
-  /// The tilt at canvas point `p` (minus the dent's slope) and the tilt's change per pixel.
+  /// The tilt at canvas point `p`.
   @inline(__always)
   func tilt(at p: SIMD2<Float>) -> SIMD2<Float> {
     let q = p / size
-    let (ci, cj) = (Int32(clamping: Int(q.x.rounded(.down))), Int32(clamping: Int(q.y.rounded(.down))))
-    var deepest: Float = 0
-    var best = SIMD2<Float>.zero
+    var dents = Dents()
+    gather(around: q, into: &dents)
+    return tilt(at: q, among: dents)
+  }
+
+  /// The dents of the 3 x 3 cells around a point (in cell units): centers and radii.
+  struct Dents {
+    /// Per dent: its center's x, y and its radius.
+    var dents = InlineArray<9, SIMD3<Float>>(repeating: SIMD3(0, 0, 1))
+  }
+
+  /// Fills `dents` with the dents that can reach the cell of `q` (cell units).
+  @inline(__always)
+  func gather(around q: SIMD2<Float>, into dents: inout Dents) {
+    let (ci, cj) = (
+      Int32(clamping: Int(q.x.rounded(.down))), Int32(clamping: Int(q.y.rounded(.down)))
+    )
+    var k = 0
     for dj in Int32(-1)...1 {
       for di in Int32(-1)...1 {
         let (i, j) = (ci &+ di, cj &+ dj)
         // The dent's center (jittered within its cell) and radius, in cells.
-        let center = SIMD2(
-          Float(i) + 0.15 + 0.7 * noise.unit(i, j, 0), Float(j) + 0.15 + 0.7 * noise.unit(i, j, 1))
-        let radius = 0.7 + 0.3 * noise.unit(i, j, 2)
-        let d = q - center
-        let r2 = (d * d).sum() / (radius * radius)
-        guard r2 < 1 else { continue }
-        // Depth (in units of tilt * radius / 2) times the dish's profile.
-        let depth = (1 - r2) * radius
-        if depth > deepest {
-          deepest = depth
-          // The dish rises toward its rim: the normal leans toward its center.
-          best = -d / radius
-        }
+        dents.dents[k] = SIMD3(
+          Float(i) + 0.15 + 0.7 * noise.unit(i, j, 0), Float(j) + 0.15 + 0.7 * noise.unit(i, j, 1),
+          0.7 + 0.3 * noise.unit(i, j, 2))
+        k += 1
       }
     }
-    return best * tilt
   }
 
-  /// Pixel (`x`, `y`)'s tilt, averaged over 2 x 2 points, and how far its normals spread:
-  /// the dish's own change across the pixel and the points' differences (a ridge).
+  /// The tilt at `q` (cell units) from the deepest of `dents` there: a dish rises toward
+  /// its rim, so the normal leans toward its center, by `tilt` at the rim.
   @inline(__always)
-  func normalOffset(x: Int, y: Int) -> (tilt: SIMD2<Float>, rough: Float) {
-    let (fx, fy) = (Float(x), Float(y))
-    let t0 = tilt(at: SIMD2(fx + 0.25, fy + 0.25))
-    let t1 = tilt(at: SIMD2(fx + 0.75, fy + 0.25))
-    let t2 = tilt(at: SIMD2(fx + 0.25, fy + 0.75))
-    let t3 = tilt(at: SIMD2(fx + 0.75, fy + 0.75))
-    let mean = (t0 + t1 + t2 + t3) * 0.25
-    @inline(__always) func squared(_ d: SIMD2<Float>) -> Float { ((d - mean) * (d - mean)).sum() }
-    let deviation = max(max(squared(t0), squared(t1)), max(squared(t2), squared(t3)))
-    return (mean, 0.5 * tilt / size + deviation.squareRoot())
+  func tilt(at q: SIMD2<Float>, among dents: Dents) -> SIMD2<Float> {
+    tiltAndDent(at: q, among: dents).tilt
+  }
+
+  /// `tilt(at:among:)` and which dent gives it (9: none).
+  @inline(__always)
+  func tiltAndDent(at q: SIMD2<Float>, among dents: Dents) -> (tilt: SIMD2<Float>, dent: Int) {
+    var deepest: Float = 0
+    var winner = 9
+    var best = SIMD2<Float>.zero
+    for k in 0..<9 {
+      let dent = dents.dents[k]
+      let radius = dent.z
+      let d = q - SIMD2(dent.x, dent.y)
+      let r2 = (d * d).sum() / (radius * radius)
+      guard r2 < 1 else { continue }
+      // Depth (in units of tilt * size / 2) of the dish's profile.
+      let depth = (1 - r2) * radius
+      if depth > deepest {
+        deepest = depth
+        winner = k
+        best = -d / radius
+      }
+    }
+    return (best * tilt, winner)
+  }
+
+  /// Pixel (`x`, `y`)'s tilt, averaged over 4 x 4 points, and how far its normals spread
+  /// (the dish's change across the pixel); where the points fall in more than one dent (a
+  /// ridge), the pixel's parts: each dent's mean tilt and share.
+  @inline(__always)
+  func normalOffset(x: Int, y: Int) -> (
+    tilt: SIMD2<Float>, rough: Float, parts: InlineArray<4, SIMD3<Float>>, partCount: Int
+  ) {
+    var dents = Dents()
+    let corner = SIMD2(Float(x), Float(y))
+    gather(around: (corner + 0.5) / size, into: &dents)
+    // Per dent (and none, 9): the sum of its points' tilts and their count.
+    var sums = InlineArray<10, SIMD3<Float>>(repeating: .zero)
+    for j in 0..<4 {
+      for i in 0..<4 {
+        let p = corner + SIMD2(Float(i) + 0.5, Float(j) + 0.5) * 0.25
+        let (t, dent) = tiltAndDent(at: p / size, among: dents)
+        sums[dent] += SIMD3(t, 1)
+      }
+    }
+    var total = SIMD2<Float>.zero
+    var parts = InlineArray<4, SIMD3<Float>>(repeating: .zero)
+    var count = 0
+    for k in 0..<10 where sums[k].z > 0 {
+      let sum = sums[k]
+      total += SIMD2(sum.x, sum.y)
+      let part = SIMD3(SIMD2(sum.x, sum.y) / sum.z, sum.z / 16)
+      if count < 4 {
+        parts[count] = part
+        count += 1
+      } else {
+        // A fifth dent in one pixel (dents far smaller than a pixel): merged into the last.
+        let last = parts[3]
+        let share = last.z + part.z
+        parts[3] = SIMD3(
+          (SIMD2(last.x, last.y) * last.z + SIMD2(part.x, part.y) * part.z) / share, share)
+      }
+    }
+    return (total / 16, 0.5 * tilt / size, parts, count > 1 ? count : 0)
   }
 }
 

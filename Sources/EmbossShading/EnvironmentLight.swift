@@ -23,7 +23,20 @@ extension Environment {
     let belowBand = band > 0 ? smoothstep(-band - soft, -band + soft, elevation) : 0
     let groundColor = ground + (self.band - ground) * belowBand
     color = groundColor + (skyColor - groundColor) * up
+    // A direction below and behind the surface (a steep lower slope's reflection, r.z < 0)
+    // would climb back to the horizon behind the plate and draw a bright line along the
+    // foot of every dark lower bevel; the plate and the floor in front of it are what such
+    // a slope sees, so the ground continues there.
     var total = color
+    // (The view is +z, so the normal's direction across the picture is r's: the weight
+    // turns on for normals pointing down, fading out toward the sides, where the horizon
+    // wraps around the ball as before.)
+    if r.z < 0 && r.y < 0 {
+      let across = (r.x * r.x + r.y * r.y).squareRoot()
+      let down = across > 1e-6 ? -r.y / across : 1
+      let behind = smoothstep(0, 0.35, -r.z) * smoothstep(0.35, 0.75, down)
+      total = color + (ground - color) * behind
+    }
     for box in boxes { total += box.radiance(r, soft: soft) }
     return total
   }

@@ -87,6 +87,61 @@ final class MaterialLoaderTests: XCTestCase {
     XCTAssertEqual(scaled.shadow.softness, 2)
   }
 
+  /// A plate: its surface starts from the letters', its detail from none; its errors are
+  /// located under `plate.`; `--set plate.surface.KEY` and `plate.detail.KEY` make one.
+  func testPlateSection() throws {
+    var sink = DiagnosticSink()
+    let spec = try XCTUnwrap(
+      MaterialLoader.parse(
+        yaml:
+          "surface:\n  shininess: 77\nplate:\n  surface:\n    base: \"#808080\"\n  detail:\n    grain: 0.5\n",
+        file: "x.yaml", library: library, sink: &sink))
+    XCTAssertEqual(sink.diagnostics, [])
+    let plate = try XCTUnwrap(spec.plate)
+    XCTAssertEqual(plate.surface.shininess, 77)
+    XCTAssertEqual(plate.surface.base.x, 0.2158605, accuracy: 1e-4)
+    XCTAssertEqual(plate.detail.grain, 0.5)
+    XCTAssertEqual(plate.detail.brushed, 0)
+    XCTAssertNil(MaterialSpec.builtIn.plate)
+    XCTAssertEqual(
+      errors("plate:\n  surface:\n    shininess: 0\n  detail:\n    grian: 1\n  colour: 2\n"),
+      [
+        "test.yaml:3:16: error: \"plate.surface.shininess\": must be in 1...2048, got 0",
+        "test.yaml:5:5: error: \"plate.detail.grian\": unknown key; did you mean \"grain\"?",
+        "test.yaml:6:3: error: \"plate.colour\": unknown key (known keys: surface, detail)",
+      ])
+    let base = try Fixtures.material()
+    let set = try MaterialLoader.apply(
+      settings: ["plate.detail.brushed=0.4", "plate.surface.metallic=0"], to: base)
+    XCTAssertEqual(set.plate?.detail.brushed, 0.4)
+    XCTAssertEqual(set.plate?.surface.metallic, 0)
+    XCTAssertEqual(set.plate?.surface.base, base.surface.base)
+    XCTAssertThrowsError(try MaterialLoader.apply(settings: ["plate.detail.grain=2"], to: base)) {
+      XCTAssertEqual(
+        "\($0)", "--set:1:20: error: \"plate.detail.grain\": must be in 0...1, got 2")
+    }
+    XCTAssertThrowsError(try MaterialLoader.apply(settings: ["plate.shine=2"], to: base)) {
+      XCTAssertTrue("\($0)".hasPrefix("--set:1:1: error: \"plate.shine\": not a key"), "\($0)")
+    }
+    // The plate's lengths scale with the text.
+    let scaled = try set.replacing(
+      plate: .some(
+        PlateSpec(surface: base.surface, detail: try DetailSpec(brushed: 0.5, brushedWidth: 2))))
+    XCTAssertEqual(scaled.scalingRelief(by: 3).plate?.detail.brushedWidth, 6)
+  }
+
+  /// The camera: 0 (infinitely far) unless given, a length that scales with the text.
+  func testCameraSection() throws {
+    XCTAssertFalse(MaterialSpec.builtIn.camera.isFinite)
+    let base = try Fixtures.material()
+    let set = try MaterialLoader.apply(settings: ["camera.distance=800"], to: base)
+    XCTAssertEqual(set.camera.distance, 800)
+    XCTAssertEqual(set.scalingRelief(by: 2).camera.distance, 1600)
+    XCTAssertEqual(
+      errors("camera:\n  distance: -1\n"),
+      ["test.yaml:2:13: error: \"camera.distance\": must be in 0...100000, got -1"])
+  }
+
   func testNaNAndInfinityAreRefused() throws {
     XCTAssertEqual(
       errors("surface:\n  ambient: .nan\n"),

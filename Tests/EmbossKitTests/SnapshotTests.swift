@@ -165,6 +165,34 @@ final class SnapshotTests: XCTestCase {
     assertSnapshot(
       of: try render(set: "occlusion.strength=0.8"), as: .png(), named: "occlusion.strength=0.8")
   }
+
+  /// Hammered dents, a sandblasted grain, wood grain and speckle on a plate, a camera at a
+  /// finite distance, and a see-through background.
+  func testSurfaceDetailPlateAndCamera() throws {
+    func material(_ settings: [String]) throws -> MaterialSpec {
+      try MaterialLoader.apply(settings: settings, to: try Fixtures.material())
+    }
+    assertSnapshot(
+      of: try render(set: "detail.hammered=0.7"), as: .png(), named: "detail.hammered=0.7")
+    assertSnapshot(
+      of: try render(set: "detail.sandblasted=0.8"), as: .png(), named: "detail.sandblasted=0.8")
+    assertSnapshot(
+      of: try render(
+        base: try material([
+          "detail.grain=0.8", "plate.detail.grain=0.8", "relief.direction=lowered",
+          "surface.base=#b27a48",
+        ])), as: .png(), named: "grain-plate-lowered")
+    assertSnapshot(
+      of: try render(
+        base: try material([
+          "detail.speckle=0.7", "plate.surface.base=#8d8a84", "plate.detail.speckle=0.7",
+          "shadow.opacity=0.7",
+        ])), as: .png(), named: "speckle-plate-shadow")
+    assertSnapshot(
+      of: try render(set: "camera.distance=300"), as: .png(), named: "camera.distance=300")
+    assertSnapshot(
+      of: try render(set: "background=#20406080"), as: .png(), named: "background-translucent")
+  }
 }
 
 final class DeterminismTests: XCTestCase {
@@ -174,12 +202,17 @@ final class DeterminismTests: XCTestCase {
     let resources = Fixtures.resources
     var outputs: [Data] = []
     for threads in [1, 2, 7] {
-      // With a shadow and brushed lines, whose stages have bands of their own.
+      // With a shadow, brushed lines, every other kind of detail, a plate and a camera, whose
+      // stages have bands of their own.
       let job = RenderJob(
         mask: .text(
           TextMask(
             text: "Same\nbytes\nacross\nbands", style: TextStyle(pixelSize: 40, lineHeight: 5.5))),
-        settings: ["shadow.opacity=0.7", "detail.brushed=0.5"].map(MaterialSetting.init(set:)),
+        settings: [
+          "shadow.opacity=0.7", "detail.brushed=0.5", "detail.hammered=0.4",
+          "detail.sandblasted=0.3", "detail.grain=0.5", "detail.speckle=0.5",
+          "plate.detail.brushed=0.6", "plate.detail.speckle=0.4", "camera.distance=400",
+        ].map(MaterialSetting.init(set:)),
         output: OutputPlan(image: "-"), parallelism: Parallelism(threads: threads))
       let output = try job.run(resources: resources)
       XCTAssertGreaterThan(output.result.image.height, 3 * 256)

@@ -1,0 +1,159 @@
+import EmbossKit
+import XCTest
+
+@testable import EmbossCompositing
+
+/// Procedural detail: nothing without it, the same pattern for a seed and another for
+/// another seed, the same pattern at four times the size with four times the lengths, and
+/// tilts and tints within their bounds.
+final class SurfaceDetailTests: XCTestCase {
+  func detail(_ change: (inout DetailSpec.Values) -> Void) throws -> DetailSpec {
+    var v = DetailSpec.Values()
+    change(&v)
+    return try DetailSpec(v)
+  }
+
+  func testNoDetailIsNone() throws {
+    XCTAssertNil(SurfaceDetail(.none, base: SIMD3(repeating: 0.5)))
+    XCTAssertFalse(DetailSpec.none.isVisible)
+    let grain = try detail { $0.grain = 0.5 }
+    XCTAssertTrue(grain.colors)
+    XCTAssertFalse(grain.tiltsNormals)
+    let hammered = try detail { $0.hammered = 0.5 }
+    XCTAssertTrue(hammered.tiltsNormals)
+    XCTAssertFalse(hammered.colors)
+  }
+
+  func testHammeredDentsAreDishesThatMeetInRidges() throws {
+    let spec = try detail {
+      $0.hammered = 1
+      $0.hammeredSize = 10
+      $0.seed = 4
+    }
+    let hammer = try XCTUnwrap(Hammering(spec))
+    let large = try XCTUnwrap(Hammering(try detail {
+      $0.hammered = 1
+      $0.hammeredSize = 40
+      $0.seed = 4
+    }))
+    let other = try XCTUnwrap(Hammering(try detail {
+      $0.hammered = 1
+      $0.hammeredSize = 10
+      $0.seed = 5
+    }))
+    var differs = 0
+    var ridges = 0
+    for i in 0..<900 {
+      let p = SIMD2(Float(i % 30) * 1.7 + 0.3, Float(i / 30) * 1.9 + 0.2)
+      let t = hammer.tilt(at: p)
+      // At most the rim's tilt.
+      XCTAssertLessThanOrEqual((t * t).sum().squareRoot(), hammer.tilt * 1.0001)
+      // The same dents at four times the size (tilts are slopes: the same).
+      let t4 = large.tilt(at: p * 4)
+      XCTAssertEqual(t.x, t4.x, accuracy: 1e-4)
+      XCTAssertEqual(t.y, t4.y, accuracy: 1e-4)
+      if other.tilt(at: p) != t { differs += 1 }
+      // Across a ridge the tilt jumps; inside a dish it changes by tilt / size a pixel.
+      let step = hammer.tilt(at: p + SIMD2(0.25, 0)) - t
+      if (step * step).sum().squareRoot() > 0.2 * hammer.tilt { ridges += 1 }
+    }
+    XCTAssertGreaterThan(differs, 800)
+    XCTAssertGreaterThan(ridges, 5)
+    XCTAssertLessThan(ridges, 200)
+    // Inside a dish, the normal leans toward its center: the tilt changes sign across it.
+    let offset = hammer.normalOffset(x: 3, y: 7)
+    XCTAssertGreaterThanOrEqual(offset.rough, 0.5 * hammer.tilt / hammer.size)
+  }
+
+  func testGrainAndSpeckleTintWithinTheirColors() throws {
+    let base = SIMD3<Float>(0.4, 0.2, 0.1)
+    let spec = try detail {
+      $0.grain = 1
+      $0.grainSpacing = 6
+      $0.grainColor = SIMD3(0.1, 0.05, 0.02)
+      $0.seed = 2
+    }
+    let grain = try XCTUnwrap(WoodGrain(spec, base: base))
+    let large = try XCTUnwrap(WoodGrain(try detail {
+      $0.grain = 1
+      $0.grainSpacing = 24
+      $0.grainColor = SIMD3(0.1, 0.05, 0.02)
+      $0.seed = 2
+    }, base: base))
+    var darkest: Float = 1
+    var lightest: Float = 0
+    var alongChange: Float = 0
+    var acrossChange: Float = 0
+    for i in 0..<900 {
+      let p = SIMD2(Float(i % 30) * 2.3 + 1, Float(i / 30) * 2.9 + 1)
+      let t = grain.tint(at: p)
+      // Between the wood's color (1) and the grain's (0.25 of it).
+      XCTAssertGreaterThanOrEqual(t.x, 0.25 - 1e-5)
+      XCTAssertLessThanOrEqual(t.x, 1 + 1e-5)
+      XCTAssertEqual(t.x, large.tint(at: p * 4).x, accuracy: 1e-3)
+      darkest = min(darkest, t.x)
+      lightest = max(lightest, t.x)
+      // Lines run along the grain (0 degrees: horizontal).
+      alongChange += abs(grain.tint(at: p + SIMD2(1, 0)).x - t.x)
+      acrossChange += abs(grain.tint(at: p + SIMD2(0, 1)).x - t.x)
+    }
+    XCTAssertLessThan(darkest, 0.5)
+    XCTAssertGreaterThan(lightest, 0.9)
+    XCTAssertLessThan(alongChange * 2, acrossChange)
+
+    let speckle = try XCTUnwrap(
+      Speckle(try detail {
+        $0.speckle = 1
+        $0.speckleColor = SIMD3(repeating: 0.05)
+      }, base: SIMD3(repeating: 0.5)))
+    var dark = 0
+    var light = 0
+    for i in 0..<2500 {
+      let t = speckle.tint(at: SIMD2(Float(i % 50) + 0.5, Float(i / 50) + 0.5)).x
+      if t < 0.5 { dark += 1 }
+      if t > 1.2 { light += 1 }
+      XCTAssertGreaterThan(t, 0.05)
+      XCTAssertLessThan(t, 1.7)
+    }
+    // Flecks, not a wash: a few percent of the surface each.
+    XCTAssertGreaterThan(dark, 25)
+    XCTAssertLessThan(dark, 800)
+    XCTAssertGreaterThan(light, 25)
+    XCTAssertLessThan(light, 800)
+  }
+
+  func testSandblastingSpreadsEveryWay() throws {
+    let sand = try XCTUnwrap(Sandblasting(try detail { $0.sandblasted = 1 }))
+    let offset = sand.normalOffset(x: 5, y: 9)
+    XCTAssertEqual(offset.rough, 0.3, accuracy: 1e-6)
+    XCTAssertLessThanOrEqual(abs(offset.tilt.x), 0.3 * 0.2 + 1e-6)
+  }
+
+  /// A see-through background, and Porter and Duff's over in straight alpha.
+  func testOverInStraightAlpha() {
+    let top = SIMD4<Float>(1, 0, 0, 0.5)
+    let bottom = SIMD4<Float>(0, 0, 1, 0.5)
+    let out = Backdrop.over(top, bottom)
+    XCTAssertEqual(out.w, 0.75, accuracy: 1e-6)
+    XCTAssertEqual(out.x, 0.5 / 0.75, accuracy: 1e-6)
+    XCTAssertEqual(out.z, 0.25 / 0.75, accuracy: 1e-6)
+    XCTAssertEqual(Backdrop.over(SIMD4(1, 1, 1, 1), bottom), SIMD4(1, 1, 1, 1))
+    XCTAssertEqual(Backdrop.over(.zero, bottom), bottom)
+  }
+
+  /// A plate without detail is one color (the plate ball's center); with a camera it changes
+  /// across the canvas, brighter toward the key light's side of a mirror's ball.
+  func testPlateIsFlatUnlessDetailOrCamera() throws {
+    let material = try Fixtures.material("chrome")
+    let plate = PlateSpec(surface: material.surface)
+    let ball = Pipeline.shadingImage(material: material, size: 128, parallelism: .serial)
+    let flat = Backdrop.plate(plate, ball: ball, width: 40, height: 20, parallelism: .serial)
+    XCTAssertEqual(Set(flat.pixels.map { $0 }).count, 1)
+    let camera = try CameraSpec(distance: 30)
+    let seen = Backdrop.plate(
+      plate, ball: ball, width: 40, height: 20, camera: camera, parallelism: .serial)
+    XCTAssertGreaterThan(Set(seen.pixels.map { $0 }).count, 100)
+    XCTAssertEqual(camera.tilt(at: SIMD2(30, 0)), SIMD2(1, 0))
+    XCTAssertEqual(CameraSpec.orthographic.tilt(at: SIMD2(30, 0)), .zero)
+  }
+}
