@@ -30,8 +30,14 @@ $e render "Brushed" --size 96 --material brushed-steel -o "$out/brushed-steel.pn
 $e render "Shadow" --size 96 --material gold --set shadow.opacity=0.75 \
   --set 'background="#d8d2c4"' -o "$out/shadow.png"
 $e render "Carved" --size 96 --direction lowered --set shadow.opacity=0.8 -o "$out/shadow-lowered.png"
+$e render "Oak" --size 110 --material wood -o "$out/wood.png"
+$e render "Granite" --size 96 --material stone -o "$out/stone.png"
+$e render "Hammered" --size 96 --material copper --set detail.hammered=0.6 -o "$out/hammered.png"
+$e render "Brass" --size 110 --material brass-sign -o "$out/brass-sign.png"
+$e render "Mercury" --size 96 --material mercury -o "$out/mercury.png"
+$e render "Chrome" --size 96 --material chrome -o "$out/chrome.png"
 $e shading --size 200 -o "$out/shading-default.png"
-$e sheet --text "Aa" -o "$out/sheet.png"
+$e sheet --text "Aa" --columns 6 -o "$out/sheet.png"
 stages=$(mktemp -d)
 trap 'rm -rf "$stages"' EXIT
 $e render "Ag" --size 100 --save-stages "$stages" -o "$out/stages-final.png"
