@@ -20,11 +20,7 @@ public enum Backdrop {
     let detail = SurfaceDetail(plate.detail, base: plate.surface.base)
     let (ballWidth, ballHeight) = (ball.width, ball.height)
     let texelsPerNormal = SIMD2(Float(ballWidth), Float(ballHeight)) * 0.5
-    let center = ShadedMaterial.lookup(SIMD3(0, 0, 1), width: ballWidth, height: ballHeight)
-    let flat = ball.pixels.withUnsafeBufferPointer {
-      RGBAImage.sampleBilinear(
-        $0, width: ballWidth, height: ballHeight, x: center.x, y: center.y)
-    }
+    let flat = centerColor(ball)
     let tilts = (detail?.tilts ?? false) || camera.isFinite
     let pixels = [SIMD4<Float>](unsafeUninitializedCapacity: width * height) { buffer, count in
       let out = SharedPointer(buffer)
@@ -78,6 +74,16 @@ public enum Backdrop {
       count = width * height
     }
     return RGBAImage(width: width, height: height, pixels: pixels)
+  }
+
+  /// The color of a flat face looking straight up in `ball` (its center), opaque.
+  public static func centerColor(_ ball: RGBAImage) -> SIMD4<Float> {
+    let center = ShadedMaterial.lookup(SIMD3(0, 0, 1), width: ball.width, height: ball.height)
+    let c = ball.pixels.withUnsafeBufferPointer {
+      RGBAImage.sampleBilinear(
+        $0, width: ball.width, height: ball.height, x: center.x, y: center.y)
+    }
+    return SIMD4(c.x, c.y, c.z, 1)
   }
 
   /// `picture` (straight alpha, as composited over a transparent background) put over

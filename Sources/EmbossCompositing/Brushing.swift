@@ -62,12 +62,13 @@ struct Brushing: Sendable, Equatable {
   }
 
   /// The lines at canvas point `p`, in -1...1: a line every `width` across the grain, each
-  /// changing slowly along it (over about 40 and 15 widths), as a brush's bristles leave them.
+  /// changing slowly along it (over about 160 and 60 widths), as a brush's bristles leave
+  /// them: long, unbroken lines.
   @inline(__always)
   func lines(at p: SIMD2<Float>) -> Float {
     let t = (p * across).sum() / width
     let u = (p * along).sum() / width
-    return 0.75 * noise(t, u / 40) + 0.25 * noise(2.3 * t + 5.1, u / 15)
+    return 0.75 * noise(t, u / 160) + 0.25 * noise(2.3 * t + 5.1, u / 60)
   }
 
   /// The tilt of pixel (`x`, `y`)'s normal across the grain (along `across`, added to its

@@ -141,15 +141,10 @@ struct SurfaceDetail: Sendable, Equatable {
   /// detail), averaged over the pixel (2 x 2 points).
   @inline(__always)
   func tint(x: Int, y: Int) -> SIMD3<Float> {
-    var sum = SIMD3<Float>.zero
-    for k in 0..<4 {
-      let p = SIMD2(Float(x) + 0.25 + 0.5 * Float(k & 1), Float(y) + 0.25 + 0.5 * Float(k >> 1))
-      var t = SIMD3<Float>(repeating: 1)
-      if let grain { t *= grain.tint(at: p) }
-      if let speckle { t *= speckle.tint(at: p) }
-      sum += t
-    }
-    return sum * 0.25
+    var t = SIMD3<Float>(repeating: 1)
+    if let grain { t *= grain.pixelTint(x: x, y: y) }
+    if let speckle { t *= speckle.pixelTint(x: x, y: y) }
+    return t
   }
 }
 
@@ -299,7 +294,9 @@ struct Sandblasting: Sendable, Equatable {
     let visible = 0.2 * amplitude * min(1, size)
     let p = SIMD2(Float(px) + 0.5, Float(py) + 0.5) / scale
     let t = SIMD2(x(p.x, p.y), y(p.x + 17.3, p.y - 5.1)) * visible
-    return (t, amplitude)
+    // The spread of normals is the same everywhere: the ball is blurred by it once
+    // (`RoughBall`), so it widens no pixel's footprint here.
+    return (t, 0)
   }
 }
 
@@ -331,12 +328,37 @@ struct WoodGrain: Sendable, Equatable {
     rings = ValueNoise(seed: detail.seed, salt: 6)
   }
 
+  /// The grain's waving at (`u`, `v`) (grain units), in lines.
+  @inline(__always)
+  func waving(_ u: Float, _ v: Float) -> Float {
+    figure * (2.2 * warp(u / 22, v / 5) + 0.6 * warp(u / 7 + 31.7, v / 2.5 + 11.2))
+  }
+
+  /// The tint at canvas point `p`.
   @inline(__always)
   func tint(at p: SIMD2<Float>) -> SIMD3<Float> {
     let u = (p * along).sum() / spacing
     let v = (p * across).sum() / spacing
-    let t =
-      v + figure * (2.2 * warp(u / 22, v / 5) + 0.6 * warp(u / 7 + 31.7, v / 2.5 + 11.2))
+    return tint(u: u, v: v, waving: waving(u, v))
+  }
+
+  /// Pixel (`x`, `y`)'s tint, averaged over 2 x 2 points (the waving, which changes over
+  /// many lines, taken once at its center).
+  @inline(__always)
+  func pixelTint(x: Int, y: Int) -> SIMD3<Float> {
+    let center = SIMD2(Float(x) + 0.5, Float(y) + 0.5)
+    let w = waving((center * along).sum() / spacing, (center * across).sum() / spacing)
+    var sum = SIMD3<Float>.zero
+    for k in 0..<4 {
+      let p = center + SIMD2(Float(k & 1) * 0.5 - 0.25, Float(k >> 1) * 0.5 - 0.25)
+      sum += tint(u: (p * along).sum() / spacing, v: (p * across).sum() / spacing, waving: w)
+    }
+    return sum * 0.25
+  }
+
+  @inline(__always)
+  func tint(u: Float, v: Float, waving: Float) -> SIMD3<Float> {
+    let t = v + waving
     let ring = t.rounded(.down)
     let f = t - ring
     // Late wood: darkening toward the ring's end, then a sharp change to the next ring's
@@ -369,12 +391,34 @@ struct Speckle: Sendable, Equatable {
     mottle = ValueNoise(seed: detail.seed, salt: 9)
   }
 
+  /// The tint at canvas point `p`.
   @inline(__always)
   func tint(at p: SIMD2<Float>) -> SIMD3<Float> {
     let q = p / size
-    let d = 0.7 * dark(q.x, q.y) + 0.3 * dark(2.1 * q.x + 9.2, 2.1 * q.y + 4.7)
-    let l = light(q.x * 1.3 + 3.1, q.y * 1.3 - 7.9)
-    let m = mottle(q.x / 14, q.y / 14)
+    return tint(q, mottle: mottle(q.x / 14, q.y / 14))
+  }
+
+  /// Pixel (`x`, `y`)'s tint, averaged over 2 x 2 points (the mottle, fourteen flecks wide,
+  /// taken once at its center).
+  @inline(__always)
+  func pixelTint(x: Int, y: Int) -> SIMD3<Float> {
+    let center = SIMD2(Float(x) + 0.5, Float(y) + 0.5) / size
+    let m = mottle(center.x / 14, center.y / 14)
+    var sum = SIMD3<Float>.zero
+    for k in 0..<4 {
+      let p = SIMD2(Float(x) + 0.25 + 0.5 * Float(k & 1), Float(y) + 0.25 + 0.5 * Float(k >> 1))
+      sum += tint(p / size, mottle: m)
+    }
+    return sum * 0.25
+  }
+
+  @inline(__always)
+  func tint(_ q: SIMD2<Float>, mottle m: Float) -> SIMD3<Float> {
+    // Crystals of mixed sizes: fine flecks and ones about 2.5 times as large.
+    let d = min(
+      0.75 * dark(q.x, q.y) + 0.25 * dark(2.1 * q.x + 9.2, 2.1 * q.y + 4.7),
+      dark(q.x / 2.5 - 13.7, q.y / 2.5 + 6.1) + 0.08)
+    let l = max(light(q.x * 1.3 + 3.1, q.y * 1.3 - 7.9), light(q.x / 2.2 + 8.3, q.y / 2.2 - 1.9) - 0.06)
     let darkAmount = strength * smoothstep(0.3, 0.55, -d)
     let lightAmount = strength * smoothstep(0.4, 0.7, l)
     let t = SIMD3(repeating: 1) + (ratio - SIMD3(repeating: 1)) * darkAmount

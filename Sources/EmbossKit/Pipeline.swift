@@ -129,7 +129,10 @@ public enum Pipeline {
       let key = StageCache.BallKey(
         surface: material.surface, lights: material.lights, environment: material.environment,
         size: material.shadingSize)
-      let wantWhole = input.outputs.contains(.wholeShadingImage)
+      // A sandblasted surface blurs the whole ball, so it is shaded whole.
+      let wantWhole =
+        input.outputs.contains(.wholeShadingImage)
+        || RoughBall.sigma(material.detail, size: material.shadingSize) > 0
       if let cached = cache.ball, cached.key == key,
         cached.whole || (!wantWhole && cached.lookup == lookupKey)
       {
@@ -164,6 +167,14 @@ public enum Pipeline {
       }
     }
 
+    // A sandblasted surface's ball, blurred by its spread of normals.
+    let roughness = RoughBall.sigma(material.detail, size: ball.width)
+    let lookupBall =
+      roughness > 0
+      ? timings.measure("roughness") {
+        RoughBall.blurred(ball, sigma: roughness, parallelism: parallelism)
+      } : ball
+
     // With a plate or a see-through background, the letters and their shadow are made over
     // transparent and then put over it.
     let layered: Bool
@@ -180,7 +191,8 @@ public enum Pipeline {
     case (true, .color(let color)):
       let transparent = timings.measure("composite") {
         ShadedMaterial.composite(
-          map: map, mask: mask, shading: ball, background: .transparent, detail: material.detail,
+          map: map, mask: mask, shading: lookupBall, background: .transparent,
+          detail: material.detail,
           surfaceColor: material.surface.base, parallelism: parallelism)
       }
       shape = transparent
@@ -190,7 +202,7 @@ public enum Pipeline {
     default:
       image = timings.measure("composite") {
         ShadedMaterial.composite(
-          map: map, mask: mask, shading: ball, background: background,
+          map: map, mask: mask, shading: lookupBall, background: background,
           detail: material.detail, surfaceColor: material.surface.base, parallelism: parallelism)
       }
       if input.outputs.contains(.shape) { shape = image }
@@ -211,17 +223,28 @@ public enum Pipeline {
         surface: plate.surface, lights: material.lights, environment: material.environment,
         size: material.shadingSize)
       let plateBall = cache.memo(\.plateBall, key: key) {
-        timings.measure("plate") {
+        timings.measure("plate ball") {
           Pipeline.shadingImage(
             material: (try? material.replacing(surface: plate.surface)) ?? material, cache: cache,
             parallelism: parallelism)
         }
       }
+      let plateRoughness = RoughBall.sigma(plate.detail, size: plateBall.width)
+      let plateLookup =
+        plateRoughness > 0
+        ? RoughBall.blurred(plateBall, sigma: plateRoughness, parallelism: parallelism)
+        : plateBall
       image = timings.measure("plate") {
-        Backdrop.under(
+        // A plate without detail, seen straight on, is one color: only the letters' content
+        // is recomposited over it.
+        guard plate.detail.isVisible || material.camera.isFinite else {
+          return Backdrop.under(
+            image, color: Backdrop.centerColor(plateLookup), parallelism: parallelism)
+        }
+        return Backdrop.under(
           image,
           layer: Backdrop.plate(
-            plate, ball: plateBall, width: image.width, height: image.height,
+            plate, ball: plateLookup, width: image.width, height: image.height,
             camera: material.camera, parallelism: parallelism), parallelism: parallelism)
       }
     } else if layered {
