@@ -6,10 +6,11 @@ import EmbossSupport
 /// surface of its own material and detail, lit in the same room), a picture, or a
 /// see-through color.
 public enum Backdrop {
-  /// The plate over the whole canvas: each pixel the plate's ball looked up by its normal
-  /// (straight up, tilted by the plate's brushed, hammered or sandblasted detail, its
-  /// footprint widened by the detail's spread), tinted by its grain or speckle. Opaque,
-  /// linear light.
+  /// The plate over the whole canvas, opaque, linear light.
+  ///
+  /// Each pixel is the plate's ball looked up by its normal (straight up, tilted by the
+  /// plate's brushed, hammered or sandblasted detail and the camera, its footprint widened by
+  /// the detail's spread), tinted by its grain or speckle.
   ///
   /// `ball` is the plate surface's lit ball under the material's lights (any size).
   public static func plate(
@@ -84,6 +85,110 @@ public enum Backdrop {
         $0, width: ball.width, height: ball.height, x: center.x, y: center.y)
     }
     return SIMD4(c.x, c.y, c.z, 1)
+  }
+
+  /// How a background picture covers the canvas.
+  public enum Fit: String, CaseIterable, Sendable {
+    /// Scaled to cover the whole canvas, centered, the overflow cropped.
+    case fill
+    /// Scaled to fit inside the canvas, centered, the rest the material's background.
+    case fit
+    /// At its own size, repeated from the top left corner.
+    case tile
+  }
+
+  /// A picture behind the letters: linear light, straight alpha, and how it covers the
+  /// canvas.
+  public struct Picture: Sendable, Equatable {
+    /// The picture.
+    public var image: RGBAImage
+    /// How it covers the canvas.
+    public var fit: Fit
+
+    /// A picture covering the canvas as `fit` says.
+    public init(image: RGBAImage, fit: Fit) {
+      self.image = image
+      self.fit = fit
+    }
+  }
+
+  /// The picture as a canvas-sized layer over `background` (straight alpha): scaled as its
+  /// fit says, each canvas pixel the mean of up to 8 x 8 bilinear taps over its footprint in
+  /// the picture (so a large photo shrunk to the canvas does not alias).
+  public static func layer(
+    _ picture: Picture, width: Int, height: Int, background: SIMD4<Float>,
+    parallelism: Parallelism = .allCores
+  ) -> RGBAImage {
+    let source = picture.image
+    let (w, h) = (Float(source.width), Float(source.height))
+    guard source.width > 0, source.height > 0 else {
+      return RGBAImage(width: width, height: height, fill: background)
+    }
+    // Canvas pixels per picture pixel, and where the picture's corner lies on the canvas.
+    let scale: Float
+    switch picture.fit {
+    case .fill: scale = max(Float(width) / w, Float(height) / h)
+    case .fit: scale = min(Float(width) / w, Float(height) / h)
+    case .tile: scale = 1
+    }
+    let origin =
+      picture.fit == .tile
+      ? SIMD2<Float>.zero : (SIMD2(Float(width), Float(height)) - SIMD2(w, h) * scale) * 0.5
+    let taps = min(8, max(1, Int((1 / scale).rounded(.up))))
+    let tile = picture.fit == .tile
+    let pixels = [SIMD4<Float>](unsafeUninitializedCapacity: width * height) { buffer, count in
+      let out = SharedPointer(buffer)
+      source.pixels.withUnsafeBufferPointer { texels in
+        let texels = UnsafeBufferPointerBox(texels)
+        parallelism.forEachBand(height, bandSize: 32) { rows in
+          for y in rows {
+            for x in 0..<width {
+              var sum = SIMD4<Float>.zero
+              for j in 0..<taps {
+                for i in 0..<taps {
+                  let canvas = SIMD2(
+                    Float(x) + (Float(i) + 0.5) / Float(taps),
+                    Float(y) + (Float(j) + 0.5) / Float(taps))
+                  var p = (canvas - origin) / scale
+                  if tile {
+                    p.x = p.x - (p.x / w).rounded(.down) * w
+                    p.y = p.y - (p.y / h).rounded(.down) * h
+                  } else if p.x < 0 || p.y < 0 || p.x >= w || p.y >= h {
+                    continue
+                  }
+                  // Premultiplied, so transparent texels do not darken their neighbours.
+                  let c = sampleClamped(texels.buffer, source.width, source.height, p)
+                  sum += SIMD4(SIMD3(c.x, c.y, c.z) * c.w, c.w)
+                }
+              }
+              let n = Float(taps * taps)
+              // The picture's share of the pixel over the background.
+              let a = sum.w / n
+              let rgb = a > 0 ? SIMD3(sum.x, sum.y, sum.z) / sum.w : .zero
+              out.initialize(y * width + x, to: over(SIMD4(rgb, a), background))
+            }
+          }
+        }
+      }
+      count = width * height
+    }
+    return RGBAImage(width: width, height: height, pixels: pixels)
+  }
+
+  /// Bilinear sample of `texels` at continuous position `p` (pixel centers at half
+  /// integers), clamped to the edge.
+  @inline(__always)
+  static func sampleClamped(
+    _ texels: UnsafeBufferPointer<SIMD4<Float>>, _ width: Int, _ height: Int, _ p: SIMD2<Float>
+  ) -> SIMD4<Float> {
+    let fx = min(max(p.x - 0.5, 0), Float(width - 1))
+    let fy = min(max(p.y - 0.5, 0), Float(height - 1))
+    let (x0, y0) = (Int(fx), Int(fy))
+    let (x1, y1) = (min(x0 + 1, width - 1), min(y0 + 1, height - 1))
+    let (tx, ty) = (fx - Float(x0), fy - Float(y0))
+    let top = texels[y0 * width + x0] * (1 - tx) + texels[y0 * width + x1] * tx
+    let bottom = texels[y1 * width + x0] * (1 - tx) + texels[y1 * width + x1] * tx
+    return top * (1 - ty) + bottom * ty
   }
 
   /// `picture` (straight alpha, as composited over a transparent background) put over

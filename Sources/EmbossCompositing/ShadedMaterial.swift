@@ -118,7 +118,9 @@ public enum ShadedMaterial {
         let squared = (du * du).sum()
         let first = squared > 1e-12 ? du / squared.squareRoot() : SIMD2<Float>(1, 0)
         du += first * (2 * rough)
-        dv += SIMD2(-first.y, first.x) * (2 * rough) * ((dv * SIMD2(-first.y, first.x)).sum() < 0 ? -1 : 1)
+        dv +=
+          SIMD2(-first.y, first.x) * (2 * rough)
+          * ((dv * SIMD2(-first.y, first.x)).sum() < 0 ? -1 : 1)
       }
       var alongSpread = maxTaps
       if spread != .zero {
@@ -219,47 +221,48 @@ public enum ShadedMaterial {
     var uv = [SIMD2<Float>](repeating: .zero, count: ink.width * ink.height)
     // With detail: each ink pixel's spread of normals (a segment's x, y and a radius, in
     // normal units).
-    var spreads = [SIMD3<Float>](repeating: .zero, count: surface == nil ? 0 : ink.width * ink.height)
+    var spreads = [SIMD3<Float>](
+      repeating: .zero, count: surface == nil ? 0 : ink.width * ink.height)
     // With hammered dents: whether each ink pixel straddles a ridge (its parts are found
     // again when its groups are made).
     var ridged = [Bool](
       repeating: false, count: surface?.hammer == nil ? 0 : ink.width * ink.height)
     let region = height.region
     ridged.withUnsafeMutableBufferPointer { ridgedOut in
-    let ridgedOut = SharedPointer(ridgedOut)
-    spreads.withUnsafeMutableBufferPointer { spreadsOut in
-      let spreadsOut = SharedPointer(spreadsOut)
-      uv.withUnsafeMutableBufferPointer { out in
-        let out = SharedPointer(out)
-        height.slopes.withUnsafeBufferPointer { slopes in
-          let slopes = UnsafeBufferPointerBox(slopes)
-          mask.plane.pixels.withUnsafeBufferPointer { coverage in
-            let coverage = UnsafeBufferPointerBox(coverage)
-            parallelism.forEachBand(ink.height, bandSize: 16) { rows in
-              for row in rows {
-                let y = ink.y + row
-                for column in 0..<ink.width {
-                  let x = ink.x + column
-                  guard coverage.buffer[y * mask.width + x] > 0 else { continue }
-                  let slope = slopes.buffer[(y - region.y) * region.width + (x - region.x)]
-                  var n = normal(slope: slope, scale: scale)
-                  if let surface {
-                    let offset = surface.normalOffset(x: x, y: y)
-                    n = normal(slope: slope, scale: scale, tilt: offset.tilt + view(x, y))
-                    spreadsOut[row * ink.width + column] = SIMD3(offset.spread, offset.rough)
-                    if offset.partCount > 0 { ridgedOut[row * ink.width + column] = true }
-                  } else if camera.isFinite {
-                    n = normal(slope: slope, scale: scale, tilt: view(x, y))
+      let ridgedOut = SharedPointer(ridgedOut)
+      spreads.withUnsafeMutableBufferPointer { spreadsOut in
+        let spreadsOut = SharedPointer(spreadsOut)
+        uv.withUnsafeMutableBufferPointer { out in
+          let out = SharedPointer(out)
+          height.slopes.withUnsafeBufferPointer { slopes in
+            let slopes = UnsafeBufferPointerBox(slopes)
+            mask.plane.pixels.withUnsafeBufferPointer { coverage in
+              let coverage = UnsafeBufferPointerBox(coverage)
+              parallelism.forEachBand(ink.height, bandSize: 16) { rows in
+                for row in rows {
+                  let y = ink.y + row
+                  for column in 0..<ink.width {
+                    let x = ink.x + column
+                    guard coverage.buffer[y * mask.width + x] > 0 else { continue }
+                    let slope = slopes.buffer[(y - region.y) * region.width + (x - region.x)]
+                    var n = normal(slope: slope, scale: scale)
+                    if let surface {
+                      let offset = surface.normalOffset(x: x, y: y)
+                      n = normal(slope: slope, scale: scale, tilt: offset.tilt + view(x, y))
+                      spreadsOut[row * ink.width + column] = SIMD3(offset.spread, offset.rough)
+                      if offset.partCount > 0 { ridgedOut[row * ink.width + column] = true }
+                    } else if camera.isFinite {
+                      n = normal(slope: slope, scale: scale, tilt: view(x, y))
+                    }
+                    out[row * ink.width + column] = lookup(
+                      n, width: shadingWidth, height: shadingHeight)
                   }
-                  out[row * ink.width + column] = lookup(
-                    n, width: shadingWidth, height: shadingHeight)
                 }
               }
             }
           }
         }
       }
-    }
     }
     // Sub-sampled pixels of the region that are ink pixels (ink indices), and their index
     // among the height field's sub-sampled pixels.

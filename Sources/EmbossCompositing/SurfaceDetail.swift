@@ -418,7 +418,8 @@ struct Speckle: Sendable, Equatable {
     let d = min(
       0.75 * dark(q.x, q.y) + 0.25 * dark(2.1 * q.x + 9.2, 2.1 * q.y + 4.7),
       dark(q.x / 2.5 - 13.7, q.y / 2.5 + 6.1) + 0.08)
-    let l = max(light(q.x * 1.3 + 3.1, q.y * 1.3 - 7.9), light(q.x / 2.2 + 8.3, q.y / 2.2 - 1.9) - 0.06)
+    let l = max(
+      light(q.x * 1.3 + 3.1, q.y * 1.3 - 7.9), light(q.x / 2.2 + 8.3, q.y / 2.2 - 1.9) - 0.06)
     let darkAmount = strength * smoothstep(0.3, 0.55, -d)
     let lightAmount = strength * smoothstep(0.4, 0.7, l)
     let t = SIMD3(repeating: 1) + (ratio - SIMD3(repeating: 1)) * darkAmount

@@ -8,6 +8,9 @@ public struct RenderInput: Sendable {
   public var material: MaterialSpec
   /// A picture used as the lit ball instead of the material's (`--shading-image`).
   public var shadingImage: RGBAImage?
+  /// A picture behind the letters instead of the material's plate or background
+  /// (`--background-image`).
+  public var backdrop: Backdrop.Picture?
   /// What to make beyond the picture.
   public var outputs: RenderOutputs
   /// Threads; the result does not depend on it.
@@ -16,8 +19,10 @@ public struct RenderInput: Sendable {
   /// A render of `mask` in `material`; see each property for the others.
   public init(
     mask: CoverageMask, material: MaterialSpec, shadingImage: RGBAImage? = nil,
-    outputs: RenderOutputs = [], parallelism: Parallelism = .allCores
+    backdrop: Backdrop.Picture? = nil, outputs: RenderOutputs = [],
+    parallelism: Parallelism = .allCores
   ) {
+    self.backdrop = backdrop
     self.mask = mask
     self.material = material
     self.shadingImage = shadingImage
@@ -180,7 +185,7 @@ public enum Pipeline {
     let layered: Bool
     switch material.background {
     case .translucent: layered = true
-    default: layered = material.plate != nil
+    default: layered = material.plate != nil || input.backdrop != nil
     }
     let background = layered ? Background.transparent : material.background
     // With the shape wanted too, it is composited (over transparent) and the picture made
@@ -218,7 +223,17 @@ public enum Pipeline {
           parallelism: parallelism)
       }
     }
-    if let plate = material.plate {
+    if let backdrop = input.backdrop {
+      // A picture behind the letters, over the material's background where it leaves any.
+      image = timings.measure("background picture") {
+        Backdrop.under(
+          image,
+          layer: Backdrop.layer(
+            backdrop, width: image.width, height: image.height,
+            background: material.background.rgba, parallelism: parallelism),
+          parallelism: parallelism)
+      }
+    } else if let plate = material.plate {
       let key = StageCache.BallKey(
         surface: plate.surface, lights: material.lights, environment: material.environment,
         size: material.shadingSize)

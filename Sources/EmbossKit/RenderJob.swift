@@ -358,6 +358,10 @@ public struct RenderJob: Sendable {
   public var settings: [MaterialSetting]
   /// An external shading image (PNG) replacing the material's lit ball.
   public var shadingImagePath: String?
+  /// A picture behind the letters (`--background-image`), and how it covers the canvas.
+  public var backgroundImagePath: String?
+  /// How the background picture covers the canvas.
+  public var backgroundFit: Backdrop.Fit
   /// The files to make.
   public var output: OutputPlan
   /// How many threads the stages use.
@@ -373,9 +377,12 @@ public struct RenderJob: Sendable {
   public init(
     mask: MaskSource, material: String = Resources.defaultMaterialName,
     settings: [MaterialSetting] = [],
-    shadingImagePath: String? = nil, output: OutputPlan, parallelism: Parallelism = .allCores,
+    shadingImagePath: String? = nil, backgroundImagePath: String? = nil,
+    backgroundFit: Backdrop.Fit = .fill, output: OutputPlan, parallelism: Parallelism = .allCores,
     limits: RenderLimits = .default, inputs: InputSnapshot = InputSnapshot()
   ) {
+    self.backgroundImagePath = backgroundImagePath
+    self.backgroundFit = backgroundFit
     self.inputs = inputs
     self.mask = mask
     self.material = material
@@ -450,10 +457,20 @@ public struct RenderJob: Sendable {
         try ShadingImage.read(path: path, limits: limits, inputs: inputs)
       }
     }
+    let backdrop = try backgroundImagePath.map { path in
+      try timings.measure("read background") { () throws -> Backdrop.Picture in
+        // The picture, and the canvas-sized layer it becomes (RGBA floats).
+        try limits.check(
+          width: mask.width, height: mask.height, bytesPerPixel: 16,
+          name: "the background picture's layer")
+        let decoded = try PictureCodec.read(path: path, maxPixels: limits.maxPixels, inputs: inputs)
+        return Backdrop.Picture(image: decoded.image, fit: backgroundFit)
+      }
+    }
     let result = Pipeline.render(
       RenderInput(
-        mask: mask, material: spec, shadingImage: shadingImage, outputs: output.outputs,
-        parallelism: parallelism),
+        mask: mask, material: spec, shadingImage: shadingImage, backdrop: backdrop,
+        outputs: output.outputs, parallelism: parallelism),
       cache: cache)
     timings.append(result.timings)
     let files = try output.files(for: result, timings: &timings, parallelism: parallelism)

@@ -340,6 +340,20 @@ extension RenderOption {
       "Sets \(Parameters.shadingSize.key): \(Parameters.shadingSize.help), \(Parameters.shadingSize.range.lowerBound)...\(Parameters.shadingSize.range.upperBound) pixels (default: the material's)."
   )
 
+  /// `--background-image`.
+  public static let backgroundImage = RenderOption(
+    "background-image", value: "file", completion: .files(["png", "jpg", "jpeg", "webp"]),
+    help:
+      "A picture behind the letters (PNG, JPEG or WebP) instead of the material's plate or background color; the letters' shadow falls on it."
+  )
+  /// `--background-fit`.
+  public static let backgroundFit = RenderOption(
+    "background-fit", value: "fit", default: "fill",
+    completion: .choices(Backdrop.Fit.allCases.map(\.rawValue)),
+    help:
+      "How the background picture covers the canvas: fill (scaled to cover it, centered, cropped), fit (scaled to fit inside, centered, the rest the background color) or tile (at its own size, repeated)."
+  )
+
   // MARK: Key light
 
   /// `--light-angle`.
@@ -547,7 +561,8 @@ extension RenderOption {
     textDirection, textCase, noFallback, size, height, capHeight, dpi, mask, maskMode,
     maskThreshold, invertMask, align, letterSpacing, lineHeight, padding, canvas, material, set,
     radius, profile,
-    reliefDepth, scale, soften, direction, background, shadingSize, lightAngle, lightAltitude,
+    reliefDepth, scale, soften, direction, background, backgroundImage, backgroundFit, shadingSize,
+    lightAngle, lightAltitude,
     shadingImage, engrave, dither, threshold, serpentine, gamma, negative, mirror, dotWidth,
     depthMap, depthMapBits, depthMapInvert, svg, cutOffset, cutJoin, cutOuter, cutMinSize,
     cutColor, cutWidth, inkVectors, cutRegion, mesh, meshHeight, meshBase, meshWall, meshPlate,

@@ -153,11 +153,13 @@ public struct RenderRequest: Sendable, Equatable {
       source = .text(mask)
     }
     if let shading = parts.shadingImage { try inputs.read(shading, what: "picture") }
+    if let backdrop = parts.backgroundImage { try inputs.read(backdrop, what: "picture") }
     return ResolvedRequest(
       request: self,
       job: RenderJob(
         mask: source, material: parts.material, settings: parts.settings,
-        shadingImagePath: parts.shadingImage, output: parts.plan, parallelism: parallelism,
+        shadingImagePath: parts.shadingImage, backgroundImagePath: parts.backgroundImage,
+        backgroundFit: parts.backgroundFit, output: parts.plan, parallelism: parallelism,
         limits: parts.limits, inputs: inputs))
   }
 
@@ -285,6 +287,8 @@ extension RenderRequest {
     var material: String
     var settings: [MaterialSetting]
     var shadingImage: String?
+    var backgroundImage: String?
+    var backgroundFit: Backdrop.Fit
     var plan: OutputPlan
     var limits: RenderLimits
 
@@ -421,6 +425,8 @@ extension RenderRequest {
       material = r.string(.material) ?? Resources.defaultMaterialName
       settings = try r.materialSettings(dpi: dpi)
       shadingImage = r.string(.shadingImage)
+      backgroundImage = r.string(.backgroundImage)
+      backgroundFit = try r.choice(.backgroundFit) ?? .fill
 
       // The outputs.
       let (image, format, depth, compression) = try r.picture()
@@ -553,6 +559,7 @@ extension RenderRequest {
       if let textFile, textFile != "-" { inputs.append(("{text-file}", textFile)) }
       if let font, FontCatalog.isPath(font) { inputs.append(("{font}", font)) }
       if let shadingImage { inputs.append(("{shading-image}", shadingImage)) }
+      if let backgroundImage { inputs.append(("{background-image}", backgroundImage)) }
       if FileManager.default.fileExists(atPath: material) {
         inputs.append(("{material}", material))
       }

@@ -219,7 +219,8 @@ extension MaterialLoader {
       }
       let base = spec.plate ?? PlateSpec(surface: spec.surface)
       let errors = reader.sink.errorCount
-      let plate = reader.plate([section: NodeReader.Field(key: Node(section), value: mapping)], over: base)
+      let plate = reader.plate(
+        [section: NodeReader.Field(key: Node(section), value: mapping)], over: base)
       guard reader.sink.errorCount == errors else { return }
       update { () throws(ParameterError) in try spec.replacing(plate: .some(plate)) }
     case ("environment", let key?):

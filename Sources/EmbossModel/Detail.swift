@@ -1,9 +1,10 @@
 import EmbossSupport
 import Foundation
 
-/// Procedural surface detail: brushed lines, hammered dents, a sandblasted grain (each tilting
-/// the surface), and wood grain and stone speckle (each coloring it). Seeded, so every render
-/// of a material has the same pattern, in lengths that scale with the text.
+/// Procedural surface detail, seeded, in lengths that scale with the text.
+///
+/// Brushed lines, hammered dents and a sandblasted grain tilt the surface; wood grain and
+/// stone speckle color it. The seed makes every render of a material draw the same pattern.
 ///
 /// Every value is checked against `Parameters` when the detail is made.
 public struct DetailSpec: Sendable, Equatable, Hashable {
@@ -43,21 +44,37 @@ public struct DetailSpec: Sendable, Equatable, Hashable {
 
   /// The values, every one checked.
   public struct Values: Sendable, Equatable, Hashable {
+    /// See `DetailSpec.brushed`.
     public var brushed = Parameters.detailBrushed.value
+    /// See `DetailSpec.brushedAngle`.
     public var brushedAngle = Parameters.detailBrushedAngle.value
+    /// See `DetailSpec.brushedWidth`.
     public var brushedWidth = Parameters.detailBrushedWidth.value
+    /// See `DetailSpec.hammered`.
     public var hammered = Parameters.detailHammered.value
+    /// See `DetailSpec.hammeredSize`.
     public var hammeredSize = Parameters.detailHammeredSize.value
+    /// See `DetailSpec.sandblasted`.
     public var sandblasted = Parameters.detailSandblasted.value
+    /// See `DetailSpec.sandblastedSize`.
     public var sandblastedSize = Parameters.detailSandblastedSize.value
+    /// See `DetailSpec.grain`.
     public var grain = Parameters.detailGrain.value
+    /// See `DetailSpec.grainSpacing`.
     public var grainSpacing = Parameters.detailGrainSpacing.value
+    /// See `DetailSpec.grainAngle`.
     public var grainAngle = Parameters.detailGrainAngle.value
+    /// See `DetailSpec.grainFigure`.
     public var grainFigure = Parameters.detailGrainFigure.value
+    /// See `DetailSpec.grainColor`.
     public var grainColor = Parameters.detailGrainColor.defaultValue
+    /// See `DetailSpec.speckle`.
     public var speckle = Parameters.detailSpeckle.value
+    /// See `DetailSpec.speckleSize`.
     public var speckleSize = Parameters.detailSpeckleSize.value
+    /// See `DetailSpec.speckleColor`.
     public var speckleColor = Parameters.detailSpeckleColor.defaultValue
+    /// See `DetailSpec.seed`.
     public var seed = Parameters.detailSeed.defaultValue
 
     /// Every value at its default: a smooth, uncolored surface.

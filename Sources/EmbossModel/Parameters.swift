@@ -427,7 +427,8 @@ public enum Parameters {
   /// Wood grain (0: none, 1: strong): long wavy lines of the grain's color across the surface.
   public static let detailGrain = NumberParameter(
     key: "detail.grain", range: 0...1, defaultValue: 0,
-    help: "wood grain (0: none, 1: strong): long wavy lines of the grain's color across the surface")
+    help: "wood grain (0: none, 1: strong): long wavy lines of the grain's color across the surface"
+  )
   /// The `detail.grain-spacing` parameter.
   ///
   /// How far apart the grain's lines are; scales with the text as the radius does.
@@ -503,7 +504,8 @@ public enum Parameters {
   public static let plateSurface = SectionParameter(
     key: "plate.surface", defaultText: "the letters' `surface`", rangeText: "the keys of `surface`",
     help:
-      "a plate the letters stand on (or are cut into), filling the canvas instead of the background: its surface, with the keys of `surface`, starting from the letters' own; lit by the material's lights and environment")
+      "a plate the letters stand on (or are cut into), filling the canvas instead of the background: its surface, with the keys of `surface`, starting from the letters' own; lit by the material's lights and environment"
+  )
   /// The `plate.detail` parameter.
   ///
   /// The plate's procedural detail, with the keys of `detail` (its seed too); none unless
@@ -511,7 +513,8 @@ public enum Parameters {
   public static let plateDetail = SectionParameter(
     key: "plate.detail", defaultText: "none", rangeText: "the keys of `detail`",
     help:
-      "the plate's procedural detail, with the keys of `detail`; none unless given. Giving either plate key puts the letters on a plate")
+      "the plate's procedural detail, with the keys of `detail`; none unless given. Giving either plate key puts the letters on a plate"
+  )
 
   // MARK: Shading
 

@@ -39,6 +39,14 @@ struct ReliefOptions: ParsableArguments {
   @Option(name: .long(.soften), help: .option(.soften)) var soften: String?
   @Option(name: .long(.direction), help: .option(.direction)) var direction: ReliefDirection?
   @Option(name: .long(.background), help: .option(.background)) var background: String?
+  @Option(
+    name: .long(.backgroundImage), help: .option(.backgroundImage),
+    completion: .option(.backgroundImage))
+  var backgroundImage: String?
+  @Option(
+    name: .long(.backgroundFit), help: .option(.backgroundFit),
+    completion: .option(.backgroundFit))
+  var backgroundFit: String?
   @Option(name: .long(.shadingSize), help: .option(.shadingSize)) var shadingSize: String?
 }
 

@@ -171,6 +171,64 @@ final class PictureFormatTests: XCTestCase {
     XCTAssertEqual(try bytes("same.1bit.png"), try bytes("jpg.1bit.png"))
   }
 
+  /// A background picture: fill covers the canvas with the picture (the letters over it),
+  /// tile repeats it at its own size, fit leaves the background color around it; a missing or
+  /// broken one is one error line, exit 1, and nothing written.
+  func testBackgroundPicture() throws {
+    // A 6 x 4 picture: left half red, right half blue.
+    var rgba = [UInt16](repeating: 65535, count: 6 * 4 * 4)
+    for y in 0..<4 {
+      for x in 0..<6 {
+        let i = (y * 6 + x) * 4
+        rgba[i] = x < 3 ? 65535 : 0
+        rgba[i + 1] = 0
+        rgba[i + 2] = x < 3 ? 0 : 65535
+      }
+    }
+    try PNGCodec.encodeRaw(
+      rgba, width: 6, height: 4, channels: 4, bitDepth: 16, compression: 1, pixelsPerMeter: 0,
+      srgb: true
+    ).write(to: URL(fileURLWithPath: path("two.png")))
+    func corners(_ file: String) throws -> (left: [UInt16], right: [UInt16], width: Int) {
+      let s = try PictureCodec.readSamples(path: path(file))
+      let row = (s.height - 1) * s.width * 4
+      let right = row + (s.width - 1) * 4
+      return (Array(s.rgba[row..<(row + 3)]), Array(s.rgba[right..<(right + 3)]), s.width)
+    }
+    for fit in ["fill", "tile", "fit"] {
+      let result = try run([
+        "render", "Ab", "--size", "40", "--background", "#00ff00", "--background-image",
+        "two.png", "--background-fit", fit, "-o", "\(fit).png",
+      ])
+      XCTAssertEqual(result.status, 0, result.stderr)
+    }
+    // fill: the canvas's left edge is red, its right edge blue.
+    let fill = try corners("fill.png")
+    XCTAssertEqual(fill.left, [65535, 0, 0])
+    XCTAssertEqual(fill.right, [0, 0, 65535])
+    // tile: the picture at 1:1 from the top left, so column 0 is red and column 3 blue.
+    let tile = try PictureCodec.readSamples(path: path("tile.png"))
+    let row = (tile.height - 1) * tile.width * 4
+    XCTAssertEqual(Array(tile.rgba[row..<(row + 3)]), [65535, 0, 0])
+    XCTAssertEqual(Array(tile.rgba[(row + 12)..<(row + 15)]), [0, 0, 65535])
+    // fit: the canvas is wider than the picture's 3:2, so its sides are the background.
+    let fit = try corners("fit.png")
+    XCTAssertEqual(fit.left, [0, 65535, 0])
+    XCTAssertEqual(fit.right, [0, 65535, 0])
+    // Errors: one line, exit 1 or 64, an existing output untouched.
+    try Data("keep".utf8).write(to: URL(fileURLWithPath: path("keep.png")))
+    let missing = try run(["render", "x", "--background-image", "none.png", "-o", "keep.png"])
+    XCTAssertEqual(missing.status, 1)
+    XCTAssertEqual(missing.stderr, "error: picture file 'none.png' does not exist\n")
+    let badFit = try run([
+      "render", "x", "--background-image", "two.png", "--background-fit", "cover", "-o",
+      "keep.png",
+    ])
+    XCTAssertEqual(badFit.status, 64)
+    XCTAssertTrue(badFit.stderr.contains("expected fill, fit or tile"), badFit.stderr)
+    XCTAssertEqual(try bytes("keep.png"), Data("keep".utf8))
+  }
+
   func testBrokenJPEGAndWebPAreErrorsNotCrashes() throws {
     XCTAssertEqual(try run(["render", "Broken", "--size", "64", "-o", "ok.jpg"]).status, 0)
     let good = try bytes("ok.jpg")

@@ -22,6 +22,7 @@ final class RequestTableTests: XCTestCase {
       "surface.ambient=0.1", "--radius", "3", "--profile", "linear", "--relief-depth", "1.5x",
       "--soften", "1", "--direction", "lowered", "--background", "#202020", "--shading-size",
       "128", "--light-angle", "-30", "--light-altitude", "40", "--shading-image", "ball.png",
+      "--background-image", "photo.jpg", "--background-fit", "tile",
       "--engrave", "e.png", "--dither", "atkinson", "--threshold", "100", "--no-serpentine",
       "--gamma", "2.2", "--negative", "--mirror", "--dot-width", "0.1mm", "--depth-map", "d.png",
       "--depth-map-bits", "8", "--depth-map-invert", "--svg", "c.svg", "--cut-offset", "-0.5mm",

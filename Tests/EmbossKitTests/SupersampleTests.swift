@@ -204,7 +204,10 @@ final class SupersampleTests: XCTestCase {
         for x in 0..<small.width { everywhere[x, y] = 1 }
       }
       let db = Self.psnr(one, four, over: CoverageMask(plane: everywhere))
-      print(String(format: "plate-%@: 1x against 4x downsampled, PSNR %.2f dB over the canvas", material, db))
+      print(
+        String(
+          format: "plate-%@: 1x against 4x downsampled, PSNR %.2f dB over the canvas", material, db)
+      )
       XCTAssertGreaterThanOrEqual(db, 30, material)
     }
   }

@@ -31,16 +31,20 @@ final class SurfaceDetailTests: XCTestCase {
       $0.seed = 4
     }
     let hammer = try XCTUnwrap(Hammering(spec))
-    let large = try XCTUnwrap(Hammering(try detail {
-      $0.hammered = 1
-      $0.hammeredSize = 40
-      $0.seed = 4
-    }))
-    let other = try XCTUnwrap(Hammering(try detail {
-      $0.hammered = 1
-      $0.hammeredSize = 10
-      $0.seed = 5
-    }))
+    let large = try XCTUnwrap(
+      Hammering(
+        try detail {
+          $0.hammered = 1
+          $0.hammeredSize = 40
+          $0.seed = 4
+        }))
+    let other = try XCTUnwrap(
+      Hammering(
+        try detail {
+          $0.hammered = 1
+          $0.hammeredSize = 10
+          $0.seed = 5
+        }))
     var differs = 0
     var ridges = 0
     for i in 0..<900 {
@@ -74,12 +78,14 @@ final class SurfaceDetailTests: XCTestCase {
       $0.seed = 2
     }
     let grain = try XCTUnwrap(WoodGrain(spec, base: base))
-    let large = try XCTUnwrap(WoodGrain(try detail {
-      $0.grain = 1
-      $0.grainSpacing = 24
-      $0.grainColor = SIMD3(0.1, 0.05, 0.02)
-      $0.seed = 2
-    }, base: base))
+    let large = try XCTUnwrap(
+      WoodGrain(
+        try detail {
+          $0.grain = 1
+          $0.grainSpacing = 24
+          $0.grainColor = SIMD3(0.1, 0.05, 0.02)
+          $0.seed = 2
+        }, base: base))
     var darkest: Float = 1
     var lightest: Float = 0
     var alongChange: Float = 0
@@ -102,10 +108,11 @@ final class SurfaceDetailTests: XCTestCase {
     XCTAssertLessThan(alongChange * 2, acrossChange)
 
     let speckle = try XCTUnwrap(
-      Speckle(try detail {
-        $0.speckle = 1
-        $0.speckleColor = SIMD3(repeating: 0.05)
-      }, base: SIMD3(repeating: 0.5)))
+      Speckle(
+        try detail {
+          $0.speckle = 1
+          $0.speckleColor = SIMD3(repeating: 0.05)
+        }, base: SIMD3(repeating: 0.5)))
     var dark = 0
     var light = 0
     for i in 0..<2500 {
@@ -122,11 +129,35 @@ final class SurfaceDetailTests: XCTestCase {
     XCTAssertLessThan(light, 800)
   }
 
+  /// The grain's spread is the ball's blur (the same everywhere), not each pixel's footprint;
+  /// what is left per pixel is a faint tilt.
   func testSandblastingSpreadsEveryWay() throws {
-    let sand = try XCTUnwrap(Sandblasting(try detail { $0.sandblasted = 1 }))
+    let spec = try detail { $0.sandblasted = 1 }
+    let sand = try XCTUnwrap(Sandblasting(spec))
     let offset = sand.normalOffset(x: 5, y: 9)
-    XCTAssertEqual(offset.rough, 0.3, accuracy: 1e-6)
+    XCTAssertEqual(offset.rough, 0)
     XCTAssertLessThanOrEqual(abs(offset.tilt.x), 0.3 * 0.2 + 1e-6)
+    // A uniform spread of 0.3 each way: sigma 0.3 / sqrt(3) normal units, a normal unit half
+    // of the ball's 256 texels.
+    XCTAssertEqual(
+      RoughBall.sigma(spec, size: 256), 0.3 / Float(3).squareRoot() * 128, accuracy: 1e-3)
+    XCTAssertEqual(RoughBall.sigma(.none, size: 256), 0)
+    // The blur keeps a flat ball flat (at its edges too: it is normalized by the alpha),
+    // spreads a bright texel, and lets no transparent texel darken an opaque one.
+    var ball = RGBAImage(width: 32, height: 32, fill: SIMD4(0.2, 0.2, 0.2, 1))
+    ball[16, 16] = SIMD4(10, 10, 10, 1)
+    for y in 0..<32 { ball[0, y] = .zero }
+    let blurred = RoughBall.blurred(ball, sigma: 3, parallelism: .serial)
+    XCTAssertEqual(blurred[2, 2].x, 0.2, accuracy: 1e-5)
+    XCTAssertEqual(blurred[1, 30].x, 0.2, accuracy: 1e-5)
+    XCTAssertEqual(blurred[0, 5].w, 0)
+    XCTAssertLessThan(blurred[16, 16].x, 2)
+    XCTAssertGreaterThan(blurred[19, 16].x, 0.3)
+    var total: Float = 0
+    for y in 8..<25 {
+      for x in 8..<25 { total += blurred[x, y].x - 0.2 }
+    }
+    XCTAssertEqual(total, 9.8, accuracy: 0.1)
   }
 
   /// A see-through background, and Porter and Duff's over in straight alpha.
