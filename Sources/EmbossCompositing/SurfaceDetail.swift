@@ -371,14 +371,16 @@ struct WoodGrain: Sendable, Equatable {
   }
 }
 
-/// Stone speckle: dark flecks of the speckle's color, lighter flecks, and a faint mottle
-/// over a larger scale.
+/// Stone speckle: a mosaic of crystals, as granite is: the surface split into cells around
+/// jittered points `size` apart (each pixel takes its nearest point's cell), each cell a
+/// mineral drawn by the seed: mostly the stone's own color (a little lighter or darker),
+/// some dark (the speckle's color), some white, some warm (feldspar); a faint mottle over
+/// fourteen cells.
 struct Speckle: Sendable, Equatable {
   let size: Float
   let strength: Float
   let ratio: SIMD3<Float>
-  let dark: ValueNoise
-  let light: ValueNoise
+  let cells: ValueNoise
   let mottle: ValueNoise
 
   init?(_ detail: DetailSpec, base: SIMD3<Float>) {
@@ -386,8 +388,7 @@ struct Speckle: Sendable, Equatable {
     size = detail.speckleSize
     strength = detail.speckle
     ratio = colorRatio(detail.speckleColor, base)
-    dark = ValueNoise(seed: detail.seed, salt: 7)
-    light = ValueNoise(seed: detail.seed, salt: 8)
+    cells = ValueNoise(seed: detail.seed, salt: 7)
     mottle = ValueNoise(seed: detail.seed, salt: 9)
   }
 
@@ -398,8 +399,8 @@ struct Speckle: Sendable, Equatable {
     return tint(q, mottle: mottle(q.x / 14, q.y / 14))
   }
 
-  /// Pixel (`x`, `y`)'s tint, averaged over 2 x 2 points (the mottle, fourteen flecks wide,
-  /// taken once at its center).
+  /// Pixel (`x`, `y`)'s tint, averaged over 2 x 2 points (the mottle taken once at its
+  /// center).
   @inline(__always)
   func pixelTint(x: Int, y: Int) -> SIMD3<Float> {
     let center = SIMD2(Float(x) + 0.5, Float(y) + 0.5) / size
@@ -412,18 +413,42 @@ struct Speckle: Sendable, Equatable {
     return sum * 0.25
   }
 
+  /// The tint at `q` (cell units).
   @inline(__always)
   func tint(_ q: SIMD2<Float>, mottle m: Float) -> SIMD3<Float> {
-    // Crystals of mixed sizes: fine flecks and ones about 2.5 times as large.
-    let d = min(
-      0.75 * dark(q.x, q.y) + 0.25 * dark(2.1 * q.x + 9.2, 2.1 * q.y + 4.7),
-      dark(q.x / 2.5 - 13.7, q.y / 2.5 + 6.1) + 0.08)
-    let l = max(
-      light(q.x * 1.3 + 3.1, q.y * 1.3 - 7.9), light(q.x / 2.2 + 8.3, q.y / 2.2 - 1.9) - 0.06)
-    let darkAmount = strength * smoothstep(0.3, 0.55, -d)
-    let lightAmount = strength * smoothstep(0.4, 0.7, l)
-    let t = SIMD3(repeating: 1) + (ratio - SIMD3(repeating: 1)) * darkAmount
-    return t * (1 + 0.45 * lightAmount + 0.12 * strength * m)
+    let (ci, cj) = (
+      Int32(clamping: Int(q.x.rounded(.down))), Int32(clamping: Int(q.y.rounded(.down)))
+    )
+    var nearest = Float.infinity
+    var cell = (ci, cj)
+    for dj in Int32(-1)...1 {
+      for di in Int32(-1)...1 {
+        let (i, j) = (ci &+ di, cj &+ dj)
+        let center = SIMD2(Float(i) + cells.unit(i, j, 0), Float(j) + cells.unit(i, j, 1))
+        let d = q - center
+        let squared = (d * d).sum()
+        if squared < nearest {
+          nearest = squared
+          cell = (i, j)
+        }
+      }
+    }
+    // The cell's mineral and its own shade.
+    let draw = cells.unit(cell.0, cell.1, 2)
+    let shade = 0.92 + 0.16 * cells.unit(cell.0, cell.1, 3)
+    let one = SIMD3<Float>(repeating: 1)
+    var mineral: SIMD3<Float>
+    if draw < 0.22 {
+      mineral = ratio * (0.8 + 0.4 * cells.unit(cell.0, cell.1, 4))
+    } else if draw < 0.34 {
+      mineral = SIMD3(repeating: 1.45)
+    } else if draw < 0.42 {
+      mineral = SIMD3(1.22, 1.06, 0.98)
+    } else {
+      mineral = one * shade
+    }
+    let t = one + (mineral - one) * strength
+    return t * (1 + 0.1 * strength * m)
   }
 }
 
