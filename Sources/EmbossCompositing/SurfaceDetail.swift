@@ -239,6 +239,17 @@ struct Hammering: Sendable, Equatable {
     var dents = Dents()
     let corner = SIMD2(Float(x), Float(y))
     gather(around: (corner + 0.5) / size, into: &dents)
+    // Inside one dish (the same dent at the pixel's center and its four corners), the tilt
+    // is linear across the pixel: its mean is the center's.
+    let center = tiltAndDent(at: (corner + 0.5) / size, among: dents)
+    var inside = true
+    for k in 0..<4 where inside {
+      let p = corner + SIMD2(Float(k & 1), Float(k >> 1))
+      inside = tiltAndDent(at: p / size, among: dents).dent == center.dent
+    }
+    if inside {
+      return (center.tilt, 0.5 * tilt / size, InlineArray(repeating: .zero), 0)
+    }
     // Per dent (and none, 9): the sum of its points' tilts and their count.
     var sums = InlineArray<10, SIMD3<Float>>(repeating: .zero)
     for j in 0..<4 {
@@ -399,16 +410,46 @@ struct Speckle: Sendable, Equatable {
     return tint(q, mottle: mottle(q.x / 14, q.y / 14))
   }
 
-  /// Pixel (`x`, `y`)'s tint, averaged over 2 x 2 points (the mottle taken once at its
-  /// center).
+  /// Pixel (`x`, `y`)'s tint, averaged over 2 x 2 points (the mottle and the cells near
+  /// the pixel found once, at its center).
   @inline(__always)
   func pixelTint(x: Int, y: Int) -> SIMD3<Float> {
     let center = SIMD2(Float(x) + 0.5, Float(y) + 0.5) / size
     let m = mottle(center.x / 14, center.y / 14)
+    // A pixel is less than a cell across unless the cells are smaller than two pixels;
+    // then each point finds its own.
+    guard size >= 2 else {
+      var sum = SIMD3<Float>.zero
+      for k in 0..<4 {
+        let p = SIMD2(
+          Float(x) + 0.25 + 0.5 * Float(k & 1), Float(y) + 0.25 + 0.5 * Float(k >> 1))
+        sum += tint(p / size, mottle: m)
+      }
+      return sum * 0.25
+    }
+    var points = InlineArray<9, SIMD2<Float>>(repeating: .zero)
+    let (ci, cj) = (
+      Int32(clamping: Int(center.x.rounded(.down))), Int32(clamping: Int(center.y.rounded(.down)))
+    )
+    for k in 0..<9 {
+      let (i, j) = (ci &+ Int32(k % 3) &- 1, cj &+ Int32(k / 3) &- 1)
+      points[k] = SIMD2(Float(i) + cells.unit(i, j, 0), Float(j) + cells.unit(i, j, 1))
+    }
     var sum = SIMD3<Float>.zero
-    for k in 0..<4 {
-      let p = SIMD2(Float(x) + 0.25 + 0.5 * Float(k & 1), Float(y) + 0.25 + 0.5 * Float(k >> 1))
-      sum += tint(p / size, mottle: m)
+    for s in 0..<4 {
+      let q =
+        SIMD2(Float(x) + 0.25 + 0.5 * Float(s & 1), Float(y) + 0.25 + 0.5 * Float(s >> 1)) / size
+      var nearest = Float.infinity
+      var best = 0
+      for k in 0..<9 {
+        let d = q - points[k]
+        let squared = (d * d).sum()
+        if squared < nearest {
+          nearest = squared
+          best = k
+        }
+      }
+      sum += mineral(ci &+ Int32(best % 3) &- 1, cj &+ Int32(best / 3) &- 1, mottle: m)
     }
     return sum * 0.25
   }
@@ -433,19 +474,23 @@ struct Speckle: Sendable, Equatable {
         }
       }
     }
-    // The cell's mineral and its own shade.
-    let draw = cells.unit(cell.0, cell.1, 2)
-    let shade = 0.92 + 0.16 * cells.unit(cell.0, cell.1, 3)
+    return mineral(cell.0, cell.1, mottle: m)
+  }
+
+  /// Cell (`i`, `j`)'s mineral and its own shade, with the mottle.
+  @inline(__always)
+  func mineral(_ i: Int32, _ j: Int32, mottle m: Float) -> SIMD3<Float> {
+    let draw = cells.unit(i, j, 2)
     let one = SIMD3<Float>(repeating: 1)
     var mineral: SIMD3<Float>
     if draw < 0.22 {
-      mineral = ratio * (0.8 + 0.4 * cells.unit(cell.0, cell.1, 4))
+      mineral = ratio * (0.8 + 0.4 * cells.unit(i, j, 4))
     } else if draw < 0.34 {
       mineral = SIMD3(repeating: 1.45)
     } else if draw < 0.42 {
       mineral = SIMD3(1.22, 1.06, 0.98)
     } else {
-      mineral = one * shade
+      mineral = one * (0.92 + 0.16 * cells.unit(i, j, 3))
     }
     let t = one + (mineral - one) * strength
     return t * (1 + 0.1 * strength * m)
