@@ -15,9 +15,11 @@ public enum RoughBall {
     return sand.amplitude / Float(3).squareRoot() * Float(size) * 0.5
   }
 
-  /// `ball` blurred by a Gaussian of `sigma` texels (three box blurs), as a normalized
-  /// convolution weighted by each texel's alpha: the transparent corners outside the disk
-  /// (and the image's edges) add no black to the rim. The alpha stays the ball's.
+  /// `ball` blurred by a Gaussian of `sigma` texels (three box blurs).
+  ///
+  /// A normalized convolution weighted by each texel's alpha: the transparent corners
+  /// outside the disk (and the image's edges) add no black to the rim. The alpha stays the
+  /// ball's.
   public static func blurred(
     _ ball: RGBAImage, sigma: Float, parallelism: Parallelism = .allCores
   ) -> RGBAImage {
