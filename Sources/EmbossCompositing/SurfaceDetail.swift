@@ -382,8 +382,9 @@ struct WoodGrain: Sendable, Equatable {
   }
 }
 
-/// Stone speckle: a mosaic of crystals, as granite is: the surface split into cells around
-/// jittered points `size` apart (each pixel takes its nearest point's cell), each cell a
+/// Stone speckle: a mosaic of crystals, as granite is: the surface split into cells of mixed
+/// sizes around jittered points `size` apart (each pixel takes the cell of its nearest
+/// point, a point's reach grown by its weight), each cell a
 /// mineral drawn by the seed: mostly the stone's own color (a little lighter or darker),
 /// some dark (the speckle's color), some white, some warm (feldspar); a faint mottle over
 /// fourteen cells.
@@ -431,9 +432,11 @@ struct Speckle: Sendable, Equatable {
     let (ci, cj) = (
       Int32(clamping: Int(center.x.rounded(.down))), Int32(clamping: Int(center.y.rounded(.down)))
     )
+    var weights = InlineArray<9, Float>(repeating: 0)
     for k in 0..<9 {
       let (i, j) = (ci &+ Int32(k % 3) &- 1, cj &+ Int32(k / 3) &- 1)
       points[k] = SIMD2(Float(i) + cells.unit(i, j, 0), Float(j) + cells.unit(i, j, 1))
+      weights[k] = weight(i, j)
     }
     var sum = SIMD3<Float>.zero
     for s in 0..<4 {
@@ -443,7 +446,7 @@ struct Speckle: Sendable, Equatable {
       var best = 0
       for k in 0..<9 {
         let d = q - points[k]
-        let squared = (d * d).sum()
+        let squared = (d * d).sum() - weights[k]
         if squared < nearest {
           nearest = squared
           best = k
@@ -467,7 +470,7 @@ struct Speckle: Sendable, Equatable {
         let (i, j) = (ci &+ di, cj &+ dj)
         let center = SIMD2(Float(i) + cells.unit(i, j, 0), Float(j) + cells.unit(i, j, 1))
         let d = q - center
-        let squared = (d * d).sum()
+        let squared = (d * d).sum() - weight(i, j)
         if squared < nearest {
           nearest = squared
           cell = (i, j)
@@ -475,6 +478,14 @@ struct Speckle: Sendable, Equatable {
       }
     }
     return mineral(cell.0, cell.1, mottle: m)
+  }
+
+  /// Cell (`i`, `j`)'s weight: crystals of mixed sizes (a power diagram: a cell reaches as
+  /// far as its squared distance less its weight is the least).
+  @inline(__always)
+  func weight(_ i: Int32, _ j: Int32) -> Float {
+    let u = cells.unit(i, j, 5)
+    return 0.55 * u * u
   }
 
   /// Cell (`i`, `j`)'s mineral and its own shade, with the mottle.
