@@ -339,10 +339,13 @@ struct WoodGrain: Sendable, Equatable {
     rings = ValueNoise(seed: detail.seed, salt: 6)
   }
 
-  /// The grain's waving at (`u`, `v`) (grain units), in lines.
+  /// The grain's waving at (`u`, `v`) (grain units), in lines: the figure, and rings of
+  /// uneven widths.
   @inline(__always)
   func waving(_ u: Float, _ v: Float) -> Float {
-    figure * (2.2 * warp(u / 22, v / 5) + 0.6 * warp(u / 7 + 31.7, v / 2.5 + 11.2))
+    figure
+      * (2.2 * warp(u / 22, v / 5) + 0.6 * warp(u / 7 + 31.7, v / 2.5 + 11.2)
+        + 0.9 * rings(v / 3.7 + 17.3, 7.1))
   }
 
   /// The tint at canvas point `p`.
@@ -378,7 +381,9 @@ struct WoodGrain: Sendable, Equatable {
     let dark = 0.55 + 0.45 * (0.5 + 0.5 * rings(ring * 0.7, 3.3))
     let pore = 0.5 + 0.5 * pores(u / 3, v * 4)
     let amount = strength * min(1, 0.8 * late * dark + 0.2 * pore * pore)
-    return SIMD3(repeating: 1) + (ratio - SIMD3(repeating: 1)) * amount
+    // Broad streaks of lighter and darker wood along the grain.
+    let tone = 1 + 0.16 * strength * warp(u / 45 + 5.3, t / 2.2 - 9.1)
+    return (SIMD3(repeating: 1) + (ratio - SIMD3(repeating: 1)) * amount) * tone
   }
 }
 

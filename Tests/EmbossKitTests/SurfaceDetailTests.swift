@@ -93,9 +93,10 @@ final class SurfaceDetailTests: XCTestCase {
     for i in 0..<900 {
       let p = SIMD2(Float(i % 30) * 2.3 + 1, Float(i / 30) * 2.9 + 1)
       let t = grain.tint(at: p)
-      // Between the wood's color (1) and the grain's (0.25 of it).
-      XCTAssertGreaterThanOrEqual(t.x, 0.25 - 1e-5)
-      XCTAssertLessThanOrEqual(t.x, 1 + 1e-5)
+      // Between the wood's color (1) and the grain's (0.25 of it), give or take the broad
+      // streaks of lighter and darker wood (16%).
+      XCTAssertGreaterThanOrEqual(t.x, 0.25 * 0.84 - 1e-5)
+      XCTAssertLessThanOrEqual(t.x, 1.16 + 1e-5)
       XCTAssertEqual(t.x, large.tint(at: p * 4).x, accuracy: 1e-3)
       darkest = min(darkest, t.x)
       lightest = max(lightest, t.x)
