@@ -20,7 +20,8 @@ struct Brushing: Sendable, Equatable {
   let tilt: Float
   /// The normals' spread across the grain (their x, y) from the brushing itself.
   let spread: Float
-  let seed: UInt32
+  /// The lines' noise (the material's seed, unsalted).
+  let noise: ValueNoise
 
   /// The brushing of `detail`; nil for an unbrushed surface.
   init?(_ detail: DetailSpec) {
@@ -31,34 +32,7 @@ struct Brushing: Sendable, Equatable {
     width = detail.brushedWidth
     tilt = 0.12 * detail.brushed
     spread = 0.2 * detail.brushed
-    seed = UInt32(truncatingIfNeeded: detail.seed) &* 0x9E37_79B9 &+ 0x7F4A_7C15
-  }
-
-  /// A value in -1...1 for lattice point (`i`, `j`).
-  @inline(__always)
-  func lattice(_ i: Int32, _ j: Int32) -> Float {
-    var h = UInt32(bitPattern: i) &* 0x8DA6_B343
-    h ^= UInt32(bitPattern: j) &* 0xD816_3841
-    h ^= seed
-    h ^= h >> 15
-    h = h &* 0x2C1B_3C6D
-    h ^= h >> 12
-    h = h &* 0x297A_2D39
-    h ^= h >> 15
-    return Float(h & 0xFF_FFFF) * (2 / Float(0xFF_FFFF)) - 1
-  }
-
-  /// Value noise at (`t`, `s`): smooth between lattice points one apart.
-  @inline(__always)
-  func noise(_ t: Float, _ s: Float) -> Float {
-    let (ti, si) = (t.rounded(.down), s.rounded(.down))
-    var (ft, fs) = (t - ti, s - si)
-    ft = ft * ft * (3 - 2 * ft)
-    fs = fs * fs * (3 - 2 * fs)
-    let (i, j) = (Int32(truncatingIfNeeded: Int(ti)), Int32(truncatingIfNeeded: Int(si)))
-    let top = lattice(i, j) + (lattice(i &+ 1, j) - lattice(i, j)) * ft
-    let bottom = lattice(i, j &+ 1) + (lattice(i &+ 1, j &+ 1) - lattice(i, j &+ 1)) * ft
-    return top + (bottom - top) * fs
+    noise = ValueNoise(seed: detail.seed, salt: 0)
   }
 
   /// The lines at canvas point `p`, in -1...1: a line every `width` across the grain, each
