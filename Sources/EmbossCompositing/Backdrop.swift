@@ -198,13 +198,10 @@ public enum Backdrop {
   ) -> CanvasImage {
     precondition(layer.width == picture.width && layer.height == picture.height, "layer size")
     let all = PixelRect(x: 0, y: 0, width: picture.width, height: picture.height)
-    let canvas = CanvasImage(
-      width: picture.width, height: picture.height, fill: picture.fill,
-      contentRect: picture.contentRect, content: picture.content)
     return layer.pixels.withUnsafeBufferPointer { layerPixels in
       let layerPixels = UnsafeBufferPointerBox(layerPixels)
       let width = picture.width
-      return canvas.recomposited(over: all, parallelism: parallelism) { p, x, y in
+      return picture.recomposited(over: all, parallelism: parallelism) { p, x, y in
         over(p, layerPixels.buffer[y * width + x])
       }
     }

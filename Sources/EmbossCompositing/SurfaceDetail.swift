@@ -171,7 +171,7 @@ struct Hammering: Sendable, Equatable {
     let q = p / size
     var dents = Dents()
     gather(around: q, into: &dents)
-    return tilt(at: q, among: dents)
+    return tiltAndDent(at: q, among: dents).tilt
   }
 
   /// The dents of the 3 x 3 cells around a point (in cell units): centers and radii.
@@ -199,14 +199,9 @@ struct Hammering: Sendable, Equatable {
     }
   }
 
-  /// The tilt at `q` (cell units) from the deepest of `dents` there: a dish rises toward
-  /// its rim, so the normal leans toward its center, by `tilt` at the rim.
-  @inline(__always)
-  func tilt(at q: SIMD2<Float>, among dents: Dents) -> SIMD2<Float> {
-    tiltAndDent(at: q, among: dents).tilt
-  }
-
-  /// `tilt(at:among:)` and which dent gives it (9: none).
+  /// The tilt at `q` (cell units) from the deepest of `dents` there, and which dent gives it
+  /// (9: none): a dish rises toward its rim, so the normal leans toward its center, by
+  /// `tilt` at the rim.
   @inline(__always)
   func tiltAndDent(at q: SIMD2<Float>, among dents: Dents) -> (tilt: SIMD2<Float>, dent: Int) {
     var deepest: Float = 0
