@@ -25,16 +25,19 @@ public enum Backdrop {
     let tilts = (detail?.tilts ?? false) || camera.isFinite
     let pixels = [SIMD4<Float>](unsafeUninitializedCapacity: width * height) { buffer, count in
       let out = SharedPointer(buffer)
-      ball.pixels.withUnsafeBufferPointer { texels in
-        let texels = UnsafeBufferPointerBox(texels)
+      let maxLevel = tilts ? BallPyramid.maxLevel(width: ballWidth, height: ballHeight) : 0
+      let pyramid = BallPyramid(ball, maxLevel: maxLevel)
+      pyramid.withView { view in
+        let view = UncheckedSendable(view)
         parallelism.forEachBand(height, bandSize: 16) { rows in
           // One row's groups at a time: the lookup map's footprints, walked at once.
-          var band = ShadedMaterial.TapBand()
+          var band = ShadedMaterial.TapBand(maxLevel: maxLevel)
           for y in rows {
             if tilts {
-              band = ShadedMaterial.TapBand()
+              band = ShadedMaterial.TapBand(maxLevel: maxLevel)
               band.groupWeights.reserveCapacity(width)
               band.groupGrids.reserveCapacity(width)
+              band.groupLevels.reserveCapacity(width)
               band.points.reserveCapacity(3 * width)
               for x in 0..<width {
                 var o = detail?.normalOffset(x: x, y: y) ?? NormalOffset()
@@ -48,22 +51,24 @@ public enum Backdrop {
             }
             band.groupWeights.withUnsafeBufferPointer { weights in
               band.groupGrids.withUnsafeBufferPointer { grids in
-                band.points.withUnsafeBufferPointer { points in
-                  ShadedMaterial.TapBand.cellCenters.withUnsafeBufferPointer { centers in
-                    var group = 0
-                    var point = 0
-                    for x in 0..<width {
-                      var color =
-                        tilts
-                        ? ShadedMaterial.inkColor(
-                          groups: 1, group: &group, point: &point, weights: weights,
-                          grids: grids, points: points, centers: centers, ball: texels.buffer,
-                          width: ballWidth, height: ballHeight) : flat
-                      if let detail, detail.tints {
-                        let t = detail.tint(x: x, y: y)
-                        color = SIMD4(color.x * t.x, color.y * t.y, color.z * t.z, 1)
+                band.groupLevels.withUnsafeBufferPointer { levels in
+                  band.points.withUnsafeBufferPointer { points in
+                    ShadedMaterial.TapBand.cellCenters.withUnsafeBufferPointer { centers in
+                      var group = 0
+                      var point = 0
+                      for x in 0..<width {
+                        var color =
+                          tilts
+                          ? ShadedMaterial.inkColor(
+                            groups: 1, group: &group, point: &point, weights: weights,
+                            grids: grids, levels: levels, points: points, centers: centers,
+                            pyramid: view.value) : flat
+                        if let detail, detail.tints {
+                          let t = detail.tint(x: x, y: y)
+                          color = SIMD4(color.x * t.x, color.y * t.y, color.z * t.z, 1)
+                        }
+                        out.initialize(y * width + x, to: SIMD4(color.x, color.y, color.z, 1))
                       }
-                      out.initialize(y * width + x, to: SIMD4(color.x, color.y, color.z, 1))
                     }
                   }
                 }

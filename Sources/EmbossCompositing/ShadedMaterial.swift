@@ -54,6 +54,11 @@ public enum ShadedMaterial {
     /// Rows per band.
     public static let bandRows = 16
 
+    /// The deepest level of the ball's pyramid the footprints read (see `BallPyramid`).
+    public var maxLevel: Int {
+      BallPyramid.maxLevel(width: shadingWidth, height: shadingHeight)
+    }
+
     /// The shading image's pixels the composite reads (row-major over the shading image):
     /// the only ones it needs colored.
     public func texelsRead() -> [Bool] {
@@ -67,16 +72,27 @@ public enum ShadedMaterial {
         c.y0 * shadingWidth + c.x0, c.y0 * shadingWidth + c.x1,
         c.y1 * shadingWidth + c.x0, c.y1 * shadingWidth + c.x1,
       ] { read[t] = true }
+      // A tap on pyramid level k reads four of its texels, each the mean of a block of
+      // 2^k x 2^k ball texels.
+      let sizes = BallPyramid.sizes(
+        width: shadingWidth, height: shadingHeight, maxLevel: maxLevel)
       for band in bands {
         var point = 0
-        for grid in band.groupGrids {
+        for (g, grid) in band.groupGrids.enumerated() {
+          let level = Int(band.groupLevels[g])
+          let (width, height) = sizes[level]
+          let side = 1 << level
+          let scale = 1 / Float(side)
           TapBand.forEachTap(grid, band.points, &point) { p in
             let t = RGBAImage.bilinearTexels(
-              width: shadingWidth, height: shadingHeight, x: p.x, y: p.y)
-            read[t.y0 * shadingWidth + t.x0] = true
-            read[t.y0 * shadingWidth + t.x1] = true
-            read[t.y1 * shadingWidth + t.x0] = true
-            read[t.y1 * shadingWidth + t.x1] = true
+              width: width, height: height, x: p.x * scale, y: p.y * scale)
+            for (x, y) in [(t.x0, t.y0), (t.x1, t.y0), (t.x0, t.y1), (t.x1, t.y1)] {
+              for row in (y * side)..<min((y + 1) * side, shadingHeight) {
+                for column in (x * side)..<min((x + 1) * side, shadingWidth) {
+                  read[row * shadingWidth + column] = true
+                }
+              }
+            }
           }
         }
       }
@@ -86,6 +102,11 @@ public enum ShadedMaterial {
 
   /// One band of rows of a lookup map.
   public struct TapBand: Sendable, Equatable {
+    /// The deepest level of the ball's pyramid (`BallPyramid`) a footprint may read; 0 reads
+    /// the ball alone.
+    public let maxLevel: Int
+    /// Per group: the pyramid level its taps read.
+    public internal(set) var groupLevels: [UInt8] = []
     /// Per pixel of the band's rows: its number of groups (0 where there is no ink), or
     /// `flat` for a pixel of a flat face among flat neighbours (the plateau), which takes
     /// the color at the ball's center and stores no group.
@@ -100,6 +121,11 @@ public enum ShadedMaterial {
     /// Per group, in continuous coordinates of the shading image (see `lookup`): its
     /// footprint's center `p`, then for more than one tap its sides `du` and `dv`.
     public internal(set) var points: [SIMD2<Float>] = []
+
+    /// An empty band whose footprints may read pyramid levels up to `maxLevel`.
+    public init(maxLevel: Int = 0) {
+      self.maxLevel = maxLevel
+    }
 
     /// Appends a group of weight `weight` whose taps cover the parallelogram of center `p`
     /// and sides `du`, `dv` (in texels): one per texel of extent along each side, at most
@@ -137,9 +163,10 @@ public enum ShadedMaterial {
         du = unit * (length + abs(pu) + abs(pv))
         dv = (ou * ou).sum() >= (ov * ov).sum() ? ou : ov
       }
-      let nu = ShadedMaterial.taps(du, maxTaps: alongSpread)
-      let nv = ShadedMaterial.taps(dv, maxTaps: maxTaps)
+      let (level, nu, nv) = ShadedMaterial.footprintTaps(
+        du: du, dv: dv, maxAlong: alongSpread, maxAcross: maxTaps, maxLevel: maxLevel)
       groupWeights.append(weight)
+      groupLevels.append(UInt8(level))
       points.append(p)
       if nu == 1 && nv == 1 {
         groupGrids.append(0)
@@ -281,13 +308,18 @@ public enum ShadedMaterial {
     }
     // Where a flat face looks up its color.
     let center = lookup(SIMD3(0, 0, 1), width: shadingWidth, height: shadingHeight)
+    // The least coverage of a neighbour a footprint takes differences to: the ink's edge
+    // pixels are sub-sampled (their centers may lie outside), unless the field is smooth
+    // (softened: no sub-samples), where every ink pixel's normal is its own.
+    let neighbour: Float = samples.count == 0 ? .leastNonzeroMagnitude : 1
     // The taps, in bands of rows.
     let (sampledPixels, sampledIndex) = (sampled, sampleIndex)
     let spreadsIn = spreads
     let ridgedIn = ridged
     let bandRows = LookupMap.bandRows
     let bandCount = (ink.height + bandRows - 1) / bandRows
-    var bands = [TapBand](repeating: TapBand(), count: bandCount)
+    let maxLevel = BallPyramid.maxLevel(width: shadingWidth, height: shadingHeight)
+    var bands = [TapBand](repeating: TapBand(maxLevel: maxLevel), count: bandCount)
     bands.withUnsafeMutableBufferPointer { bandsOut in
       let bandsOut = SharedPointer(bandsOut)
       uv.withUnsafeBufferPointer { uv in
@@ -299,7 +331,7 @@ public enum ShadedMaterial {
             mask.plane.pixels.withUnsafeBufferPointer { coverage in
               let coverage = UnsafeBufferPointerBox(coverage)
               parallelism.forEachBand(ink.height, bandSize: bandRows) { rows in
-                var band = TapBand()
+                var band = TapBand(maxLevel: maxLevel)
                 // The first sub-sampled pixel at or after the band's first row, and the
                 // first after its last.
                 var next = firstIndex(in: sampledPixels, atOrAfter: rows.lowerBound * ink.width)
@@ -310,6 +342,7 @@ public enum ShadedMaterial {
                 band.groupCounts.reserveCapacity(rows.count * ink.width)
                 band.groupWeights.reserveCapacity(groups)
                 band.groupGrids.reserveCapacity(groups)
+                band.groupLevels.reserveCapacity(groups)
                 band.points.reserveCapacity(groups + groups / 2)
                 for row in rows {
                   for column in 0..<ink.width {
@@ -349,7 +382,7 @@ public enum ShadedMaterial {
                     } else {
                       let (du, dv) = footprint(
                         uv.buffer, coverage.buffer, maskWidth: mask.width, ink: ink, row: row,
-                        column: column)
+                        column: column, neighbour: neighbour)
                       if du == .zero && dv == .zero && uv.buffer[index] == center {
                         band.groupCounts.append(TapBand.flat)
                         continue
@@ -409,19 +442,20 @@ public enum ShadedMaterial {
 
   /// How far the lookup moves across one pixel, in shading-image pixels: along x (`du`) and
   /// along y (`dv`), by central differences of the neighbours' lookups (one-sided at the
-  /// ink's edge, zero where there is no neighbour), each clamped to 8 texels.
+  /// ink's edge, zero where there is no neighbour), each clamped to 256 texels (a long one
+  /// reads a coarser level of the ball's pyramid: see `footprintTaps`).
   ///
-  /// Neighbours
-  /// on the edge (coverage below 1) do not count: they are sampled 4 x 4, and their centers
-  /// may lie outside the ink.
+  /// Neighbours with coverage below `neighbour` do not count: by default those on the edge
+  /// (below 1), which are sampled 4 x 4 and whose centers may lie outside the ink; a
+  /// softened field, which has no sub-samples, counts every neighbour with ink.
   @inline(__always)
   static func footprint(
     _ uv: UnsafeBufferPointer<SIMD2<Float>>, _ coverage: UnsafeBufferPointer<Float>, maskWidth: Int,
-    ink: PixelRect, row: Int, column: Int
+    ink: PixelRect, row: Int, column: Int, neighbour: Float = 1
   ) -> (SIMD2<Float>, SIMD2<Float>) {
     func has(_ r: Int, _ c: Int) -> Bool {
       r >= 0 && c >= 0 && r < ink.height && c < ink.width
-        && coverage[(ink.y + r) * maskWidth + ink.x + c] >= 1
+        && coverage[(ink.y + r) * maskWidth + ink.x + c] >= neighbour
     }
     func derivative(_ dr: Int, _ dc: Int) -> SIMD2<Float> {
       let center = uv[row * ink.width + column]
@@ -437,9 +471,34 @@ public enum ShadedMaterial {
       } else if backward {
         d = center - uv[(row - dr) * ink.width + column - dc]
       }
-      return clamped(d, to: 32)
+      return clamped(d, to: 256)
     }
     return (derivative(0, 1), derivative(1, 0))
+  }
+
+  /// The pyramid level a footprint of sides `du`, `dv` (in ball texels) reads, and its taps
+  /// along each side on that level.
+  ///
+  /// The ball while its taps along each side (at most `maxAlong` along `du`, `maxAcross`
+  /// along `dv`) are at most two texels apart (a bilinear tap spans two); a longer
+  /// footprint reads the first level where they are, so texels between taps are averaged
+  /// in, not skipped (a sharp highlight swept by a softened crease is a line, not a row of
+  /// dots).
+  @inline(__always)
+  static func footprintTaps(
+    du: SIMD2<Float>, dv: SIMD2<Float>, maxAlong: Int, maxAcross: Int, maxLevel: Int
+  ) -> (level: Int, nu: Int, nv: Int) {
+    var level = 0
+    var scale: Float = 1
+    let (along, across) = (Float(2 * maxAlong), Float(2 * maxAcross))
+    let (u, v) = ((du * du).sum(), (dv * dv).sum())
+    while level < maxLevel
+      && (u * scale * scale > along * along || v * scale * scale > across * across)
+    {
+      level += 1
+      scale *= 0.5
+    }
+    return (level, taps(du * scale, maxTaps: maxAlong), taps(dv * scale, maxTaps: maxAcross))
   }
 
   /// Taps along a footprint side `d`: its length in texels rounded up, 1...`maxTaps`.
@@ -513,16 +572,17 @@ public enum ShadedMaterial {
   @inline(__always)
   static func inkColor(
     groups: Int, group: inout Int, point: inout Int, weights: UnsafeBufferPointer<Float>,
-    grids: UnsafeBufferPointer<UInt8>, points: UnsafeBufferPointer<SIMD2<Float>>,
-    centers: UnsafeBufferPointer<Float>, ball: UnsafeBufferPointer<SIMD4<Float>>, width: Int,
-    height: Int
+    grids: UnsafeBufferPointer<UInt8>, levels: UnsafeBufferPointer<UInt8>,
+    points: UnsafeBufferPointer<SIMD2<Float>>, centers: UnsafeBufferPointer<Float>,
+    pyramid: BallPyramid.View
   ) -> SIMD4<Float> {
     @inline(__always) func groupColor(_ g: Int) -> SIMD4<Float> {
       let grid = grids[g]
+      let level = Int(levels[g])
       if grid == 0 {
         let p = points[point]
         point += 1
-        return RGBAImage.sampleBilinear(ball, width: width, height: height, x: p.x, y: p.y)
+        return pyramid.sample(level: level, x: p.x, y: p.y)
       }
       // `TapBand.forEachTap`'s walk, written out (and in scalars) for the inner loop: the
       // same taps in the same order, so the same bytes.
@@ -538,8 +598,7 @@ public enum ShadedMaterial {
         let (ox, oy) = (dv.x * b, dv.y * b)
         for i in 0...nu {
           let a = centers[16 * nu + i]
-          sum += RGBAImage.sampleBilinear(
-            ball, width: width, height: height, x: p.x + du.x * a + ox, y: p.y + du.y * a + oy)
+          sum += pyramid.sample(level: level, x: p.x + du.x * a + ox, y: p.y + du.y * a + oy)
         }
       }
       return sum / Float((nu + 1) * (nv + 1))
@@ -609,49 +668,51 @@ public enum ShadedMaterial {
       } : .zero
     // Every pixel is written exactly once (background where the coverage is 0), so the
     // storage starts uninitialized instead of being filled first.
+    let pyramid = BallPyramid(shading, maxLevel: map.maxLevel)
     let pixels = [SIMD4<Float>](unsafeUninitializedCapacity: ink.width * ink.height) {
       buffer, count in
       let out = SharedPointer(buffer)
       mask.plane.pixels.withUnsafeBufferPointer { coverage in
         let coverage = UnsafeBufferPointerBox(coverage)
-        shading.pixels.withUnsafeBufferPointer { ball in
-          let ball = UnsafeBufferPointerBox(ball)
+        pyramid.withView { view in
+          let view = UncheckedSendable(view)
           parallelism.forEachBand(ink.height, bandSize: LookupMap.bandRows) { rows in
             let band = map.bands[rows.lowerBound / LookupMap.bandRows]
             band.groupCounts.withUnsafeBufferPointer { groupCounts in
               band.groupWeights.withUnsafeBufferPointer { weights in
                 band.groupGrids.withUnsafeBufferPointer { grids in
-                  band.points.withUnsafeBufferPointer { points in
-                    TapBand.cellCenters.withUnsafeBufferPointer { centers in
-                      var group = 0
-                      var point = 0
-                      for row in rows {
-                        let source = (ink.y + row) * mask.width + ink.x
-                        let local = (row - rows.lowerBound) * ink.width
-                        let target = row * ink.width
-                        for column in 0..<ink.width {
-                          let a = coverage.buffer[source + column]
-                          guard a > 0 else {
-                            out.initialize(target + column, to: fill)
-                            continue
+                  band.groupLevels.withUnsafeBufferPointer { levels in
+                    band.points.withUnsafeBufferPointer { points in
+                      TapBand.cellCenters.withUnsafeBufferPointer { centers in
+                        var group = 0
+                        var point = 0
+                        for row in rows {
+                          let source = (ink.y + row) * mask.width + ink.x
+                          let local = (row - rows.lowerBound) * ink.width
+                          let target = row * ink.width
+                          for column in 0..<ink.width {
+                            let a = coverage.buffer[source + column]
+                            guard a > 0 else {
+                              out.initialize(target + column, to: fill)
+                              continue
+                            }
+                            let groups = groupCounts[local + column]
+                            let color =
+                              groups == TapBand.flat
+                              ? flatColor
+                              : inkColor(
+                                groups: Int(groups), group: &group, point: &point,
+                                weights: weights, grids: grids, levels: levels,
+                                points: points, centers: centers, pyramid: view.value)
+                            var rgb = SIMD3(color.x, color.y, color.z)
+                            if let tinting {
+                              rgb *= tinting.tint(x: ink.x + column, y: ink.y + row)
+                            }
+                            out.initialize(
+                              target + column,
+                              to: fill.w == 0
+                                ? SIMD4(rgb, a) : SIMD4(rgb * a + background * (1 - a), 1))
                           }
-                          let groups = groupCounts[local + column]
-                          let color =
-                            groups == TapBand.flat
-                            ? flatColor
-                            : inkColor(
-                              groups: Int(groups), group: &group, point: &point,
-                              weights: weights, grids: grids, points: points,
-                              centers: centers, ball: ball.buffer,
-                              width: shadingWidth, height: shadingHeight)
-                          var rgb = SIMD3(color.x, color.y, color.z)
-                          if let tinting {
-                            rgb *= tinting.tint(x: ink.x + column, y: ink.y + row)
-                          }
-                          out.initialize(
-                            target + column,
-                            to: fill.w == 0
-                              ? SIMD4(rgb, a) : SIMD4(rgb * a + background * (1 - a), 1))
                         }
                       }
                     }

@@ -2,7 +2,6 @@ import EmbossGeometry
 import EmbossModel
 import EmbossRaster
 import EmbossSupport
-import Foundation
 
 /// Slopes at points inside a pixel, for pixels whose normal changes too fast for one sample
 /// (the mask's edge, creases where two walls meet, the mitres of a chisel).
@@ -96,8 +95,10 @@ public struct HeightField: Sendable, Equatable {
   /// corner. Pixels whose nearest feature changes inside them (creases, mitres, the
   /// medial axis of a thin stroke), that hold the top edge of a chisel or the ink's edge get
   /// 4 x 4 sub-pixel samples, each from its own nearest feature, as a render at 4x the size
-  /// would see them. With `soften`, the heights are blurred and slopes come from their
-  /// differences. An empty mask gives an empty region. The result does not depend on the
+  /// would see them. With `soften`, the heights are blurred by a Gaussian of that standard
+  /// deviation, and so are the slopes, each pixel's the mean over its area (its sub-samples'
+  /// where it has them), an edge pixel's then read at the middle of its ink; the field then
+  /// has no sub-samples (it is smooth). An empty mask gives an empty region. The result does not depend on the
   /// thread count. Without `subSamples` no pixel is sampled 4 x 4 (heights alone, for a
   /// mesh).
   public static func make(
@@ -153,7 +154,7 @@ public struct HeightField: Sendable, Equatable {
                 samplesOut[rows.lowerBound / bandRows] = bevel.shade(
                   rows: rows, distance: distance.buffer, feature: feature.buffer,
                   heights: heightOut.buffer, slopes: slopeOut.buffer,
-                  sample: soften == 0 && subSamples)
+                  sample: subSamples)
               }
             }
           }
@@ -169,13 +170,101 @@ public struct HeightField: Sendable, Equatable {
     for band in bandSamples { samples.append(band) }
     var plane = Plane(width: region.width, height: region.height, pixels: heights)
     if soften > 0 {
-      plane = GaussianBlur.apply(plane, sigma: soften)
-      slopes = Self.differences(plane)
+      plane = GaussianBlur.apply(plane, sigma: soften, parallelism: parallelism)
+      if subSamples {
+        let blurred = Self.blurred(
+          Self.areaMeans(slopes, samples: samples, mask: mask, region: region),
+          width: region.width, height: region.height, sigma: soften, parallelism: parallelism)
+        slopes = Self.atInk(blurred, samples: samples, width: region.width)
+      } else {
+        slopes = Self.differences(plane)
+      }
       samples = SubSamples()
     }
     return HeightField(
       canvasWidth: mask.width, canvasHeight: mask.height, region: region, plane: plane,
       slopes: slopes, samples: samples)
+  }
+
+  /// The mean slope over each pixel (0 where there is no ink): its sub-samples' mean where
+  /// it has them (a crease or the ink's edge inside it), its center's slope elsewhere.
+  ///
+  /// Blurring these rather than the slopes at pixel centers (or differences of heights
+  /// there) keeps where a crease or an edge lies inside its pixel, so a softened crease
+  /// comes out the same wherever it falls between pixel centers instead of beading along a
+  /// diagonal.
+  static func areaMeans(
+    _ slopes: [SIMD2<Float>], samples: SubSamples, mask: CoverageMask, region: PixelRect
+  ) -> [SIMD2<Float>] {
+    var means = slopes
+    for k in 0..<samples.count {
+      let start = Int(samples.offsets[k])
+      let end = Int(samples.offsets[k + 1])
+      let pixel = Int(samples.pixels[k])
+      if end - start == 1 {
+        // A sliver of ink: its one slope over the ink's share.
+        let (row, column) = pixel.quotientAndRemainder(dividingBy: region.width)
+        let x = region.x + column
+        let y = region.y + row
+        let c =
+          x >= 0 && y >= 0 && x < mask.width && y < mask.height
+          ? mask.plane.pixels[y * mask.width + x] : 0
+        means[pixel] = samples.slopes[start] * c
+        continue
+      }
+      var sum = SIMD2<Float>.zero
+      for j in start..<end { sum += samples.slopes[j] * samples.weights[j] }
+      means[pixel] = sum / Float(end - start)
+    }
+    return means
+  }
+
+  /// `slopes` (`width` x `height`), with each pixel on the ink's edge taking the slope at
+  /// the middle of its ink (the mean of its inked sub-sample cells' centers, interpolated
+  /// bilinearly) rather than at its center, which may lie outside: the normal its ink has,
+  /// as a render at 4x the size would average it.
+  static func atInk(_ slopes: [SIMD2<Float>], samples: SubSamples, width: Int) -> [SIMD2<Float>] {
+    var out = slopes
+    let height = slopes.count / max(width, 1)
+    for k in 0..<samples.count {
+      let start = Int(samples.offsets[k])
+      let end = Int(samples.offsets[k + 1])
+      guard end - start == Bevel.offsets.count else { continue }
+      var total: Float = 0
+      var middle = SIMD2<Float>.zero
+      for j in start..<end {
+        total += samples.weights[j]
+        middle += samples.weights[j] * Bevel.offsets[j - start]
+      }
+      guard total > 0, total < Float(end - start) else { continue }
+      let pixel = Int(samples.pixels[k])
+      let (row, column) = pixel.quotientAndRemainder(dividingBy: width)
+      // Region coordinates of the point, pixel centers at integers.
+      let x = min(max(Float(column) + middle.x / total, 0), Float(width - 1))
+      let y = min(max(Float(row) + middle.y / total, 0), Float(height - 1))
+      let x0 = Int(x)
+      let y0 = Int(y)
+      let x1 = min(x0 + 1, width - 1)
+      let y1 = min(y0 + 1, height - 1)
+      let (tx, ty) = (x - Float(x0), y - Float(y0))
+      let top = slopes[y0 * width + x0] * (1 - tx) + slopes[y0 * width + x1] * tx
+      let bottom = slopes[y1 * width + x0] * (1 - tx) + slopes[y1 * width + x1] * tx
+      out[pixel] = top * (1 - ty) + bottom * ty
+    }
+    return out
+  }
+
+  /// `slopes` (`width` x `height`) blurred by `GaussianBlur` of standard deviation `sigma`.
+  static func blurred(
+    _ slopes: [SIMD2<Float>], width: Int, height: Int, sigma: Float, parallelism: Parallelism
+  ) -> [SIMD2<Float>] {
+    let x = GaussianBlur.apply(
+      Plane(width: width, height: height, pixels: slopes.map { $0.x }), sigma: sigma,
+      parallelism: parallelism)
+    let y = GaussianBlur.apply(
+      Plane(width: width, height: height, pixels: slopes.map { $0.y }), sigma: sigma,
+      parallelism: parallelism)
+    return (0..<(width * height)).map { SIMD2(x.pixels[$0], y.pixels[$0]) }
   }
 
   /// Slopes of a height plane by a 3x3 Sobel kernel (divided by 8: a unit ramp has slope 1),
