@@ -128,9 +128,10 @@ public enum ShadedMaterial {
     }
 
     /// Appends a group of weight `weight` whose taps cover the parallelogram of center `p`
-    /// and sides `du`, `dv` (in texels): one per texel of extent along each side, at most
-    /// `maxTaps` (at most 16) per side, so a highlight smaller than the footprint is neither
-    /// missed nor hit by chance.
+    /// and sides `du`, `dv` (in texels): one per two texels of extent along each side (a
+    /// bilinear tap spans two), at most `maxTaps` (at most 16) per side, on the first level of
+    /// the ball's pyramid where that many cover it (see `footprintTaps`), so a highlight
+    /// smaller than the footprint is neither missed nor hit by chance.
     ///
     /// Only the footprint is stored; the compositor walks its taps (`forEachTap`).
     mutating func appendGroup(
@@ -501,14 +502,15 @@ public enum ShadedMaterial {
     return (level, taps(du * scale, maxTaps: maxAlong), taps(dv * scale, maxTaps: maxAcross))
   }
 
-  /// Taps along a footprint side `d`: its length in texels rounded up, 1...`maxTaps`.
+  /// Taps along a footprint side `d`: half its length in texels rounded up (a bilinear tap
+  /// spans two texels, so taps two apart leave none out), 1...`maxTaps`.
   ///
-  /// The square root is taken only where the length is not plainly at most 1.
+  /// The square root is taken only where the length is not plainly at most 2.
   @inline(__always)
   static func taps(_ d: SIMD2<Float>, maxTaps: Int) -> Int {
     let squared = (d * d).sum()
-    guard squared > 1 else { return 1 }
-    return min(maxTaps, max(1, Int(squared.squareRoot().rounded(.up))))
+    guard squared > 4 else { return 1 }
+    return min(maxTaps, max(1, Int((squared.squareRoot() * 0.5).rounded(.up))))
   }
 
   /// `d` shortened to at most `limit` long.
