@@ -711,13 +711,13 @@ private final class CachePool: @unchecked Sendable {
 
   init(count: Int, disk: BallCache?) {
     self.disk = disk
-    caches = (0..<count).map { _ in StageCache(disk: disk) }
+    caches = (0..<count).map { _ in StageCache(disk: disk, keepsLookupMap: false) }
   }
 
   func take() -> StageCache {
     lock.lock()
     defer { lock.unlock() }
-    return caches.popLast() ?? StageCache(disk: disk)
+    return caches.popLast() ?? StageCache(disk: disk, keepsLookupMap: false)
   }
 
   func give(_ cache: StageCache) {

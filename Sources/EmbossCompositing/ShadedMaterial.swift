@@ -225,7 +225,7 @@ public enum ShadedMaterial {
   }
 
   /// Computes every ink pixel's normal and the taps its color comes from (its sub-samples'
-  /// too).
+  /// too): a lookup plan's bands, all kept.
   ///
   /// `detail`'s brushing tilts each pixel's normal by the line it lies on and widens its
   /// footprint across the grain (see `Brushing`); a smooth surface's map is as without it.
@@ -234,6 +234,187 @@ public enum ShadedMaterial {
     detail: DetailSpec = .none, camera: CameraSpec = .orthographic,
     parallelism: Parallelism = .allCores
   ) -> LookupMap {
+    lookupPlan(
+      height: height, mask: mask, scale: scale, shadingWidth: shadingWidth,
+      shadingHeight: shadingHeight, detail: detail, camera: camera, parallelism: parallelism
+    ).map(parallelism: parallelism)
+  }
+
+  /// Where each ink pixel of a mask looks up its color on the ball, and what the taps of any
+  /// band of rows need: the first half of a lookup map (`ShadedMaterial.lookupPlan`).
+  ///
+  /// `lookupMap` makes and keeps every band (a relight re-composites from them); a render
+  /// that is not kept makes each band as the compositor reaches it and lets it go (see
+  /// `ShadedMaterial.composite(plan:mask:shading:background:detail:surfaceColor:parallelism:)`):
+  /// the same taps, so the same bytes, without holding them all.
+  public struct LookupPlan: Sendable {
+    let height: HeightField
+    let mask: CoverageMask
+    let scale: Float
+    /// The shading image's width in pixels, which the taps refer to.
+    public let shadingWidth: Int
+    /// The shading image's height in pixels.
+    public let shadingHeight: Int
+    let camera: CameraSpec
+    let surface: SurfaceDetail?
+    /// The ink bounds on the canvas.
+    public let ink: PixelRect
+    let uv: [SIMD2<Float>]
+    let spreads: [SIMD3<Float>]
+    let ridged: [Bool]
+    let sampled: [Int32]
+    let sampleIndex: [Int32]
+
+    /// The number of bands of `LookupMap.bandRows` rows.
+    public var bandCount: Int { (ink.height + LookupMap.bandRows - 1) / LookupMap.bandRows }
+
+    /// The deepest level of the ball's pyramid the footprints read (see `BallPyramid`).
+    public var maxLevel: Int { BallPyramid.maxLevel(width: shadingWidth, height: shadingHeight) }
+
+    /// Every band, kept: the lookup map.
+    public func map(parallelism: Parallelism = .allCores) -> LookupMap {
+      var bands = [TapBand](repeating: TapBand(), count: bandCount)
+      bands.withUnsafeMutableBufferPointer { bandsOut in
+        let bandsOut = SharedPointer(bandsOut)
+        parallelism.forEachBand(bandCount, bandSize: 1) { indices in
+          for index in indices { bandsOut[index] = band(index) }
+        }
+      }
+      return LookupMap(
+        rect: ink, shadingWidth: shadingWidth, shadingHeight: shadingHeight, bands: bands)
+    }
+
+    /// The taps of band `index` (rows `index * LookupMap.bandRows` on).
+    func band(_ index: Int) -> TapBand {
+      let rows =
+        (index * LookupMap.bandRows)..<min((index + 1) * LookupMap.bandRows, ink.height)
+      let maxLevel = self.maxLevel
+      let region = height.region
+      let samples = height.samples
+      let texelsPerNormal = SIMD2(Float(shadingWidth), Float(shadingHeight)) * 0.5
+      // Where a flat face looks up its color.
+      let center = ShadedMaterial.lookup(
+        SIMD3(0, 0, 1), width: shadingWidth, height: shadingHeight)
+      // The least coverage of a neighbour a footprint takes differences to: the ink's edge
+      // pixels are sub-sampled (their centers may lie outside), unless the field is smooth
+      // (softened: no sub-samples), where every ink pixel's normal is its own.
+      let neighbour: Float = samples.count == 0 ? .leastNonzeroMagnitude : 1
+      let middle = SIMD2(Float(mask.width), Float(mask.height)) * 0.5
+      @inline(__always) func view(_ x: Int, _ y: Int) -> SIMD2<Float> {
+        camera.tilt(at: SIMD2(Float(x) + 0.5, Float(y) + 0.5) - middle)
+      }
+      let (shadingWidth, shadingHeight, scale, ink, mask) = (
+        self.shadingWidth, self.shadingHeight, self.scale, self.ink, self.mask
+      )
+      return uv.withUnsafeBufferPointer { uv in
+        samples.slopes.withUnsafeBufferPointer { sampleSlopes in
+          samples.weights.withUnsafeBufferPointer { sampleWeights in
+            mask.plane.pixels.withUnsafeBufferPointer { coverage in
+              var band = TapBand(maxLevel: maxLevel)
+              // The first sub-sampled pixel at or after the band's first row, and the
+              // first after its last.
+              var next = ShadedMaterial.firstIndex(
+                in: sampled, atOrAfter: rows.lowerBound * ink.width)
+              let end = ShadedMaterial.firstIndex(
+                in: sampled, atOrAfter: rows.upperBound * ink.width)
+              // Room for a group per pixel and 16 per sub-sampled one, a tap each and a
+              // few more (growing would copy and touch fresh pages).
+              let groups = rows.count * ink.width + 15 * (end - next)
+              band.groupCounts.reserveCapacity(rows.count * ink.width)
+              band.groupWeights.reserveCapacity(groups)
+              band.groupGrids.reserveCapacity(groups)
+              band.groupLevels.reserveCapacity(groups)
+              band.points.reserveCapacity(groups + groups / 2)
+              for row in rows {
+                for column in 0..<ink.width {
+                  let index = row * ink.width + column
+                  guard coverage[(ink.y + row) * mask.width + ink.x + column] > 0 else {
+                    band.groupCounts.append(0)
+                    continue
+                  }
+                  let before = band.groupWeights.count
+                  while next < sampled.count && Int(sampled[next]) < index {
+                    next += 1
+                  }
+                  if next < sampled.count && Int(sampled[next]) == index {
+                    let k = Int(sampleIndex[next])
+                    let start = Int(samples.offsets[k])
+                    let count = Int(samples.offsets[k + 1]) - start
+                    next += 1
+                    let offset =
+                      surface?.normalOffset(x: ink.x + column, y: ink.y + row) ?? NormalOffset()
+                    let spread = offset.spread * texelsPerNormal
+                    // The samples' lookups (at most 16).
+                    withUnsafeTemporaryAllocation(of: SIMD2<Float>.self, capacity: count) {
+                      lookups in
+                      for j in 0..<count {
+                        let n = ShadedMaterial.normal(
+                          slope: sampleSlopes[start + j], scale: scale,
+                          tilt: offset.tilt + view(ink.x + column, ink.y + row))
+                        lookups[j] = ShadedMaterial.lookup(
+                          n, width: shadingWidth, height: shadingHeight)
+                      }
+                      ShadedMaterial.appendSampledGroups(
+                        UnsafeBufferPointer(lookups),
+                        weights: UnsafeBufferPointer(
+                          rebasing: sampleWeights[start..<(start + count)]),
+                        start: 0, count: count, spread: spread,
+                        rough: offset.rough * texelsPerNormal.x, to: &band)
+                    }
+                  } else {
+                    let (du, dv) = ShadedMaterial.footprint(
+                      uv, coverage, maskWidth: mask.width, ink: ink, row: row,
+                      column: column, neighbour: neighbour)
+                    if du == .zero && dv == .zero && uv[index] == center {
+                      band.groupCounts.append(TapBand.flat)
+                      continue
+                    }
+                    let offset = surface == nil ? .zero : spreads[index]
+                    if !ridged.isEmpty && ridged[index], let surface {
+                      // A pixel across a ridge: a group per dent, weighted by its share.
+                      let x = ink.x + column
+                      let y = ink.y + row
+                      let slope =
+                        height.slopes[(y - region.y) * region.width + (x - region.x)]
+                      let parts = surface.normalOffset(x: x, y: y)
+                      for k in 0..<parts.partCount {
+                        let part = parts.parts[k]
+                        let n = ShadedMaterial.normal(
+                          slope: slope, scale: scale,
+                          tilt: SIMD2(part.x, part.y) + view(x, y))
+                        band.appendGroup(
+                          weight: part.z,
+                          at: ShadedMaterial.lookup(n, width: shadingWidth, height: shadingHeight),
+                          du: .zero, dv: .zero, maxTaps: 12,
+                          spread: SIMD2(offset.x, offset.y) * texelsPerNormal,
+                          rough: offset.z * texelsPerNormal.x)
+                      }
+                      band.groupCounts.append(UInt8(band.groupWeights.count - before))
+                      continue
+                    }
+                    band.appendGroup(
+                      weight: 1, at: uv[index], du: du, dv: dv, maxTaps: 12,
+                      spread: SIMD2(offset.x, offset.y) * texelsPerNormal,
+                      rough: offset.z * texelsPerNormal.x)
+                  }
+                  band.groupCounts.append(UInt8(band.groupWeights.count - before))
+                }
+              }
+              return band
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /// The first half of a lookup map: each ink pixel's normal and where it looks up (see
+  /// `LookupPlan`).
+  public static func lookupPlan(
+    height: HeightField, mask: CoverageMask, scale: Float, shadingWidth: Int, shadingHeight: Int,
+    detail: DetailSpec = .none, camera: CameraSpec = .orthographic,
+    parallelism: Parallelism = .allCores
+  ) -> LookupPlan {
     // A camera at a finite distance turns each point's normal by its direction from the
     // canvas's center (see `CameraSpec.tilt`).
     let middle = SIMD2(Float(mask.width), Float(mask.height)) * 0.5
@@ -307,127 +488,10 @@ public enum ShadedMaterial {
       sampled.append(Int32((y - ink.y) * ink.width + (x - ink.x)))
       sampleIndex.append(Int32(k))
     }
-    // Where a flat face looks up its color.
-    let center = lookup(SIMD3(0, 0, 1), width: shadingWidth, height: shadingHeight)
-    // The least coverage of a neighbour a footprint takes differences to: the ink's edge
-    // pixels are sub-sampled (their centers may lie outside), unless the field is smooth
-    // (softened: no sub-samples), where every ink pixel's normal is its own.
-    let neighbour: Float = samples.count == 0 ? .leastNonzeroMagnitude : 1
-    // The taps, in bands of rows.
-    let (sampledPixels, sampledIndex) = (sampled, sampleIndex)
-    let spreadsIn = spreads
-    let ridgedIn = ridged
-    let bandRows = LookupMap.bandRows
-    let bandCount = (ink.height + bandRows - 1) / bandRows
-    let maxLevel = BallPyramid.maxLevel(width: shadingWidth, height: shadingHeight)
-    var bands = [TapBand](repeating: TapBand(maxLevel: maxLevel), count: bandCount)
-    bands.withUnsafeMutableBufferPointer { bandsOut in
-      let bandsOut = SharedPointer(bandsOut)
-      uv.withUnsafeBufferPointer { uv in
-        let uv = UnsafeBufferPointerBox(uv)
-        samples.slopes.withUnsafeBufferPointer { sampleSlopes in
-          let sampleSlopes = UnsafeBufferPointerBox(sampleSlopes)
-          samples.weights.withUnsafeBufferPointer { sampleWeights in
-            let sampleWeights = UnsafeBufferPointerBox(sampleWeights)
-            mask.plane.pixels.withUnsafeBufferPointer { coverage in
-              let coverage = UnsafeBufferPointerBox(coverage)
-              parallelism.forEachBand(ink.height, bandSize: bandRows) { rows in
-                var band = TapBand(maxLevel: maxLevel)
-                // The first sub-sampled pixel at or after the band's first row, and the
-                // first after its last.
-                var next = firstIndex(in: sampledPixels, atOrAfter: rows.lowerBound * ink.width)
-                let end = firstIndex(in: sampledPixels, atOrAfter: rows.upperBound * ink.width)
-                // Room for a group per pixel and 16 per sub-sampled one, a tap each and a
-                // few more (growing would copy and touch fresh pages).
-                let groups = rows.count * ink.width + 15 * (end - next)
-                band.groupCounts.reserveCapacity(rows.count * ink.width)
-                band.groupWeights.reserveCapacity(groups)
-                band.groupGrids.reserveCapacity(groups)
-                band.groupLevels.reserveCapacity(groups)
-                band.points.reserveCapacity(groups + groups / 2)
-                for row in rows {
-                  for column in 0..<ink.width {
-                    let index = row * ink.width + column
-                    guard coverage.buffer[(ink.y + row) * mask.width + ink.x + column] > 0 else {
-                      band.groupCounts.append(0)
-                      continue
-                    }
-                    let before = band.groupWeights.count
-                    while next < sampledPixels.count && Int(sampledPixels[next]) < index {
-                      next += 1
-                    }
-                    if next < sampledPixels.count && Int(sampledPixels[next]) == index {
-                      let k = Int(sampledIndex[next])
-                      let start = Int(samples.offsets[k])
-                      let count = Int(samples.offsets[k + 1]) - start
-                      next += 1
-                      let offset =
-                        surface?.normalOffset(x: ink.x + column, y: ink.y + row) ?? NormalOffset()
-                      let spread = offset.spread * texelsPerNormal
-                      // The samples' lookups (at most 16).
-                      withUnsafeTemporaryAllocation(of: SIMD2<Float>.self, capacity: count) {
-                        lookups in
-                        for j in 0..<count {
-                          let n = normal(
-                            slope: sampleSlopes.buffer[start + j], scale: scale,
-                            tilt: offset.tilt + view(ink.x + column, ink.y + row))
-                          lookups[j] = lookup(n, width: shadingWidth, height: shadingHeight)
-                        }
-                        appendSampledGroups(
-                          UnsafeBufferPointer(lookups),
-                          weights: UnsafeBufferPointer(
-                            rebasing: sampleWeights.buffer[start..<(start + count)]),
-                          start: 0, count: count, spread: spread,
-                          rough: offset.rough * texelsPerNormal.x, to: &band)
-                      }
-                    } else {
-                      let (du, dv) = footprint(
-                        uv.buffer, coverage.buffer, maskWidth: mask.width, ink: ink, row: row,
-                        column: column, neighbour: neighbour)
-                      if du == .zero && dv == .zero && uv.buffer[index] == center {
-                        band.groupCounts.append(TapBand.flat)
-                        continue
-                      }
-                      let offset = surface == nil ? .zero : spreadsIn[index]
-                      if !ridgedIn.isEmpty && ridgedIn[index], let surface {
-                        // A pixel across a ridge: a group per dent, weighted by its share.
-                        let x = ink.x + column
-                        let y = ink.y + row
-                        let slope =
-                          height.slopes[(y - region.y) * region.width + (x - region.x)]
-                        let parts = surface.normalOffset(x: x, y: y)
-                        for k in 0..<parts.partCount {
-                          let part = parts.parts[k]
-                          let n = normal(
-                            slope: slope, scale: scale,
-                            tilt: SIMD2(part.x, part.y) + view(x, y))
-                          band.appendGroup(
-                            weight: part.z,
-                            at: lookup(n, width: shadingWidth, height: shadingHeight),
-                            du: .zero, dv: .zero, maxTaps: 12,
-                            spread: SIMD2(offset.x, offset.y) * texelsPerNormal,
-                            rough: offset.z * texelsPerNormal.x)
-                        }
-                        band.groupCounts.append(UInt8(band.groupWeights.count - before))
-                        continue
-                      }
-                      band.appendGroup(
-                        weight: 1, at: uv.buffer[index], du: du, dv: dv, maxTaps: 12,
-                        spread: SIMD2(offset.x, offset.y) * texelsPerNormal,
-                        rough: offset.z * texelsPerNormal.x)
-                    }
-                    band.groupCounts.append(UInt8(band.groupWeights.count - before))
-                  }
-                }
-                bandsOut[rows.lowerBound / bandRows] = band
-              }
-            }
-          }
-        }
-      }
-    }
-    return LookupMap(
-      rect: ink, shadingWidth: shadingWidth, shadingHeight: shadingHeight, bands: bands)
+    return LookupPlan(
+      height: height, mask: mask, scale: scale, shadingWidth: shadingWidth,
+      shadingHeight: shadingHeight, camera: camera, surface: surface, ink: ink, uv: uv,
+      spreads: spreads, ridged: ridged, sampled: sampled, sampleIndex: sampleIndex)
   }
 
   /// Index into the ascending `indices` of the first entry at or after `index`.
@@ -648,17 +712,46 @@ public enum ShadedMaterial {
     detail: DetailSpec = .none, surfaceColor: SIMD3<Float> = SIMD3(repeating: 1),
     parallelism: Parallelism = .allCores
   ) -> CanvasImage {
-    let tinting = detail.colors ? SurfaceDetail(detail, base: surfaceColor) : nil
     precondition(
       map.shadingWidth == shading.width && map.shadingHeight == shading.height,
       "lookup map for another shading size")
+    return composite(
+      rect: map.rect, maxLevel: map.maxLevel, band: { map.bands[$0] }, mask: mask,
+      shading: shading, background: background, detail: detail, surfaceColor: surfaceColor,
+      parallelism: parallelism)
+  }
+
+  /// Composites from a lookup plan (see `lookupPlan`), whose shading size must be
+  /// `shading`'s: each band of taps is made as its rows are composited and let go, so the
+  /// taps are never all held; the same bytes as from the plan's lookup map.
+  public static func composite(
+    plan: LookupPlan, mask: CoverageMask, shading: RGBAImage, background: Background,
+    detail: DetailSpec = .none, surfaceColor: SIMD3<Float> = SIMD3(repeating: 1),
+    parallelism: Parallelism = .allCores
+  ) -> CanvasImage {
+    precondition(
+      plan.shadingWidth == shading.width && plan.shadingHeight == shading.height,
+      "lookup plan for another shading size")
+    return composite(
+      rect: plan.ink, maxLevel: plan.maxLevel, band: { plan.band($0) }, mask: mask,
+      shading: shading, background: background, detail: detail, surfaceColor: surfaceColor,
+      parallelism: parallelism)
+  }
+
+  /// The compositor over the ink bounds `rect`, band `i` of whose taps `band(i)` gives.
+  private static func composite(
+    rect: PixelRect, maxLevel: Int, band bandAt: @escaping @Sendable (Int) -> TapBand,
+    mask: CoverageMask, shading: RGBAImage, background: Background, detail: DetailSpec,
+    surfaceColor: SIMD3<Float>, parallelism: Parallelism
+  ) -> CanvasImage {
+    let tinting = detail.colors ? SurfaceDetail(detail, base: surfaceColor) : nil
     let fill: SIMD4<Float>
     switch background {
     case .transparent: fill = .zero
     case .color(let c): fill = SIMD4(c, 1)
     case .translucent(let c, let alpha): fill = SIMD4(c, alpha)
     }
-    let ink = shading.width > 0 ? map.rect : PixelRect(x: 0, y: 0, width: 0, height: 0)
+    let ink = shading.width > 0 ? rect : PixelRect(x: 0, y: 0, width: 0, height: 0)
     let (shadingWidth, shadingHeight) = (shading.width, shading.height)
     let background = SIMD3(fill.x, fill.y, fill.z)
     let center = lookup(SIMD3(0, 0, 1), width: shading.width, height: shading.height)
@@ -670,7 +763,7 @@ public enum ShadedMaterial {
       } : .zero
     // Every pixel is written exactly once (background where the coverage is 0), so the
     // storage starts uninitialized instead of being filled first.
-    let pyramid = BallPyramid(shading, maxLevel: map.maxLevel)
+    let pyramid = BallPyramid(shading, maxLevel: maxLevel)
     let pixels = [SIMD4<Float>](unsafeUninitializedCapacity: ink.width * ink.height) {
       buffer, count in
       let out = SharedPointer(buffer)
@@ -679,7 +772,7 @@ public enum ShadedMaterial {
         pyramid.withView { view in
           let view = UncheckedSendable(view)
           parallelism.forEachBand(ink.height, bandSize: LookupMap.bandRows) { rows in
-            let band = map.bands[rows.lowerBound / LookupMap.bandRows]
+            let band = bandAt(rows.lowerBound / LookupMap.bandRows)
             band.groupCounts.withUnsafeBufferPointer { groupCounts in
               band.groupWeights.withUnsafeBufferPointer { weights in
                 band.groupGrids.withUnsafeBufferPointer { grids in

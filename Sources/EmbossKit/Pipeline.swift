@@ -94,8 +94,9 @@ public enum Pipeline {
   ///
   /// Cannot fail: every input is already validated. With a cache, each stage whose
   /// inputs equal the cache's last ones is reused; the result is the same byte for byte.
-  public static func render(_ input: RenderInput, cache: StageCache = StageCache()) -> RenderResult
-  {
+  public static func render(
+    _ input: RenderInput, cache: StageCache = StageCache(keepsLookupMap: false)
+  ) -> RenderResult {
     var timings = StageTimings()
     let mask = input.mask
     let material = input.material
@@ -117,13 +118,27 @@ public enum Pipeline {
       shadingWidth: ballWidth,
       shadingHeight: ballHeight)
     let reused = cache.lookup?.key == lookupKey
-    let map = cache.memo(\.lookup, key: lookupKey) {
-      timings.measure("normals") {
-        ShadedMaterial.lookupMap(
-          height: field, mask: mask, scale: relief.scale, shadingWidth: ballWidth,
-          shadingHeight: ballHeight, detail: material.detail, camera: material.camera,
-          parallelism: parallelism)
-      }
+    // A cache kept for a relight keeps the whole lookup map; one that serves this render
+    // alone keeps the plan, and the compositor makes each band of taps as it goes.
+    let lookups: Lookups
+    if cache.keepsLookupMap {
+      lookups = .map(
+        cache.memo(\.lookup, key: lookupKey) {
+          timings.measure("normals") {
+            ShadedMaterial.lookupMap(
+              height: field, mask: mask, scale: relief.scale, shadingWidth: ballWidth,
+              shadingHeight: ballHeight, detail: material.detail, camera: material.camera,
+              parallelism: parallelism)
+          }
+        })
+    } else {
+      lookups = .plan(
+        timings.measure("normals") {
+          ShadedMaterial.lookupPlan(
+            height: field, mask: mask, scale: relief.scale, shadingWidth: ballWidth,
+            shadingHeight: ballHeight, detail: material.detail, camera: material.camera,
+            parallelism: parallelism)
+        })
     }
 
     let ball: RGBAImage
@@ -158,7 +173,7 @@ public enum Pipeline {
         }
         let partial = reused && !wantWhole
         let (shaded, read) = timings.measure("shading image") { () -> (RGBAImage, [Bool]?) in
-          let read = partial ? (cache.texelsRead ?? map.texelsRead()) : nil
+          let read = partial ? (cache.texelsRead ?? lookups.texelsRead()) : nil
           let image = geometry.shade(
             surface: material.surface, lights: material.lights, environment: material.environment,
             only: read, parallelism: parallelism)
@@ -195,9 +210,8 @@ public enum Pipeline {
     switch (input.outputs.contains(.shape), background) {
     case (true, .color(let color)):
       let transparent = timings.measure("composite") {
-        ShadedMaterial.composite(
-          map: map, mask: mask, shading: lookupBall, background: .transparent,
-          detail: material.detail,
+        lookups.composite(
+          mask: mask, shading: lookupBall, background: .transparent, detail: material.detail,
           surfaceColor: material.surface.base, parallelism: parallelism)
       }
       shape = transparent
@@ -206,9 +220,9 @@ public enum Pipeline {
       }
     default:
       image = timings.measure("composite") {
-        ShadedMaterial.composite(
-          map: map, mask: mask, shading: lookupBall, background: background,
-          detail: material.detail, surfaceColor: material.surface.base, parallelism: parallelism)
+        lookups.composite(
+          mask: mask, shading: lookupBall, background: background, detail: material.detail,
+          surfaceColor: material.surface.base, parallelism: parallelism)
       }
       if input.outputs.contains(.shape) { shape = image }
     }
@@ -304,6 +318,38 @@ public enum Pipeline {
   }
 }
 
+/// Where a render's pixels look up their colors: a lookup map kept in a cache, or a plan whose
+/// bands the compositor makes as it goes (the same bytes).
+enum Lookups {
+  case map(ShadedMaterial.LookupMap)
+  case plan(ShadedMaterial.LookupPlan)
+
+  /// The ball texels the composite reads (only a kept map is asked).
+  func texelsRead() -> [Bool] {
+    switch self {
+    case .map(let map): map.texelsRead()
+    case .plan(let plan): plan.map(parallelism: .serial).texelsRead()
+    }
+  }
+
+  /// The compositor over these lookups.
+  func composite(
+    mask: CoverageMask, shading: RGBAImage, background: Background, detail: DetailSpec,
+    surfaceColor: SIMD3<Float>, parallelism: Parallelism
+  ) -> CanvasImage {
+    switch self {
+    case .map(let map):
+      ShadedMaterial.composite(
+        map: map, mask: mask, shading: shading, background: background, detail: detail,
+        surfaceColor: surfaceColor, parallelism: parallelism)
+    case .plan(let plan):
+      ShadedMaterial.composite(
+        plan: plan, mask: mask, shading: shading, background: background, detail: detail,
+        surfaceColor: surfaceColor, parallelism: parallelism)
+    }
+  }
+}
+
 /// Remembers the last result of each stage with the inputs it came from, so a render whose
 /// inputs changed only in part re-runs only the stages downstream of the change: a light
 /// edit re-shades the ball and re-composites, never touching the mask or the height field.
@@ -375,10 +421,18 @@ public final class StageCache {
 
   /// Whole lit balls kept between processes (see `BallCache`); nil: none.
   public let disk: BallCache?
+  /// Whether the lookup map (every pixel's taps in the ball) is kept for the next render.
+  ///
+  /// Kept, a light change re-composites from it (a watch, the studio, a contact sheet). A
+  /// cache for renders of different shapes (one render, a batch) does not: each band of taps
+  /// is then made as it is composited and let go, and the taps are never all held (the same
+  /// bytes).
+  public let keepsLookupMap: Bool
 
   /// An empty cache: the first render computes every stage, except a lit ball `disk` holds.
-  public init(disk: BallCache? = nil) {
+  public init(disk: BallCache? = nil, keepsLookupMap: Bool = true) {
     self.disk = disk
+    self.keepsLookupMap = keepsLookupMap
   }
 
   /// The entry at `slot` when its key is `key`, else `make()`, remembered.

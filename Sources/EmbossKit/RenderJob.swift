@@ -154,7 +154,7 @@ extension Pipeline {
   /// mask is memoized in `cache` (the font is read again only when the text's inputs change).
   public static func mask(
     _ source: MaskSource, resources: Resources, limits: RenderLimits = .default,
-    cache: StageCache = StageCache(), inputs: InputSnapshot = InputSnapshot(),
+    cache: StageCache = StageCache(keepsLookupMap: false), inputs: InputSnapshot = InputSnapshot(),
     timings: inout StageTimings
   ) throws -> MaskResult {
     switch source {
@@ -421,7 +421,8 @@ public struct RenderJob: Sendable {
   ///
   /// `materialSources` receives the material files read.
   public func run(
-    resources: Resources, cache: StageCache = StageCache(), materialSources: inout [String]
+    resources: Resources, cache: StageCache = StageCache(keepsLookupMap: false),
+    materialSources: inout [String]
   )
     throws -> Output
   {
@@ -479,7 +480,9 @@ public struct RenderJob: Sendable {
   }
 
   /// Renders, discarding the list of material files read.
-  public func run(resources: Resources, cache: StageCache = StageCache()) throws -> Output {
+  public func run(resources: Resources, cache: StageCache = StageCache(keepsLookupMap: false))
+    throws -> Output
+  {
     var sources: [String] = []
     return try run(resources: resources, cache: cache, materialSources: &sources)
   }

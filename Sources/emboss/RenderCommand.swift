@@ -214,7 +214,10 @@ struct RenderCommand: ParsableCommand {
       }
       return
     }
-    try write(try job.run(resources: resources, cache: StageCache(disk: cache.ballCache)), job: job)
+    try write(
+      try job.run(
+        resources: resources, cache: StageCache(disk: cache.ballCache, keepsLookupMap: false)),
+      job: job)
   }
 
   private func write(_ result: RenderJob.Output, job: RenderJob) throws {
