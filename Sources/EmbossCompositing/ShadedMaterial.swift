@@ -424,8 +424,6 @@ public enum ShadedMaterial {
     // Detail that tilts normals (brushed, hammered, sandblasted); its colors are the
     // compositor's.
     let surface = detail.tiltsNormals ? SurfaceDetail(detail, base: SIMD3(repeating: 1)) : nil
-    // A spread of normals (their x, y) in shading-image texels.
-    let texelsPerNormal = SIMD2(Float(shadingWidth), Float(shadingHeight)) * 0.5
     let ink = mask.inkBounds.intersection(mask.plane.bounds)
     var uv = [SIMD2<Float>](repeating: .zero, count: ink.width * ink.height)
     // With detail: each ink pixel's spread of normals (a segment's x, y and a radius, in
@@ -752,7 +750,6 @@ public enum ShadedMaterial {
     case .translucent(let c, let alpha): fill = SIMD4(c, alpha)
     }
     let ink = shading.width > 0 ? rect : PixelRect(x: 0, y: 0, width: 0, height: 0)
-    let (shadingWidth, shadingHeight) = (shading.width, shading.height)
     let background = SIMD3(fill.x, fill.y, fill.z)
     let center = lookup(SIMD3(0, 0, 1), width: shading.width, height: shading.height)
     let flatColor =
