@@ -259,9 +259,6 @@ public enum ShadedMaterial {
     let surface: SurfaceDetail?
     /// The ink bounds on the canvas.
     public let ink: PixelRect
-    let uv: [SIMD2<Float>]
-    let spreads: [SIMD3<Float>]
-    let ridged: [Bool]
     let sampled: [Int32]
     let sampleIndex: [Int32]
 
@@ -282,6 +279,52 @@ public enum ShadedMaterial {
       }
       return LookupMap(
         rect: ink, shadingWidth: shadingWidth, shadingHeight: shadingHeight, bands: bands)
+    }
+
+    /// Where each ink pixel of `rect` (rows of the ink bounds) looks up its color, row-major.
+    ///
+    /// With detail, also its spread of normals (a segment's x, y and a radius, in normal
+    /// units) and whether it straddles a hammered ridge (its parts are found again when its
+    /// groups are made). Pixels without ink are left zero.
+    func lookups(_ rect: PixelRect) -> (
+      uv: [SIMD2<Float>], spreads: [SIMD3<Float>], ridged: [Bool]
+    ) {
+      let count = rect.width * rect.height
+      var uv = [SIMD2<Float>](repeating: .zero, count: count)
+      var spreads = [SIMD3<Float>](repeating: .zero, count: surface == nil ? 0 : count)
+      var ridged = [Bool](repeating: false, count: surface?.hammer == nil ? 0 : count)
+      let region = height.region
+      let middle = SIMD2(Float(mask.width), Float(mask.height)) * 0.5
+      height.slopes.withUnsafeBufferPointer { slopes in
+        mask.plane.pixels.withUnsafeBufferPointer { coverage in
+          for row in 0..<rect.height {
+            let y = rect.y + row
+            for column in 0..<rect.width {
+              let x = rect.x + column
+              guard coverage[y * mask.width + x] > 0 else { continue }
+              let slope = slopes[(y - region.y) * region.width + (x - region.x)]
+              // A camera at a finite distance turns each point's normal by its direction
+              // from the canvas's center (see `CameraSpec.tilt`).
+              @inline(__always) func view() -> SIMD2<Float> {
+                camera.tilt(at: SIMD2(Float(x) + 0.5, Float(y) + 0.5) - middle)
+              }
+              var n = ShadedMaterial.normal(slope: slope, scale: scale)
+              if let surface {
+                let offset = surface.normalOffset(x: x, y: y)
+                n = ShadedMaterial.normal(
+                  slope: slope, scale: scale, tilt: offset.tilt + view())
+                spreads[row * rect.width + column] = SIMD3(offset.spread, offset.rough)
+                if offset.partCount > 0 { ridged[row * rect.width + column] = true }
+              } else if camera.isFinite {
+                n = ShadedMaterial.normal(slope: slope, scale: scale, tilt: view())
+              }
+              uv[row * rect.width + column] = ShadedMaterial.lookup(
+                n, width: shadingWidth, height: shadingHeight)
+            }
+          }
+        }
+      }
+      return (uv, spreads, ridged)
     }
 
     /// The taps of band `index` (rows `index * LookupMap.bandRows` on).
@@ -306,6 +349,14 @@ public enum ShadedMaterial {
       let (shadingWidth, shadingHeight, scale, ink, mask) = (
         self.shadingWidth, self.shadingHeight, self.scale, self.ink, self.mask
       )
+      // Each pixel's lookup (and with detail its spread and whether it straddles a ridge)
+      // over the band's rows and one more on each side, which the footprints' differences
+      // reach: the rows of `near`, from `first`.
+      let first = max(0, rows.lowerBound - 1)
+      let near = PixelRect(
+        x: ink.x, y: ink.y + first, width: ink.width,
+        height: min(ink.height, rows.upperBound + 1) - first)
+      let (uv, spreads, ridged) = lookups(near)
       return uv.withUnsafeBufferPointer { uv in
         samples.slopes.withUnsafeBufferPointer { sampleSlopes in
           samples.weights.withUnsafeBufferPointer { sampleWeights in
@@ -328,6 +379,7 @@ public enum ShadedMaterial {
               for row in rows {
                 for column in 0..<ink.width {
                   let index = row * ink.width + column
+                  let local = (row - first) * ink.width + column
                   guard coverage[(ink.y + row) * mask.width + ink.x + column] > 0 else {
                     band.groupCounts.append(0)
                     continue
@@ -363,14 +415,14 @@ public enum ShadedMaterial {
                     }
                   } else {
                     let (du, dv) = ShadedMaterial.footprint(
-                      uv, coverage, maskWidth: mask.width, ink: ink, row: row,
+                      uv, coverage, maskWidth: mask.width, ink: near, row: row - first,
                       column: column, neighbour: neighbour)
-                    if du == .zero && dv == .zero && uv[index] == center {
+                    if du == .zero && dv == .zero && uv[local] == center {
                       band.groupCounts.append(TapBand.flat)
                       continue
                     }
-                    let offset = surface == nil ? .zero : spreads[index]
-                    if !ridged.isEmpty && ridged[index], let surface {
+                    let offset = surface == nil ? .zero : spreads[local]
+                    if !ridged.isEmpty && ridged[local], let surface {
                       // A pixel across a ridge: a group per dent, weighted by its share.
                       let x = ink.x + column
                       let y = ink.y + row
@@ -393,7 +445,7 @@ public enum ShadedMaterial {
                       continue
                     }
                     band.appendGroup(
-                      weight: 1, at: uv[index], du: du, dv: dv, maxTaps: 12,
+                      weight: 1, at: uv[local], du: du, dv: dv, maxTaps: 12,
                       spread: SIMD2(offset.x, offset.y) * texelsPerNormal,
                       rough: offset.z * texelsPerNormal.x)
                   }
@@ -408,69 +460,18 @@ public enum ShadedMaterial {
     }
   }
 
-  /// The first half of a lookup map: each ink pixel's normal and where it looks up (see
-  /// `LookupPlan`).
+  /// The first half of a lookup map: which pixels are sub-sampled, and what every band of
+  /// taps is made from (see `LookupPlan`).
   public static func lookupPlan(
     height: HeightField, mask: CoverageMask, scale: Float, shadingWidth: Int, shadingHeight: Int,
     detail: DetailSpec = .none, camera: CameraSpec = .orthographic,
     parallelism: Parallelism = .allCores
   ) -> LookupPlan {
-    // A camera at a finite distance turns each point's normal by its direction from the
-    // canvas's center (see `CameraSpec.tilt`).
-    let middle = SIMD2(Float(mask.width), Float(mask.height)) * 0.5
-    @Sendable @inline(__always) func view(_ x: Int, _ y: Int) -> SIMD2<Float> {
-      camera.tilt(at: SIMD2(Float(x) + 0.5, Float(y) + 0.5) - middle)
-    }
     // Detail that tilts normals (brushed, hammered, sandblasted); its colors are the
     // compositor's.
     let surface = detail.tiltsNormals ? SurfaceDetail(detail, base: SIMD3(repeating: 1)) : nil
     let ink = mask.inkBounds.intersection(mask.plane.bounds)
-    var uv = [SIMD2<Float>](repeating: .zero, count: ink.width * ink.height)
-    // With detail: each ink pixel's spread of normals (a segment's x, y and a radius, in
-    // normal units).
-    var spreads = [SIMD3<Float>](
-      repeating: .zero, count: surface == nil ? 0 : ink.width * ink.height)
-    // With hammered dents: whether each ink pixel straddles a ridge (its parts are found
-    // again when its groups are made).
-    var ridged = [Bool](
-      repeating: false, count: surface?.hammer == nil ? 0 : ink.width * ink.height)
     let region = height.region
-    ridged.withUnsafeMutableBufferPointer { ridgedOut in
-      let ridgedOut = SharedPointer(ridgedOut)
-      spreads.withUnsafeMutableBufferPointer { spreadsOut in
-        let spreadsOut = SharedPointer(spreadsOut)
-        uv.withUnsafeMutableBufferPointer { out in
-          let out = SharedPointer(out)
-          height.slopes.withUnsafeBufferPointer { slopes in
-            let slopes = UnsafeBufferPointerBox(slopes)
-            mask.plane.pixels.withUnsafeBufferPointer { coverage in
-              let coverage = UnsafeBufferPointerBox(coverage)
-              parallelism.forEachBand(ink.height, bandSize: 16) { rows in
-                for row in rows {
-                  let y = ink.y + row
-                  for column in 0..<ink.width {
-                    let x = ink.x + column
-                    guard coverage.buffer[y * mask.width + x] > 0 else { continue }
-                    let slope = slopes.buffer[(y - region.y) * region.width + (x - region.x)]
-                    var n = normal(slope: slope, scale: scale)
-                    if let surface {
-                      let offset = surface.normalOffset(x: x, y: y)
-                      n = normal(slope: slope, scale: scale, tilt: offset.tilt + view(x, y))
-                      spreadsOut[row * ink.width + column] = SIMD3(offset.spread, offset.rough)
-                      if offset.partCount > 0 { ridgedOut[row * ink.width + column] = true }
-                    } else if camera.isFinite {
-                      n = normal(slope: slope, scale: scale, tilt: view(x, y))
-                    }
-                    out[row * ink.width + column] = lookup(
-                      n, width: shadingWidth, height: shadingHeight)
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    }
     // Sub-sampled pixels of the region that are ink pixels (ink indices), and their index
     // among the height field's sub-sampled pixels.
     var sampled: [Int32] = []
@@ -488,8 +489,8 @@ public enum ShadedMaterial {
     }
     return LookupPlan(
       height: height, mask: mask, scale: scale, shadingWidth: shadingWidth,
-      shadingHeight: shadingHeight, camera: camera, surface: surface, ink: ink, uv: uv,
-      spreads: spreads, ridged: ridged, sampled: sampled, sampleIndex: sampleIndex)
+      shadingHeight: shadingHeight, camera: camera, surface: surface, ink: ink,
+      sampled: sampled, sampleIndex: sampleIndex)
   }
 
   /// Index into the ascending `indices` of the first entry at or after `index`.
