@@ -12,6 +12,12 @@ void emboss_keep_freed_memory(void) {
      trimming of the heap's top, so a freed band's memory serves the next band. */
   mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  /* One arena for every thread: a block freed on one thread serves the next allocation on
+     any other (with an arena per thread, each kept its own freed memory, and a render's
+     peak held the height field's freed scratch in one arena while the composite took fresh
+     pages in another). The stages allocate a few large blocks per band, so the one lock is
+     not contended. */
+  mallopt(M_ARENA_MAX, 1);
 #endif
 }
 
