@@ -236,7 +236,7 @@ public enum ShadedMaterial {
   ) -> LookupMap {
     lookupPlan(
       height: height, mask: mask, scale: scale, shadingWidth: shadingWidth,
-      shadingHeight: shadingHeight, detail: detail, camera: camera, parallelism: parallelism
+      shadingHeight: shadingHeight, detail: detail, camera: camera
     ).map(parallelism: parallelism)
   }
 
@@ -281,6 +281,15 @@ public enum ShadedMaterial {
         rect: ink, shadingWidth: shadingWidth, shadingHeight: shadingHeight, bands: bands)
     }
 
+    /// How a camera at a finite distance turns the normal at canvas pixel (`x`, `y`): by its
+    /// direction from the canvas's center (see `CameraSpec.tilt`).
+    @inline(__always)
+    func view(_ x: Int, _ y: Int) -> SIMD2<Float> {
+      camera.tilt(
+        at: SIMD2(Float(x) + 0.5, Float(y) + 0.5) - SIMD2(Float(mask.width), Float(mask.height))
+          * 0.5)
+    }
+
     /// Where each ink pixel of `rect` (rows of the ink bounds) looks up its color, row-major.
     ///
     /// With detail, also its spread of normals (a segment's x, y and a radius, in normal
@@ -294,7 +303,6 @@ public enum ShadedMaterial {
       var spreads = [SIMD3<Float>](repeating: .zero, count: surface == nil ? 0 : count)
       var ridged = [Bool](repeating: false, count: surface?.hammer == nil ? 0 : count)
       let region = height.region
-      let middle = SIMD2(Float(mask.width), Float(mask.height)) * 0.5
       height.slopes.withUnsafeBufferPointer { slopes in
         mask.plane.pixels.withUnsafeBufferPointer { coverage in
           for row in 0..<rect.height {
@@ -303,20 +311,15 @@ public enum ShadedMaterial {
               let x = rect.x + column
               guard coverage[y * mask.width + x] > 0 else { continue }
               let slope = slopes[(y - region.y) * region.width + (x - region.x)]
-              // A camera at a finite distance turns each point's normal by its direction
-              // from the canvas's center (see `CameraSpec.tilt`).
-              @inline(__always) func view() -> SIMD2<Float> {
-                camera.tilt(at: SIMD2(Float(x) + 0.5, Float(y) + 0.5) - middle)
-              }
               var n = ShadedMaterial.normal(slope: slope, scale: scale)
               if let surface {
                 let offset = surface.normalOffset(x: x, y: y)
                 n = ShadedMaterial.normal(
-                  slope: slope, scale: scale, tilt: offset.tilt + view())
+                  slope: slope, scale: scale, tilt: offset.tilt + view(x, y))
                 spreads[row * rect.width + column] = SIMD3(offset.spread, offset.rough)
                 if offset.partCount > 0 { ridged[row * rect.width + column] = true }
               } else if camera.isFinite {
-                n = ShadedMaterial.normal(slope: slope, scale: scale, tilt: view())
+                n = ShadedMaterial.normal(slope: slope, scale: scale, tilt: view(x, y))
               }
               uv[row * rect.width + column] = ShadedMaterial.lookup(
                 n, width: shadingWidth, height: shadingHeight)
@@ -342,10 +345,6 @@ public enum ShadedMaterial {
       // pixels are sub-sampled (their centers may lie outside), unless the field is smooth
       // (softened: no sub-samples), where every ink pixel's normal is its own.
       let neighbour: Float = samples.count == 0 ? .leastNonzeroMagnitude : 1
-      let middle = SIMD2(Float(mask.width), Float(mask.height)) * 0.5
-      @inline(__always) func view(_ x: Int, _ y: Int) -> SIMD2<Float> {
-        camera.tilt(at: SIMD2(Float(x) + 0.5, Float(y) + 0.5) - middle)
-      }
       let (shadingWidth, shadingHeight, scale, ink, mask) = (
         self.shadingWidth, self.shadingHeight, self.scale, self.ink, self.mask
       )
@@ -464,8 +463,7 @@ public enum ShadedMaterial {
   /// taps is made from (see `LookupPlan`).
   public static func lookupPlan(
     height: HeightField, mask: CoverageMask, scale: Float, shadingWidth: Int, shadingHeight: Int,
-    detail: DetailSpec = .none, camera: CameraSpec = .orthographic,
-    parallelism: Parallelism = .allCores
+    detail: DetailSpec = .none, camera: CameraSpec = .orthographic
   ) -> LookupPlan {
     // Detail that tilts normals (brushed, hammered, sandblasted); its colors are the
     // compositor's.

@@ -136,8 +136,7 @@ public enum Pipeline {
         timings.measure("normals") {
           ShadedMaterial.lookupPlan(
             height: field, mask: mask, scale: relief.scale, shadingWidth: ballWidth,
-            shadingHeight: ballHeight, detail: material.detail, camera: material.camera,
-            parallelism: parallelism)
+            shadingHeight: ballHeight, detail: material.detail, camera: material.camera)
         })
     }
 
@@ -173,7 +172,8 @@ public enum Pipeline {
         }
         let partial = reused && !wantWhole
         let (shaded, read) = timings.measure("shading image") { () -> (RGBAImage, [Bool]?) in
-          let read = partial ? (cache.texelsRead ?? lookups.texelsRead()) : nil
+          // (Only a kept map is reused, so only a map is asked which texels it reads.)
+          let read = partial ? (cache.texelsRead ?? lookups.map?.texelsRead()) : nil
           let image = geometry.shade(
             surface: material.surface, lights: material.lights, environment: material.environment,
             only: read, parallelism: parallelism)
@@ -324,12 +324,10 @@ enum Lookups {
   case map(ShadedMaterial.LookupMap)
   case plan(ShadedMaterial.LookupPlan)
 
-  /// The ball texels the composite reads (only a kept map is asked).
-  func texelsRead() -> [Bool] {
-    switch self {
-    case .map(let map): map.texelsRead()
-    case .plan(let plan): plan.map(parallelism: .serial).texelsRead()
-    }
+  /// The kept lookup map, if these lookups are one.
+  var map: ShadedMaterial.LookupMap? {
+    if case .map(let map) = self { return map }
+    return nil
   }
 
   /// The compositor over these lookups.

@@ -98,9 +98,9 @@ public struct HeightField: Sendable, Equatable {
   /// would see them. With `soften`, the heights are blurred by a Gaussian of that standard
   /// deviation, and so are the slopes, each pixel's the mean over its area (its sub-samples'
   /// where it has them), an edge pixel's then read at the middle of its ink; the field then
-  /// has no sub-samples (it is smooth). An empty mask gives an empty region. The result does not depend on the
-  /// thread count. Without `subSamples` no pixel is sampled 4 x 4 (heights alone, for a
-  /// mesh).
+  /// has no sub-samples (it is smooth). An empty mask gives an empty region. The result does
+  /// not depend on the thread count. Without `subSamples` no pixel is sampled 4 x 4 (heights
+  /// alone, for a mesh).
   public static func make(
     mask: CoverageMask, relief: ReliefSpec, subSamples: Bool = true,
     parallelism: Parallelism = .allCores
