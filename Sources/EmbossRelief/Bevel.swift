@@ -73,22 +73,24 @@ struct Bevel: Sendable {
 
   /// Heights and slopes of `rows` (rows of `region`) into `heights` and `slopes` (over the
   /// region), and the sub-samples of their pixels that need them (with `sample`).
+  ///
+  /// `distance` and `feature` hold the rows of `window`: `rows` and the rows next to them
+  /// (one more on each side, within the region).
   func shade(
-    rows: Range<Int>, distance: UnsafeBufferPointer<Float>, feature: UnsafeBufferPointer<Int32>,
-    heights: UnsafeMutableBufferPointer<Float>, slopes: UnsafeMutableBufferPointer<SIMD2<Float>>,
-    sample: Bool
+    rows: Range<Int>, window: Range<Int>, distance: UnsafeBufferPointer<Float>,
+    feature: UnsafeBufferPointer<Int32>, heights: UnsafeMutableBufferPointer<Float>,
+    slopes: UnsafeMutableBufferPointer<SIMD2<Float>>, sample: Bool
   ) -> SubSamples {
     let w = region.width
-    let first = max(0, rows.lowerBound - 1)
-    let last = min(region.height - 1, rows.upperBound)
+    let first = window.lowerBound
+    let last = window.upperBound - 1
     // Directions of the nearest features, one row beyond the band's too (the crease test
     // compares neighbours).
     var directions = [SIMD2<Float>](repeating: .zero, count: (last - first + 1) * w)
     geometry.pieces.withUnsafeBufferPointer { pieces in
       for row in first...last {
         for column in 0..<w {
-          let i = row * w + column
-          let f = Int(feature[i])
+          let f = Int(feature[(row - first) * w + column])
           guard f >= 0 else { continue }
           let p = SIMD2(Float(region.x + column) + 0.5, Float(region.y + row) + 0.5)
           directions[(row - first) * w + column] = OutlineDistance.direction(pieces[f], p)
@@ -99,8 +101,9 @@ struct Bevel: Sendable {
     for row in rows {
       for column in 0..<w {
         let i = row * w + column
-        var d = distance[i]
-        let f = Int(feature[i])
+        let local = (row - first) * w + column
+        var d = distance[local]
+        let f = Int(feature[local])
         let c = coverage(column, row)
         // Wholly in or out by the coverage: a wrong side where the traced or rasterized
         // edge and the outline disagree by a hair at a tiny feature.
@@ -112,7 +115,7 @@ struct Bevel: Sendable {
           continue
         }
         heights[i] = sign * height(d)
-        let direction = directions[(row - first) * w + column]
+        let direction = directions[local]
         slopes[i] = d > 0 && d < radius ? sign * rise(d) * direction : .zero
         guard sample, c > 0 else { continue }
         var flagged = c < 1 || (topKink && abs(d - radius) < 0.75)
@@ -130,10 +133,8 @@ struct Bevel: Sendable {
             for dx in -1...1 where dx != 0 || dy != 0 {
               let nx = column + dx
               guard nx >= 0, nx < w else { continue }
-              let j = ny * w + nx
-              if crease(
-                f, d, direction, Int(feature[j]), distance[j], directions[(ny - first) * w + nx])
-              {
+              let j = (ny - first) * w + nx
+              if crease(f, d, direction, Int(feature[j]), distance[j], directions[j]) {
                 flagged = true
                 break neighbours
               }
@@ -176,7 +177,8 @@ struct Bevel: Sendable {
   /// render at 4x the size.
   ///
   /// A pixel whose cells hold no ink gets one slope, just inside the edge
-  /// (its ink is a sliver along it). Appends nothing when no feature is near.
+  /// (its ink is a sliver along it). Appends nothing when no feature is near. `feature` holds
+  /// the rows `first...last` (those next to `row` among them).
   func appendSamples(
     column: Int, row: Int, feature: UnsafeBufferPointer<Int32>, first: Int, last: Int,
     to samples: inout SubSamples
@@ -192,7 +194,7 @@ struct Bevel: Sendable {
       }
       for ny in max(first, row - 1)...min(last, row + 1) {
         for nx in max(0, column - 1)...min(w - 1, column + 1) {
-          let c = feature[ny * w + nx]
+          let c = feature[(ny - first) * w + nx]
           guard c >= 0 else { continue }
           add(c)
           add(geometry.next[Int(c)])

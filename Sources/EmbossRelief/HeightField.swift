@@ -82,6 +82,10 @@ public struct HeightField: Sendable, Equatable {
   /// the pixel is sampled 4 x 4.
   static let steepChange: Float = 0.25
 
+  /// Rows of the region shaded together: their distances are scanned into a buffer of the
+  /// band's own (with a row more on each side), so memory follows the band, not the region.
+  static let bandRows = 32
+
   /// Builds the relief of `mask` (CIHeightFieldFromMask's role) from the ink's exact
   /// boundary: the mask's outline (text: the glyphs' own outlines), or for a picture the
   /// coverage's 0.5 iso-line traced with sub-pixel vertices.
@@ -120,22 +124,9 @@ public struct HeightField: Sendable, Equatable {
     let outline =
       mask.outline ?? Outline(traced: EdgeDistance.isoline(mask: mask.plane, region: region))
     let geometry = OutlineDistance(outline)
-    var distance = [Float](repeating: .infinity, count: count)
-    var feature = [Int32](repeating: -1, count: count)
-    let bandRows = max(16, (region.height + parallelism.threads - 1) / parallelism.threads)
-    distance.withUnsafeMutableBufferPointer { distance in
-      let distance = SharedPointer(distance)
-      feature.withUnsafeMutableBufferPointer { feature in
-        let feature = SharedPointer(feature)
-        parallelism.forEachBand(region.height, bandSize: bandRows) { rows in
-          geometry.scan(
-            region: region, rows: rows, inner: radius + 1.5, outer: 2.5,
-            distance: distance.buffer, feature: feature.buffer)
-        }
-      }
-    }
-    var heights = [Float](repeating: 0, count: count)
-    var slopes = [SIMD2<Float>](repeating: .zero, count: count)
+    // Heights and slopes are written once per pixel by their band: no need to zero them.
+    var heights = [Float](unsafeUninitializedCapacity: count) { $1 = count }
+    var slopes = [SIMD2<Float>](unsafeUninitializedCapacity: count) { $1 = count }
     let bands = (region.height + bandRows - 1) / bandRows
     var bandSamples = [SubSamples](repeating: SubSamples(), count: bands)
     let bevel = Bevel(
@@ -146,15 +137,26 @@ public struct HeightField: Sendable, Equatable {
         let slopeOut = SharedPointer(slopeOut)
         bandSamples.withUnsafeMutableBufferPointer { samplesOut in
           let samplesOut = SharedPointer(samplesOut)
-          distance.withUnsafeBufferPointer { distance in
-            let distance = UnsafeBufferPointerBox(distance)
-            feature.withUnsafeBufferPointer { feature in
-              let feature = UnsafeBufferPointerBox(feature)
-              parallelism.forEachBand(region.height, bandSize: bandRows) { rows in
+          parallelism.forEachBand(region.height, bandSize: bandRows) { rows in
+            // The band's distances and features, and one row more on each side (the
+            // crease test and the sub-samples look at neighbours): held only while the band
+            // is shaded, so the whole region's never are.
+            let window = max(0, rows.lowerBound - 1)..<min(region.height, rows.upperBound + 1)
+            let size = window.count * region.width
+            var distance = [Float](repeating: .infinity, count: size)
+            var feature = [Int32](repeating: -1, count: size)
+            distance.withUnsafeMutableBufferPointer { distance in
+              feature.withUnsafeMutableBufferPointer { feature in
+                geometry.scan(
+                  region: PixelRect(
+                    x: region.x, y: region.y + window.lowerBound, width: region.width,
+                    height: window.count),
+                  rows: 0..<window.count, inner: radius + 1.5, outer: 2.5,
+                  distance: distance, feature: feature)
                 samplesOut[rows.lowerBound / bandRows] = bevel.shade(
-                  rows: rows, distance: distance.buffer, feature: feature.buffer,
-                  heights: heightOut.buffer, slopes: slopeOut.buffer,
-                  sample: subSamples)
+                  rows: rows, window: window, distance: UnsafeBufferPointer(distance),
+                  feature: UnsafeBufferPointer(feature), heights: heightOut.buffer,
+                  slopes: slopeOut.buffer, sample: subSamples)
               }
             }
           }
@@ -162,12 +164,16 @@ public struct HeightField: Sendable, Equatable {
       }
     }
     var samples = SubSamples()
-    // Room for all of them first: growing would copy and touch fresh pages.
+    // Room for all of them first (growing would copy and touch fresh pages), each band let
+    // go once it is in.
     samples.pixels.reserveCapacity(bandSamples.reduce(0) { $0 + $1.pixels.count })
     samples.offsets.reserveCapacity(bandSamples.reduce(1) { $0 + $1.pixels.count })
     samples.slopes.reserveCapacity(bandSamples.reduce(0) { $0 + $1.slopes.count })
     samples.weights.reserveCapacity(bandSamples.reduce(0) { $0 + $1.weights.count })
-    for band in bandSamples { samples.append(band) }
+    for band in bandSamples.indices {
+      samples.append(bandSamples[band])
+      bandSamples[band] = SubSamples()
+    }
     var plane = Plane(width: region.width, height: region.height, pixels: heights)
     if soften > 0 {
       plane = GaussianBlur.apply(plane, sigma: soften, parallelism: parallelism)
