@@ -10,6 +10,9 @@ let package = Package(
     // does not bring in swift-snapshot-testing.
     .library(name: "EmbossSnapshotTesting", targets: ["EmbossSnapshotTesting"]),
     .executable(name: "emboss", targets: ["emboss"]),
+    // The studio's process, which `emboss studio` runs in its own place (see
+    // Sources/emboss-studio/main.swift).
+    .executable(name: "emboss-studio", targets: ["emboss-studio"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -137,7 +140,9 @@ let package = Package(
     // `emboss studio`: the live material editor, served to a browser on this machine.
     .target(
       name: "EmbossStudio",
-      dependencies: ["EmbossKit", .product(name: "FlyingFox", package: "FlyingFox")],
+      dependencies: [
+        "EmbossKit", "CSupport", .product(name: "FlyingFox", package: "FlyingFox"),
+      ],
       resources: [
         .embedInCode("Assets/studio.html"), .embedInCode("Assets/studio.js"),
         .embedInCode("Assets/studio.css"),
@@ -154,10 +159,14 @@ let package = Package(
     .executableTarget(
       name: "emboss",
       dependencies: [
-        "EmbossKit", "EmbossBatch", "EmbossStudio", "CSupport",
+        "EmbossKit", "EmbossBatch", "CSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
+    // Not linked into emboss: its HTTP library links Foundation's networking (libcurl and
+    // about thirty more libraries), which cost every command 8 ms and 7 MB at start-up.
+    .executableTarget(
+      name: "emboss-studio", dependencies: ["EmbossKit", "EmbossStudio", "CSupport"]),
     .testTarget(
       name: "EmbossKitTests",
       dependencies: [

@@ -6,6 +6,7 @@
 #
 # DIR defaults to ~/.local. Installed:
 #   DIR/bin/emboss
+#   DIR/libexec/emboss/emboss-studio                    (the studio's server: emboss studio)
 #   DIR/share/emboss/Fonts, DIR/share/emboss/Materials   (found by the binary at run time)
 #   DIR/share/man/man1/emboss.1                          (generated from the command definitions)
 #   DIR/share/bash-completion/completions/emboss, DIR/share/zsh/site-functions/_emboss,
@@ -48,16 +49,21 @@ bash .ci/install-deps
 scratch=()
 [ "${#static[@]}" -gt 0 ] && scratch=(--scratch-path .build-static)
 read -r -a extra <<< "${EMBOSS_SWIFT_FLAGS:-}"
-swift build -c "$configuration" --product emboss ${static[@]+"${static[@]}"} \
-  ${scratch[@]+"${scratch[@]}"} ${extra[@]+"${extra[@]}"}
-binary="$(swift build -c "$configuration" ${scratch[@]+"${scratch[@]}"} ${extra[@]+"${extra[@]}"} --show-bin-path)/emboss"
+for product in emboss emboss-studio; do
+  swift build -c "$configuration" --product "$product" ${static[@]+"${static[@]}"} \
+    ${scratch[@]+"${scratch[@]}"} ${extra[@]+"${extra[@]}"}
+done
+binaries="$(swift build -c "$configuration" ${scratch[@]+"${scratch[@]}"} ${extra[@]+"${extra[@]}"} --show-bin-path)"
+binary="$binaries/emboss"
 
-install -d "$prefix/bin" "$prefix/share/emboss" "$prefix/share/man/man1" \
+install -d "$prefix/bin" "$prefix/libexec/emboss" "$prefix/share/emboss" "$prefix/share/man/man1" \
   "$prefix/share/bash-completion/completions" "$prefix/share/zsh/site-functions" \
   "$prefix/share/fish/vendor_completions.d"
 # Staged then renamed, so a running emboss is never overwritten in place.
 install -m 755 "$binary" "$prefix/bin/.emboss.new"
 mv -f "$prefix/bin/.emboss.new" "$prefix/bin/emboss"
+install -m 755 "$binaries/emboss-studio" "$prefix/libexec/emboss/.emboss-studio.new"
+mv -f "$prefix/libexec/emboss/.emboss-studio.new" "$prefix/libexec/emboss/emboss-studio"
 
 rm -rf "$prefix/share/emboss/Fonts" "$prefix/share/emboss/Materials"
 cp -R Fonts Materials "$prefix/share/emboss/"

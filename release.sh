@@ -33,7 +33,7 @@ trap 'rm -rf "$stage"' EXIT
 # The version and architecture name the archive; the binary says its own version.
 bash install.sh --prefix "$stage/root" --static-swift-stdlib ${manual[@]+"${manual[@]}"} >/dev/null
 # Symbols off: 90 MB to 64 MB (Foundation's ICU data is most of what is left).
-strip "$stage/root/bin/emboss"
+strip "$stage/root/bin/emboss" "$stage/root/libexec/emboss/emboss-studio"
 version="$("$stage/root/bin/emboss" --version)"
 name="emboss-$version-linux-$(uname -m)"
 mv "$stage/root" "$stage/$name"
@@ -42,7 +42,7 @@ root="$stage/$name"
 
 fail() { echo "release.sh: $*" >&2; exit 1; }
 # No Swift library may be needed at run time: only the system's C libraries.
-if ldd "$root/bin/emboss" | grep -Ei 'libswift|libFoundation|lib_Foundation|libdispatch|libBlocksRuntime|libicu'; then
+if ldd "$root/bin/emboss" "$root/libexec/emboss/emboss-studio" | grep -Ei 'libswift|libFoundation|lib_Foundation|libdispatch|libBlocksRuntime|libicu'; then
   fail "the binary still needs the Swift libraries above"
 fi
 # It renders from its folder with no toolchain on PATH or in the loader's path; as root,

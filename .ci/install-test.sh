@@ -23,6 +23,14 @@ mkdir -p "$prefix/elsewhere" && cp -R "$prefix/share/emboss/Fonts" "$prefix/shar
 printf 'extends: default\n' > "$prefix/elsewhere/Materials/zz-elsewhere.yaml"
 listed="$(EMBOSS_RESOURCES="$prefix/elsewhere" "$emboss" materials)"
 grep -q "zz-elsewhere" <<< "$listed" || fail "EMBOSS_RESOURCES is not used"
+# The studio: emboss runs its server (installed in libexec) in its own place.
+out="$prefix/studio.out"
+"$emboss" studio "$prefix/zz-studio.yaml" --text Installed > "$out" 2>&1 &
+studio=$!
+for _ in $(seq 100); do grep -q "^open http://127.0.0.1:" "$out" && break; sleep 0.1; done
+kill "$studio" 2>/dev/null || true
+wait "$studio" 2>/dev/null || true
+grep -q "^open http://127.0.0.1:" "$out" || fail "the installed studio did not start: $(cat "$out")"
 # The man page.
 if command -v man >/dev/null; then
   page="$(MANPAGER=cat man -l "$prefix/share/man/man1/emboss.1" 2>/dev/null)"
@@ -49,4 +57,4 @@ out="$(bash -c '
 echo "$out" | sed -n 1p | grep -q "DejaVuSans-Bold.ttf" || fail "no font path completion: $out"
 echo "$out" | sed -n 2p | grep -q "zz-installed" || fail "no preset completion: $out"
 echo "$out" | sed -n 3p | grep -q "jarvis-judice-ninke" || fail "no --dither completion: $out"
-echo "install test: passed (resources from the prefix and EMBOSS_RESOURCES, man page, bash completion)"
+echo "install test: passed (resources from the prefix and EMBOSS_RESOURCES, the studio, man page, bash completion)"

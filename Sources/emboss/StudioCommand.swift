@@ -1,8 +1,5 @@
 import ArgumentParser
-import CSupport
-import Dispatch
 import EmbossKit
-import EmbossStudio
 import Foundation
 
 struct StudioCommand: ParsableCommand {
@@ -60,52 +57,37 @@ struct StudioCommand: ParsableCommand {
         "no material named '\(material)' (presets: \(library.presetNames.joined(separator: ", ")))"
       )
     }
-    let session = try StudioSession(
-      materialPath: path,
-      scene: .init(text: TextMask.unescaped(text), font: font, size: size), resources: resources)
-    if let font { _ = try TextMask.font(font, resources: resources) }
-    let server = StudioServer(session: session)
-    let started = DispatchSemaphore(value: 0)
-    nonisolated(unsafe) var failure: (any Error)? = nil
-    Task {
-      do { try await server.start(port: UInt16(port)) } catch { failure = error }
-      started.signal()
-    }
-    started.wait()
-    if let failure { throw EmbossError("cannot start the studio: \(failure)") }
-    try printLine("emboss studio: editing \(session.path)")
-    try printLine("open \(server.url)")
-    if let opener = ["xdg-open", "sensible-browser"].first(where: Self.onPath) {
-      try printLine("(\(opener) '\(server.url)' opens it; Ctrl-C stops the server)")
-    } else {
-      try printLine("(Ctrl-C stops the server)")
-    }
-    // Ctrl-C (and SIGTERM, SIGHUP) stop the server cleanly, then the process exits 0. These
-    // handlers own the signals: a save's staged file is removed here, not by a handler of
-    // its own that would end the process by the signal.
-    emboss_temp_leave_signals()
-    for number in [SIGINT, SIGTERM, SIGHUP] {
-      signal(number, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-      source.setEventHandler {
-        Task {
-          await server.stop()
-          emboss_temp_discard_all()
-          printError("emboss studio: stopped")
-          Foundation.exit(0)
-        }
-      }
-      source.resume()
-      Self.signalSources.append(source)
-    }
-    dispatchMain()
+    // The studio's own process takes this one's place (the same process id, signals and
+    // standard streams): emboss itself never loads the HTTP library.
+    let server = try Self.serverExecutable()
+    let arguments =
+      [server, "--serve", path, text, "\(size)", "\(port)"] + (font.map { [$0] } ?? [])
+    let argv = arguments.map { strdup($0) } + [nil]
+    execv(server, argv)
+    let reason = String(cString: strerror(errno))
+    for pointer in argv { free(pointer) }
+    throw EmbossError("cannot start the studio (\(server)): \(reason)")
   }
 
-  nonisolated(unsafe) static var signalSources: [any DispatchSourceSignal] = []
-
-  static func onPath(_ name: String) -> Bool {
-    (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").contains {
-      FileManager.default.isExecutableFile(atPath: "\($0)/\(name)")
+  /// `emboss-studio`: beside this executable (a build folder), or in `../libexec/emboss`
+  /// (an install).
+  static func serverExecutable() throws -> String {
+    let executable =
+      (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+      ?? CommandLine.arguments[0]
+    let directory = URL(fileURLWithPath: executable).resolvingSymlinksInPath()
+      .deletingLastPathComponent()
+    let candidates = [
+      directory.appendingPathComponent("emboss-studio").path,
+      directory.deletingLastPathComponent().appendingPathComponent("libexec/emboss/emboss-studio")
+        .path,
+    ]
+    guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) })
+    else {
+      throw EmbossError(
+        "cannot find the studio's server: none of \(candidates.joined(separator: ", ")) (install.sh installs it; `swift build` builds it beside emboss)"
+      )
     }
+    return found
   }
 }
