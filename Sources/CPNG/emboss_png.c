@@ -159,26 +159,46 @@ static int buffer_append(emboss_png_buffer *buffer, const unsigned char *bytes, 
   return 0;
 }
 
-int emboss_deflate_band(const unsigned char *rows, size_t row_bytes, size_t row_count,
-                        const unsigned char *previous_row, int level, int last,
-                        emboss_png_buffer *out, uint32_t *adler_out, size_t *filtered_size_out,
-                        char *err, size_t err_len) {
+struct emboss_deflate_band {
   z_stream stream;
-  memset(&stream, 0, sizeof stream);
-  if (deflateInit2(&stream, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
-    set_error(err, err_len, "cannot start zlib");
-    return 1;
-  }
-  unsigned char *filtered = (unsigned char *)malloc(row_bytes + 1);
-  unsigned char chunk[65536];
-  uLong adler = adler32(0L, Z_NULL, 0);
-  int status = 0;
-  if (!filtered) {
+  unsigned char *filtered;
+  size_t filtered_capacity;
+  uLong adler;
+  size_t filtered_size;
+};
+
+emboss_deflate_band *emboss_deflate_band_begin(int level, char *err, size_t err_len) {
+  emboss_deflate_band *band = (emboss_deflate_band *)calloc(1, sizeof *band);
+  if (!band) {
     set_error(err, err_len, "out of memory while encoding PNG");
-    deflateEnd(&stream);
-    return 1;
+    return NULL;
   }
-  for (size_t r = 0; r < row_count && status == 0; r++) {
+  if (deflateInit2(&band->stream, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+    free(band);
+    set_error(err, err_len, "cannot start zlib");
+    return NULL;
+  }
+  band->adler = adler32(0L, Z_NULL, 0);
+  return band;
+}
+
+int emboss_deflate_band_rows(emboss_deflate_band *band, const unsigned char *rows,
+                             size_t row_bytes, size_t row_count,
+                             const unsigned char *previous_row, int end, emboss_png_buffer *out,
+                             char *err, size_t err_len) {
+  if (band->filtered_capacity < row_bytes + 1) {
+    unsigned char *grown = (unsigned char *)realloc(band->filtered, row_bytes + 1);
+    if (!grown) {
+      set_error(err, err_len, "out of memory while encoding PNG");
+      return 1;
+    }
+    band->filtered = grown;
+    band->filtered_capacity = row_bytes + 1;
+  }
+  unsigned char *filtered = band->filtered;
+  unsigned char chunk[65536];
+  z_stream *stream = &band->stream;
+  for (size_t r = 0; r < row_count; r++) {
     const unsigned char *row = rows + r * row_bytes;
     const unsigned char *above = r > 0 ? row - row_bytes : previous_row;
     filtered[0] = above ? 2 : 0; /* Up, or None for the image's first row */
@@ -187,31 +207,35 @@ int emboss_deflate_band(const unsigned char *rows, size_t row_bytes, size_t row_
     } else {
       memcpy(filtered + 1, row, row_bytes);
     }
-    adler = adler32(adler, filtered, (uInt)(row_bytes + 1));
-    stream.next_in = filtered;
-    stream.avail_in = (uInt)(row_bytes + 1);
-    int flush = r + 1 == row_count ? (last ? Z_FINISH : Z_FULL_FLUSH) : Z_NO_FLUSH;
+    band->adler = adler32(band->adler, filtered, (uInt)(row_bytes + 1));
+    band->filtered_size += row_bytes + 1;
+    stream->next_in = filtered;
+    stream->avail_in = (uInt)(row_bytes + 1);
+    int flush = r + 1 == row_count && end ? (end == 2 ? Z_FINISH : Z_FULL_FLUSH) : Z_NO_FLUSH;
     do {
-      stream.next_out = chunk;
-      stream.avail_out = sizeof chunk;
-      int result = deflate(&stream, flush);
+      stream->next_out = chunk;
+      stream->avail_out = sizeof chunk;
+      int result = deflate(stream, flush);
       if (result == Z_STREAM_ERROR) {
         set_error(err, err_len, "zlib failed while encoding PNG");
-        status = 1;
-        break;
+        return 1;
       }
-      if (buffer_append(out, chunk, sizeof chunk - stream.avail_out)) {
+      if (buffer_append(out, chunk, sizeof chunk - stream->avail_out)) {
         set_error(err, err_len, "out of memory while encoding PNG");
-        status = 1;
-        break;
+        return 1;
       }
-    } while (stream.avail_out == 0 || (flush == Z_FINISH && stream.avail_in > 0));
+    } while (stream->avail_out == 0 || (flush == Z_FINISH && stream->avail_in > 0));
   }
-  free(filtered);
-  deflateEnd(&stream);
-  *adler_out = (uint32_t)adler;
-  *filtered_size_out = row_count * (row_bytes + 1);
-  return status;
+  return 0;
+}
+
+void emboss_deflate_band_end(emboss_deflate_band *band, uint32_t *adler_out,
+                             size_t *filtered_size_out) {
+  *adler_out = (uint32_t)band->adler;
+  *filtered_size_out = band->filtered_size;
+  deflateEnd(&band->stream);
+  free(band->filtered);
+  free(band);
 }
 
 uint32_t emboss_adler32_combine(uint32_t first, uint32_t second, size_t second_size) {

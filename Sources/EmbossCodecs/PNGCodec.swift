@@ -118,6 +118,9 @@ public enum PNGCodec {
   /// large enough that restarting the compressor's dictionary costs under 1% of size.
   static let deflateBandRows = 256
 
+  /// Rows of a band converted and deflated at a time (the band's bytes do not depend on it).
+  static let deflateChunkRows = 16
+
   /// Encodes 8- or 16-bit samples (16-bit big-endian) with the image data compressed in
   /// bands of rows on all threads, as pigz does: each band is Up-filtered and deflated on its
   /// own, the bands are concatenated into one zlib stream (Adler-32s combined), and libpng
@@ -156,24 +159,42 @@ public enum PNGCodec {
             out[index] = band
             continue
           }
-          // The band's rows, after the row above it (which the Up filter needs).
-          let above = first > 0 ? 1 : 0
+          // The band's rows, a few at a time after the row above them (which the Up filter
+          // needs), so no band is held whole.
+          let chunk = min(rows, deflateChunkRows)
           let samples = UnsafeMutableRawPointer.allocate(
-            byteCount: (rows + above) * rowBytes, alignment: 16)
+            byteCount: (chunk + 1) * rowBytes, alignment: 16)
           defer { samples.deallocate() }
-          for r in 0..<(rows + above) { fillRow(first - above + r, samples + r * rowBytes) }
-          let rowsStart = UnsafePointer(
-            (samples + above * rowBytes).assumingMemoryBound(to: UInt8.self))
-          let previous =
-            above == 1 ? UnsafePointer(samples.assumingMemoryBound(to: UInt8.self)) : nil
-          var buffer = emboss_png_buffer()
-          var adler: UInt32 = 0
-          var filtered = 0
           var message = [CChar](repeating: 0, count: 256)
-          let status = emboss_deflate_band(
-            rowsStart, rowBytes, rows, previous, level, index == bandCount - 1 ? 1 : 0, &buffer,
-            &adler, &filtered, &message, message.count)
-          var band = DeflatedBand(adler: adler, filteredSize: filtered)
+          var band = DeflatedBand()
+          guard let state = emboss_deflate_band_begin(level, &message, message.count) else {
+            band.error = cString(message)
+            out[index] = band
+            continue
+          }
+          var buffer = emboss_png_buffer()
+          var status: Int32 = 0
+          if first > 0 { fillRow(first - 1, samples) }
+          var start = 0
+          while start < rows && status == 0 {
+            let count = min(chunk, rows - start)
+            // Slot 0 holds the row above: the previous chunk's last (every chunk but the
+            // band's last is whole), moved down.
+            if start > 0 {
+              samples.copyMemory(from: samples + chunk * rowBytes, byteCount: rowBytes)
+            }
+            for r in 0..<count { fillRow(first + start + r, samples + (r + 1) * rowBytes) }
+            let above = start > 0 || first > 0
+            let end: Int32 = start + count < rows ? 0 : (final ? 2 : 1)
+            status = emboss_deflate_band_rows(
+              state, samples.assumingMemoryBound(to: UInt8.self) + rowBytes, rowBytes, count,
+              above ? UnsafePointer(samples.assumingMemoryBound(to: UInt8.self)) : nil, end,
+              &buffer, &message, message.count)
+            start += count
+          }
+          var filtered = 0
+          emboss_deflate_band_end(state, &band.adler, &filtered)
+          band.filteredSize = filtered
           if status != 0 {
             band.error = cString(message)
           } else if let data = buffer.data {

@@ -29,16 +29,30 @@ int emboss_png_encode(const void *pixels, uint32_t width, uint32_t height, int c
 void emboss_png_buffer_free(emboss_png_buffer *buffer);
 
 /// One band of a zlib stream compressed on its own, so bands can be compressed in parallel
-/// and concatenated (as pigz does): rows are Up-filtered (each row minus the one above; the
-/// band's first row uses `previous_row`, or none for the image's first row), each prefixed
-/// with its filter byte, then raw-deflated at `level`. A band that is not `last` ends with a
-/// full flush (byte-aligned, no final block) so the next band's data can follow it.
-/// `adler_out` receives the Adler-32 of the band's filtered bytes.
+/// and concatenated (as pigz does), fed a few rows at a time so that no band is held whole:
+/// rows are Up-filtered (each row minus the one above; the band's first row uses the
+/// `previous_row` given with it, or none for the image's first row), each prefixed with its
+/// filter byte, then raw-deflated at `level`. A band that is not the stream's last ends with
+/// a full flush (byte-aligned, no final block) so the next band's data can follow it.
+typedef struct emboss_deflate_band emboss_deflate_band;
+
+/// A band compressed at `level`; NULL (with a message in `err`) when zlib cannot start.
+emboss_deflate_band *emboss_deflate_band_begin(int level, char *err, size_t err_len);
+
+/// Appends `row_count` rows of `row_bytes` to the band, compressed into `out`; `previous_row`
+/// is the row above the first of them (NULL for the image's first row). `end`: 0 more rows
+/// follow, 1 the band ends here (full flush), 2 the stream ends here. The rows are fed to
+/// zlib one at a time, so how they are split between calls does not change the bytes.
 /// Returns 0 on success, else non-zero with a message in `err`.
-int emboss_deflate_band(const unsigned char *rows, size_t row_bytes, size_t row_count,
-                        const unsigned char *previous_row, int level, int last,
-                        emboss_png_buffer *out, uint32_t *adler_out, size_t *filtered_size_out,
-                        char *err, size_t err_len);
+int emboss_deflate_band_rows(emboss_deflate_band *band, const unsigned char *rows,
+                             size_t row_bytes, size_t row_count,
+                             const unsigned char *previous_row, int end, emboss_png_buffer *out,
+                             char *err, size_t err_len);
+
+/// Frees the band; `adler_out` receives the Adler-32 of its filtered bytes and
+/// `filtered_size_out` their count.
+void emboss_deflate_band_end(emboss_deflate_band *band, uint32_t *adler_out,
+                             size_t *filtered_size_out);
 
 /// The Adler-32 of two concatenated byte strings from each one's checksum (zlib's combine).
 uint32_t emboss_adler32_combine(uint32_t first, uint32_t second, size_t second_size);
