@@ -177,7 +177,7 @@ public struct MaterialDocument: Sendable, Equatable {
 
   static func compose(_ yaml: String, what: String) throws(EditError) -> Node {
     do {
-      guard let node = try Yams.compose(yaml: yaml) else {
+      guard let node = try Yams.compose(yaml: yaml, .basic) else {
         throw EditError("\(what) is empty")
       }
       return node

@@ -176,7 +176,7 @@ public enum MaterialLoader {
     var duplicates = DuplicateKeys.Renamed(text: yaml, originals: [:])
     do {
       do {
-        root = try Yams.compose(yaml: yaml)
+        root = try Yams.compose(yaml: yaml, .basic)
       } catch YamlError.duplicatedKeysInMapping(let keys, let context) {
         duplicates = DuplicateKeys.rename(in: yaml)
         if duplicates.originals.isEmpty {
@@ -186,7 +186,7 @@ public enum MaterialLoader {
             at: SourceLocation(file: file, line: context.mark.line, column: context.mark.column))
           return nil
         }
-        root = try Yams.compose(yaml: duplicates.text)
+        root = try Yams.compose(yaml: duplicates.text, .basic)
       }
     } catch let error as YamlError {
       let (message, location) = describe(error, yaml: yaml, file: file)

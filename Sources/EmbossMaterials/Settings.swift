@@ -115,7 +115,7 @@ extension MaterialLoader {
     let yaml = text.hasPrefix("#") ? "\"\(text)\"" : text
     let value: Node
     do {
-      value = try Yams.compose(yaml: yaml) ?? Node("", Tag(.null), .plain)
+      value = try Yams.compose(yaml: yaml, .basic) ?? Node("", Tag(.null), .plain)
     } catch {
       sink.error(
         "\"\(path)\": the value is not valid YAML: \(Diagnostic.shortened(text))",
