@@ -245,6 +245,31 @@ final class CLITests: XCTestCase {
     XCTAssertEqual(try run(["check", "good.yaml"]).status, 0)
   }
 
+  /// `emboss studio` runs its server (`emboss-studio`, built beside it) in its own place:
+  /// what the server finds wrong reaches the caller as emboss's own errors do, located, exit 1.
+  func testStudioRunsItsServerWhoseErrorsAreEmbosss() throws {
+    try "surface:\n  shininess: abc\n".write(
+      toFile: path("bad.yaml"), atomically: true, encoding: .utf8)
+    let result = try run(["studio", "bad.yaml"])
+    XCTAssertEqual(result.status, 1)
+    XCTAssertEqual(
+      result.stderr,
+      path("bad.yaml")
+        + ":2:14: error: \"surface.shininess\": expected a number, got \"abc\"\n"
+    )
+    let font = try run(["studio", "default", "--font", path("missing.ttf")])
+    XCTAssertEqual(font.status, 1)
+    XCTAssertTrue(font.stderr.hasPrefix("error: font file"), font.stderr)
+    // The server alone is not a command.
+    let server = Process()
+    server.executableURL = Self.binary.deletingLastPathComponent()
+      .appendingPathComponent("emboss-studio")
+    server.standardError = FileHandle.nullDevice
+    try server.run()
+    server.waitUntilExit()
+    XCTAssertEqual(server.terminationStatus, 64)
+  }
+
   func testEveryPresetIsValid() throws {
     let materials = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Materials")
