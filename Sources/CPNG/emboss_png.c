@@ -161,40 +161,38 @@ static int buffer_append(emboss_png_buffer *buffer, const unsigned char *bytes, 
 
 struct emboss_deflate_band {
   z_stream stream;
-  unsigned char *filtered;
-  size_t filtered_capacity;
+  size_t row_bytes;
+  unsigned char *filtered; /* one row and its filter byte */
   uLong adler;
   size_t filtered_size;
 };
 
-emboss_deflate_band *emboss_deflate_band_begin(int level, char *err, size_t err_len) {
+emboss_deflate_band *emboss_deflate_band_begin(int level, size_t row_bytes, char *err,
+                                               size_t err_len) {
   emboss_deflate_band *band = (emboss_deflate_band *)calloc(1, sizeof *band);
-  if (!band) {
+  unsigned char *filtered = (unsigned char *)malloc(row_bytes + 1);
+  if (!band || !filtered) {
+    free(band);
+    free(filtered);
     set_error(err, err_len, "out of memory while encoding PNG");
     return NULL;
   }
   if (deflateInit2(&band->stream, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
     free(band);
+    free(filtered);
     set_error(err, err_len, "cannot start zlib");
     return NULL;
   }
+  band->row_bytes = row_bytes;
+  band->filtered = filtered;
   band->adler = adler32(0L, Z_NULL, 0);
   return band;
 }
 
 int emboss_deflate_band_rows(emboss_deflate_band *band, const unsigned char *rows,
-                             size_t row_bytes, size_t row_count,
-                             const unsigned char *previous_row, int end, emboss_png_buffer *out,
-                             char *err, size_t err_len) {
-  if (band->filtered_capacity < row_bytes + 1) {
-    unsigned char *grown = (unsigned char *)realloc(band->filtered, row_bytes + 1);
-    if (!grown) {
-      set_error(err, err_len, "out of memory while encoding PNG");
-      return 1;
-    }
-    band->filtered = grown;
-    band->filtered_capacity = row_bytes + 1;
-  }
+                             size_t row_count, const unsigned char *previous_row, int end,
+                             emboss_png_buffer *out, char *err, size_t err_len) {
+  size_t row_bytes = band->row_bytes;
   unsigned char *filtered = band->filtered;
   unsigned char chunk[65536];
   z_stream *stream = &band->stream;

@@ -167,7 +167,8 @@ public enum PNGCodec {
           defer { samples.deallocate() }
           var message = [CChar](repeating: 0, count: 256)
           var band = DeflatedBand()
-          guard let state = emboss_deflate_band_begin(level, &message, message.count) else {
+          guard let state = emboss_deflate_band_begin(level, rowBytes, &message, message.count)
+          else {
             band.error = cString(message)
             out[index] = band
             continue
@@ -187,7 +188,7 @@ public enum PNGCodec {
             let above = start > 0 || first > 0
             let end: Int32 = start + count < rows ? 0 : (final ? 2 : 1)
             status = emboss_deflate_band_rows(
-              state, samples.assumingMemoryBound(to: UInt8.self) + rowBytes, rowBytes, count,
+              state, samples.assumingMemoryBound(to: UInt8.self) + rowBytes, count,
               above ? UnsafePointer(samples.assumingMemoryBound(to: UInt8.self)) : nil, end,
               &buffer, &message, message.count)
             start += count

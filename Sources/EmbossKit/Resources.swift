@@ -63,7 +63,7 @@ public struct Resources: Sendable {
   }
 
   /// The running executable's path (`/proc/self/exe`, else the command's first word).
-  static func executablePath() -> String {
+  public static func executablePath() -> String {
     (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
       ?? CommandLine.arguments.first ?? "."
   }

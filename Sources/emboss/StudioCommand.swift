@@ -72,10 +72,7 @@ struct StudioCommand: ParsableCommand {
   /// `emboss-studio`: beside this executable (a build folder), or in `../libexec/emboss`
   /// (an install).
   static func serverExecutable() throws -> String {
-    let executable =
-      (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-      ?? CommandLine.arguments[0]
-    let directory = URL(fileURLWithPath: executable).resolvingSymlinksInPath()
+    let directory = URL(fileURLWithPath: Resources.executablePath()).resolvingSymlinksInPath()
       .deletingLastPathComponent()
     let candidates = [
       directory.appendingPathComponent("emboss-studio").path,

@@ -36,18 +36,19 @@ void emboss_png_buffer_free(emboss_png_buffer *buffer);
 /// a full flush (byte-aligned, no final block) so the next band's data can follow it.
 typedef struct emboss_deflate_band emboss_deflate_band;
 
-/// A band compressed at `level`; NULL (with a message in `err`) when zlib cannot start.
-emboss_deflate_band *emboss_deflate_band_begin(int level, char *err, size_t err_len);
+/// A band of rows of `row_bytes` compressed at `level`; NULL (with a message in `err`) when
+/// zlib cannot start or memory runs out.
+emboss_deflate_band *emboss_deflate_band_begin(int level, size_t row_bytes, char *err,
+                                               size_t err_len);
 
-/// Appends `row_count` rows of `row_bytes` to the band, compressed into `out`; `previous_row`
+/// Appends `row_count` rows (of the band's `row_bytes`) to the band, compressed into `out`; `previous_row`
 /// is the row above the first of them (NULL for the image's first row). `end`: 0 more rows
 /// follow, 1 the band ends here (full flush), 2 the stream ends here. The rows are fed to
 /// zlib one at a time, so how they are split between calls does not change the bytes.
 /// Returns 0 on success, else non-zero with a message in `err`.
 int emboss_deflate_band_rows(emboss_deflate_band *band, const unsigned char *rows,
-                             size_t row_bytes, size_t row_count,
-                             const unsigned char *previous_row, int end, emboss_png_buffer *out,
-                             char *err, size_t err_len);
+                             size_t row_count, const unsigned char *previous_row, int end,
+                             emboss_png_buffer *out, char *err, size_t err_len);
 
 /// Frees the band; `adler_out` receives the Adler-32 of its filtered bytes and
 /// `filtered_size_out` their count.
