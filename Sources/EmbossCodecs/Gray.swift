@@ -47,15 +47,6 @@ extension GrayRule {
 }
 
 extension SRGB {
-  /// A linear-light, straight-alpha pixel as the 8-bit PNG encoder writes it: sRGB codes by
-  /// table, alpha rounded.
-  @inline(__always)
-  package static func codes8(_ p: SIMD4<Float>, table: UnsafeBufferPointer<UInt8>) -> SIMD4<UInt8> {
-    SIMD4(
-      table[PNGCodec.tableIndex(p.x)], table[PNGCodec.tableIndex(p.y)],
-      table[PNGCodec.tableIndex(p.z)], UInt8(PNGCodec.unitClamp(p.w) * 255 + 0.5))
-  }
-
   /// `encode8Table`, for other modules.
   package static var encode8: [UInt8] { encode8Table }
 }

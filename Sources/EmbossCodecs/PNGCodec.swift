@@ -63,6 +63,35 @@ public enum PNGCodec {
     }
   }
 
+  /// Encodes a canvas of 8-bit sRGB codes as an sRGB RGBA PNG (with an sRGB chunk): the same
+  /// bytes as `encode(_:depth:compression:pixelsPerMeter:parallelism:)` of the float picture
+  /// whose codes they are.
+  public static func encode(
+    _ canvas: SRGBCanvas, compression: Int = defaultCompression, pixelsPerMeter: UInt32 = 0,
+    parallelism: Parallelism = .allCores
+  ) throws -> Data {
+    let rect = canvas.contentRect
+    let fill = canvas.fill
+    return try canvas.content.withUnsafeBufferPointer { src in
+      let src = UnsafeBufferPointerBox(src)
+      return try encodeBanded(
+        width: canvas.width, height: canvas.height, channels: 4, bitDepth: 8,
+        compression: compression, pixelsPerMeter: pixelsPerMeter, srgb: true,
+        parallelism: parallelism, background: { y in y < rect.y || y >= rect.maxY }
+      ) { y, row in
+        let out = row.assumingMemoryBound(to: SIMD4<UInt8>.self)
+        guard y >= rect.y, y < rect.maxY, rect.width > 0 else {
+          out.initialize(repeating: fill, count: canvas.width)
+          return
+        }
+        out.initialize(repeating: fill, count: rect.x)
+        (out + rect.x).initialize(
+          from: src.buffer.baseAddress! + (y - rect.y) * rect.width, count: rect.width)
+        (out + rect.maxX).initialize(repeating: fill, count: canvas.width - rect.maxX)
+      }
+    }
+  }
+
   /// `encodeBanded` over a canvas image whose pixels `convert` turns into RGBA samples.
   private static func encodeRows<T: SIMDScalar & Sendable>(
     _ image: CanvasImage, bitDepth: Int, compression: Int, pixelsPerMeter: UInt32,
@@ -383,13 +412,6 @@ public enum PNGCodec {
     } catch let error as EmbossError {
       throw EmbossError("cannot read PNG '\(path)': \(error.message)")
     }
-  }
-
-  @inline(__always)
-  static func tableIndex(_ v: Float) -> Int {
-    // NaN fails both comparisons and lands on 0 (black) instead of trapping.
-    let c = v > 0 ? (v < 1 ? v : 1) : 0
-    return Int(c * 65535 + 0.5)
   }
 }
 

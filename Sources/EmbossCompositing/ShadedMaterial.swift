@@ -712,10 +712,11 @@ public enum ShadedMaterial {
     precondition(
       map.shadingWidth == shading.width && map.shadingHeight == shading.height,
       "lookup map for another shading size")
-    return composite(
-      rect: map.rect, maxLevel: map.maxLevel, band: { map.bands[$0] }, mask: mask,
-      shading: shading, background: background, detail: detail, surfaceColor: surfaceColor,
-      parallelism: parallelism)
+    return canvas(
+      composite(
+        rect: map.rect, maxLevel: map.maxLevel, band: { map.bands[$0] }, mask: mask,
+        shading: shading, background: background, detail: detail, surfaceColor: surfaceColor,
+        parallelism: parallelism) { $0 }, mask: mask)
   }
 
   /// Composites from a lookup plan (see `lookupPlan`), whose shading size must be
@@ -729,18 +730,84 @@ public enum ShadedMaterial {
     precondition(
       plan.shadingWidth == shading.width && plan.shadingHeight == shading.height,
       "lookup plan for another shading size")
-    return composite(
-      rect: plan.ink, maxLevel: plan.maxLevel, band: { plan.band($0) }, mask: mask,
-      shading: shading, background: background, detail: detail, surfaceColor: surfaceColor,
-      parallelism: parallelism)
+    return canvas(
+      composite(
+        rect: plan.ink, maxLevel: plan.maxLevel, band: { plan.band($0) }, mask: mask,
+        shading: shading, background: background, detail: detail, surfaceColor: surfaceColor,
+        parallelism: parallelism) { $0 }, mask: mask)
   }
 
-  /// The compositor over the ink bounds `rect`, band `i` of whose taps `band(i)` gives.
-  private static func composite(
+  /// `composite(map:mask:shading:background:detail:surfaceColor:parallelism:)` as the 8-bit
+  /// sRGB codes its PNG stores (`SRGB.codes8` of each pixel), written as each pixel is made:
+  /// the same bytes in a quarter of the memory, and no float picture held.
+  public static func compositeCodes(
+    map: LookupMap, mask: CoverageMask, shading: RGBAImage, background: Background,
+    detail: DetailSpec = .none, surfaceColor: SIMD3<Float> = SIMD3(repeating: 1),
+    parallelism: Parallelism = .allCores
+  ) -> SRGBCanvas {
+    precondition(
+      map.shadingWidth == shading.width && map.shadingHeight == shading.height,
+      "lookup map for another shading size")
+    return codes(mask: mask) { store in
+      composite(
+        rect: map.rect, maxLevel: map.maxLevel, band: { map.bands[$0] }, mask: mask,
+        shading: shading, background: background, detail: detail, surfaceColor: surfaceColor,
+        parallelism: parallelism, store: store)
+    }
+  }
+
+  /// `compositeCodes(map:...)` from a lookup plan, each band of taps made as its rows are
+  /// composited (see `composite(plan:...)`).
+  public static func compositeCodes(
+    plan: LookupPlan, mask: CoverageMask, shading: RGBAImage, background: Background,
+    detail: DetailSpec = .none, surfaceColor: SIMD3<Float> = SIMD3(repeating: 1),
+    parallelism: Parallelism = .allCores
+  ) -> SRGBCanvas {
+    precondition(
+      plan.shadingWidth == shading.width && plan.shadingHeight == shading.height,
+      "lookup plan for another shading size")
+    return codes(mask: mask) { store in
+      composite(
+        rect: plan.ink, maxLevel: plan.maxLevel, band: { plan.band($0) }, mask: mask,
+        shading: shading, background: background, detail: detail, surfaceColor: surfaceColor,
+        parallelism: parallelism, store: store)
+    }
+  }
+
+  /// A composite that stores 8-bit sRGB codes (`SRGB.codes8`), as a canvas.
+  private static func codes(
+    mask: CoverageMask,
+    _ composite: (@Sendable (SIMD4<Float>) -> SIMD4<UInt8>) -> (
+      fill: SIMD4<UInt8>, ink: PixelRect, pixels: [SIMD4<UInt8>]
+    )
+  ) -> SRGBCanvas {
+    SRGB.encode8Table.withUnsafeBufferPointer { table in
+      let table = UnsafeBufferPointerBox(table)
+      let parts = composite { SRGB.codes8($0, table: table.buffer) }
+      return SRGBCanvas(
+        width: mask.width, height: mask.height, fill: parts.fill, contentRect: parts.ink,
+        content: parts.pixels)
+    }
+  }
+
+  /// A float composite's parts as a canvas image.
+  private static func canvas(
+    _ parts: (fill: SIMD4<Float>, ink: PixelRect, pixels: [SIMD4<Float>]), mask: CoverageMask
+  ) -> CanvasImage {
+    CanvasImage(
+      width: mask.width, height: mask.height, fill: parts.fill, contentRect: parts.ink,
+      content: RGBAImage(width: parts.ink.width, height: parts.ink.height, pixels: parts.pixels))
+  }
+
+  /// The compositor over the ink bounds `rect`, band `i` of whose taps `band(i)` gives:
+  /// the fill outside the ink bounds, those bounds (empty without a shading image) and the
+  /// pixels inside them, each linear color stored as `store` makes it.
+  private static func composite<Pixel: Sendable>(
     rect: PixelRect, maxLevel: Int, band bandAt: @escaping @Sendable (Int) -> TapBand,
     mask: CoverageMask, shading: RGBAImage, background: Background, detail: DetailSpec,
-    surfaceColor: SIMD3<Float>, parallelism: Parallelism
-  ) -> CanvasImage {
+    surfaceColor: SIMD3<Float>, parallelism: Parallelism,
+    store: @Sendable (SIMD4<Float>) -> Pixel
+  ) -> (fill: Pixel, ink: PixelRect, pixels: [Pixel]) {
     let tinting = detail.colors ? SurfaceDetail(detail, base: surfaceColor) : nil
     let fill: SIMD4<Float>
     switch background {
@@ -760,7 +827,8 @@ public enum ShadedMaterial {
     // Every pixel is written exactly once (background where the coverage is 0), so the
     // storage starts uninitialized instead of being filled first.
     let pyramid = BallPyramid(shading, maxLevel: maxLevel)
-    let pixels = [SIMD4<Float>](unsafeUninitializedCapacity: ink.width * ink.height) {
+    let fillPixel = store(fill)
+    let pixels = [Pixel](unsafeUninitializedCapacity: ink.width * ink.height) {
       buffer, count in
       let out = SharedPointer(buffer)
       mask.plane.pixels.withUnsafeBufferPointer { coverage in
@@ -784,7 +852,7 @@ public enum ShadedMaterial {
                           for column in 0..<ink.width {
                             let a = coverage.buffer[source + column]
                             guard a > 0 else {
-                              out.initialize(target + column, to: fill)
+                              out.initialize(target + column, to: fillPixel)
                               continue
                             }
                             let groups = groupCounts[local + column]
@@ -801,8 +869,9 @@ public enum ShadedMaterial {
                             }
                             out.initialize(
                               target + column,
-                              to: fill.w == 0
-                                ? SIMD4(rgb, a) : SIMD4(rgb * a + background * (1 - a), 1))
+                              to: store(
+                                fill.w == 0
+                                  ? SIMD4(rgb, a) : SIMD4(rgb * a + background * (1 - a), 1)))
                           }
                         }
                       }
@@ -816,9 +885,7 @@ public enum ShadedMaterial {
       }
       count = ink.width * ink.height
     }
-    let content = RGBAImage(width: ink.width, height: ink.height, pixels: pixels)
-    return CanvasImage(
-      width: mask.width, height: mask.height, fill: fill, contentRect: ink, content: content)
+    return (fillPixel, ink, pixels)
   }
 
   /// A shape composited over a transparent background, put over an opaque color: the same

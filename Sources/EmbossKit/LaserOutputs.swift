@@ -106,7 +106,7 @@ public struct LaserRequest: Sendable {
           mask: mirror ? render.mask.mirrored() : render.mask, offset: 0, dpi: dpi,
           parallelism: parallelism)
       let document = SVGDocument.make(
-        canvasWidth: render.image.width, canvasHeight: render.image.height, image: engravePNG,
+        canvasWidth: render.picture.width, canvasHeight: render.picture.height, image: engravePNG,
         cut: curves, dpi: dpi, cutColor: svg.cutColor,
         cutWidthMM: svg.cutWidthMM, ink: ink, inkVectors: svg.inkVectors)
       files.append((svg.path, Data(document.utf8)))

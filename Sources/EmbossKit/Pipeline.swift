@@ -43,6 +43,42 @@ public struct RenderOutputs: OptionSet, Sendable, Hashable {
   public static let shape = RenderOutputs(rawValue: 1)
   /// The whole lit ball, not only the texels the composite reads (for `--save-stages`).
   public static let wholeShadingImage = RenderOutputs(rawValue: 2)
+  /// The picture is wanted only as the 8-bit sRGB codes an 8-bit PNG stores: where nothing
+  /// is laid over or under the letters, the compositor writes those codes and no float
+  /// picture is made (`RenderResult.picture` is then `.codes`; the same file bytes).
+  public static let pictureCodes = RenderOutputs(rawValue: 4)
+}
+
+/// The embossed picture as a render holds it.
+public enum RenderedPicture: Sendable {
+  /// Linear light, straight alpha.
+  case linear(CanvasImage)
+  /// The 8-bit sRGB codes of the linear picture (see `RenderOutputs.pictureCodes`).
+  case codes(SRGBCanvas)
+
+  /// The canvas width in pixels.
+  public var width: Int {
+    switch self {
+    case .linear(let image): image.width
+    case .codes(let codes): codes.width
+    }
+  }
+
+  /// The canvas height in pixels.
+  public var height: Int {
+    switch self {
+    case .linear(let image): image.height
+    case .codes(let codes): codes.height
+    }
+  }
+
+  /// The picture in linear light: the codes' decoded where it is held as codes.
+  public var linear: CanvasImage {
+    switch self {
+    case .linear(let image): image
+    case .codes(let codes): codes.linear
+    }
+  }
 }
 
 /// A render and every stage it went through, with the material it was made with.
@@ -63,8 +99,11 @@ public struct RenderResult: Sendable {
   /// Whether `shadingImage` is the whole ball (asked for with `wholeShadingImage`, or given), or
   /// only the pixels the picture read.
   public let shadingImageIsWhole: Bool
-  /// The embossed picture over the material's background.
-  public let image: CanvasImage
+  /// The embossed picture over the material's background, as the render holds it.
+  public let picture: RenderedPicture
+  /// The embossed picture over the material's background, in linear light (decoded from
+  /// 8-bit codes where the render made only those: see `RenderOutputs.pictureCodes`).
+  public var image: CanvasImage { picture.linear }
   /// The same over a transparent background (with `RenderOutputs.shape`).
   public let shape: CanvasImage?
   /// The stages that ran (stages reused from a cache are not listed).
@@ -205,6 +244,21 @@ public enum Pipeline {
     let background = layered ? Background.transparent : material.background
     // With the shape wanted too, it is composited (over transparent) and the picture made
     // from it: each pixel is shaded once.
+    // Nothing laid over or under the letters and only an 8-bit file wanted: the compositor
+    // writes the file's codes.
+    if input.outputs.contains(.pictureCodes), !input.outputs.contains(.shape),
+      !material.shadow.isVisible, input.backdrop == nil, material.plate == nil, !layered,
+      !material.occlusion.isVisible
+    {
+      let codes = timings.measure("composite") {
+        lookups.compositeCodes(
+          mask: mask, shading: lookupBall, background: background, detail: material.detail,
+          surfaceColor: material.surface.base, parallelism: parallelism)
+      }
+      return RenderResult(
+        material: material, mask: mask, height: field, shadingImage: ball,
+        shadingImageIsWhole: whole, picture: .codes(codes), shape: nil, timings: timings)
+    }
     var image: CanvasImage
     var shape: CanvasImage? = nil
     switch (input.outputs.contains(.shape), background) {
@@ -291,8 +345,7 @@ public enum Pipeline {
     }
     return RenderResult(
       material: material, mask: mask, height: field, shadingImage: ball, shadingImageIsWhole: whole,
-      image: image,
-      shape: shape, timings: timings)
+      picture: .linear(image), shape: shape, timings: timings)
   }
 
   /// The material's lit ball alone, whole, at `size` (default: the material's): the
@@ -342,6 +395,24 @@ enum Lookups {
         surfaceColor: surfaceColor, parallelism: parallelism)
     case .plan(let plan):
       ShadedMaterial.composite(
+        plan: plan, mask: mask, shading: shading, background: background, detail: detail,
+        surfaceColor: surfaceColor, parallelism: parallelism)
+    }
+  }
+
+  /// The compositor over these lookups, writing 8-bit sRGB codes (the same codes the PNG
+  /// encoder makes of `composite`'s picture).
+  func compositeCodes(
+    mask: CoverageMask, shading: RGBAImage, background: Background, detail: DetailSpec,
+    surfaceColor: SIMD3<Float>, parallelism: Parallelism
+  ) -> SRGBCanvas {
+    switch self {
+    case .map(let map):
+      ShadedMaterial.compositeCodes(
+        map: map, mask: mask, shading: shading, background: background, detail: detail,
+        surfaceColor: surfaceColor, parallelism: parallelism)
+    case .plan(let plan):
+      ShadedMaterial.compositeCodes(
         plan: plan, mask: mask, shading: shading, background: background, detail: detail,
         surfaceColor: surfaceColor, parallelism: parallelism)
     }

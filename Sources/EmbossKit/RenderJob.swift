@@ -259,6 +259,10 @@ public struct OutputPlan: Sendable {
     var outputs: RenderOutputs = []
     if laser.engrave != nil || laser.svg != nil { outputs.insert(.shape) }
     if stagesDirectory != nil { outputs.insert(.wholeShadingImage) }
+    // An 8-bit PNG is made from its codes alone.
+    if depth == .eight, (try? format ?? PictureFormat.forOutput(image)) == .png {
+      outputs.insert(.pictureCodes)
+    }
     return outputs
   }
 
@@ -280,6 +284,15 @@ public struct OutputPlan: Sendable {
     // The picture's format is the one asked for, or follows its extension (PNG; JPEG or
     // WebP for previews).
     let format = try self.format ?? PictureFormat.forOutput(image)
+    if case .codes(let codes) = result.picture, format == .png, depth == .eight {
+      let png = try timings.measure("png encode") {
+        try PNGCodec.encode(
+          codes, compression: compression, pixelsPerMeter: resolution?.pixelsPerMeter ?? 0,
+          parallelism: parallelism)
+      }
+      files.append((image, png))
+      return files
+    }
     var picture = result.image
     // 16 bits over a transparent background: the alpha is the ink's exact area from the
     // outline, not the 8-bit coverage the relief was built from.

@@ -27,6 +27,19 @@ public enum SRGB {
     UInt8((encode(Float(i) / 65535) * 255).rounded())
   }
 
+  /// A linear-light, straight-alpha pixel as the 8-bit PNG encoder writes it: sRGB codes by
+  /// `encode8Table` (`table`, its storage), alpha rounded; NaN gives 0.
+  @inline(__always)
+  package static func codes8(_ p: SIMD4<Float>, table: UnsafeBufferPointer<UInt8>) -> SIMD4<UInt8> {
+    @inline(__always) func unit(_ v: Float) -> Float { v > 0 ? (v < 1 ? v : 1) : 0 }
+    return SIMD4(
+      table[Int(unit(p.x) * 65535 + 0.5)], table[Int(unit(p.y) * 65535 + 0.5)],
+      table[Int(unit(p.z) * 65535 + 0.5)], UInt8(unit(p.w) * 255 + 0.5))
+  }
+
+  /// 8-bit sRGB code -> linear value.
+  package static let decode8Table: [Float] = (0...255).map { i in decode(Float(i) / 255) }
+
   /// 16-bit sRGB code -> linear value.
   package static let decode16Table: [Float] = (0...65535).map { i in decode(Float(i) / 65535) }
 }

@@ -70,9 +70,9 @@ struct BenchCommand: ParsableCommand {
         output = result
       }
       guard let output else { continue }
-      let pixels = output.result.image.width * output.result.image.height
+      let pixels = output.result.picture.width * output.result.picture.height
       try printLine(
-        "\ncase \(name): \(benchCase.title), \(output.result.image.width)x\(output.result.image.height), PNG \(output.png.count / 1024) KiB"
+        "\ncase \(name): \(benchCase.title), \(output.result.picture.width)x\(output.result.picture.height), PNG \(output.png.count / 1024) KiB"
       )
       for (index, stage) in runs[0].stages.enumerated() {
         let times = runs.map { $0.stages[index].seconds }.sorted()

@@ -76,6 +76,45 @@ final class RenderCacheTests: XCTestCase {
     }
   }
 
+  /// Asked only for an 8-bit picture, the compositor writes the codes itself: the same codes,
+  /// and the same PNG bytes, as the float picture's; where something is laid over or under
+  /// the letters (a plate, a shadow, a translucent background) the picture stays float.
+  func testPictureCodesAreTheFloatPicturesCodes() throws {
+    let mask = try mask()
+    let base = try material()
+    for (settings, codes) in [
+      ([String](), true), (["detail.hammered=0.7"], true),
+      (["detail.brushed=0.8", "camera.distance=300"], true),
+      (["relief.soften=2", "relief.direction=lowered"], true),
+      (["detail.grain=0.8", "background=transparent"], true),
+      (["plate.detail.speckle=0.7"], false), (["shadow.opacity=0.6"], false),
+    ] {
+      let spec = try MaterialLoader.apply(settings: settings, to: base)
+      let float = render(mask, spec)
+      let made = render(mask, spec, outputs: .pictureCodes)
+      guard case .linear(let image) = float.picture else {
+        return XCTFail("\(settings): a float picture without pictureCodes")
+      }
+      switch made.picture {
+      case .codes(let made):
+        XCTAssertTrue(codes, "\(settings): codes made")
+        let expected = SRGBCanvas(image)
+        XCTAssertEqual(made.fill, expected.fill, "\(settings): fill")
+        XCTAssertEqual(made.contentRect, expected.contentRect, "\(settings): content")
+        XCTAssertEqual(
+          zip(made.content, expected.content).filter { $0 != $1 }.count, 0,
+          "\(settings): pixels whose codes differ from the float picture's")
+        XCTAssertEqual(
+          try PNGCodec.encode(made), try PNGCodec.encode(image), "\(settings): PNG bytes")
+      case .linear(let made):
+        XCTAssertFalse(codes, "\(settings): float kept")
+        XCTAssertEqual(Self.difference(made, image), "none", "\(settings)")
+      }
+      XCTAssertEqual(made.picture.width, image.width)
+      XCTAssertEqual(made.picture.height, image.height)
+    }
+  }
+
   func testCachedRendersEqualFreshRendersAndRerunOnlyWhatChanged() throws {
     let mask = try mask()
     var spec = try material()
