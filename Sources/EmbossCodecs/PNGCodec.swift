@@ -80,13 +80,12 @@ public enum PNGCodec {
         parallelism: parallelism, background: { y in y < rect.y || y >= rect.maxY }
       ) { y, row in
         let out = row.assumingMemoryBound(to: SIMD4<UInt8>.self)
-        guard y >= rect.y, y < rect.maxY, rect.width > 0 else {
+        guard y >= rect.y, y < rect.maxY, let content = src.buffer.baseAddress else {
           out.initialize(repeating: fill, count: canvas.width)
           return
         }
         out.initialize(repeating: fill, count: rect.x)
-        (out + rect.x).initialize(
-          from: src.buffer.baseAddress! + (y - rect.y) * rect.width, count: rect.width)
+        (out + rect.x).initialize(from: content + (y - rect.y) * rect.width, count: rect.width)
         (out + rect.maxX).initialize(repeating: fill, count: canvas.width - rect.maxX)
       }
     }

@@ -52,7 +52,7 @@ public enum ShadedMaterial {
     /// The taps of each band of `bandRows` rows (the last band may be shorter).
     public let bands: [TapBand]
     /// Rows per band.
-    public static let bandRows = 16
+    public static let bandRows = 32
 
     /// The deepest level of the ball's pyramid the footprints read (see `BallPyramid`).
     public var maxLevel: Int {
@@ -248,7 +248,15 @@ public enum ShadedMaterial {
   /// `ShadedMaterial.composite(plan:mask:shading:background:detail:surfaceColor:parallelism:)`):
   /// the same taps, so the same bytes, without holding them all.
   public struct LookupPlan: Sendable {
-    let height: HeightField
+    /// Where the plan's relief comes from.
+    enum Relief: Sendable {
+      /// A whole height field, with its sub-sampled ink pixels (ink indices, ascending) and
+      /// their index among its sub-sampled pixels.
+      case whole(HeightField, sampled: [Int32], sampleIndex: [Int32])
+      /// Made a band at a time, as each band of taps needs it (never softened).
+      case bands(HeightField.Bands)
+    }
+    let relief: Relief
     let mask: CoverageMask
     let scale: Float
     /// The shading image's width in pixels, which the taps refer to.
@@ -259,8 +267,23 @@ public enum ShadedMaterial {
     let surface: SurfaceDetail?
     /// The ink bounds on the canvas.
     public let ink: PixelRect
-    let sampled: [Int32]
-    let sampleIndex: [Int32]
+    /// Whether the relief is smooth (softened: no sub-samples), so every ink pixel's normal is
+    /// its own and footprints take differences to any neighbour with ink.
+    let smooth: Bool
+
+    /// The relief over `rows` of the ink bounds (and the sub-sampled ink pixels among them):
+    /// the whole field's, or those rows' made now.
+    func relief(rows: Range<Int>) -> (height: HeightField, sampled: [Int32], sampleIndex: [Int32]) {
+      switch relief {
+      case .whole(let height, let sampled, let sampleIndex):
+        return (height, sampled, sampleIndex)
+      case .bands(let bands):
+        let top = ink.y - bands.region.y
+        let height = bands.field(rows: (top + rows.lowerBound)..<(top + rows.upperBound))
+        let (sampled, sampleIndex) = ShadedMaterial.sampledInk(height, mask: mask, ink: ink)
+        return (height, sampled, sampleIndex)
+      }
+    }
 
     /// The number of bands of `LookupMap.bandRows` rows.
     public var bandCount: Int { (ink.height + LookupMap.bandRows - 1) / LookupMap.bandRows }
@@ -295,7 +318,7 @@ public enum ShadedMaterial {
     /// With detail, also its spread of normals (a segment's x, y and a radius, in normal
     /// units) and whether it straddles a hammered ridge (its parts are found again when its
     /// groups are made). Pixels without ink are left zero.
-    func lookups(_ rect: PixelRect) -> (
+    func lookups(_ rect: PixelRect, height: HeightField) -> (
       uv: [SIMD2<Float>], spreads: [SIMD3<Float>], ridged: [Bool]
     ) {
       let count = rect.width * rect.height
@@ -335,6 +358,14 @@ public enum ShadedMaterial {
       let rows =
         (index * LookupMap.bandRows)..<min((index + 1) * LookupMap.bandRows, ink.height)
       let maxLevel = self.maxLevel
+      // Each pixel's lookup (and with detail its spread and whether it straddles a ridge)
+      // over the band's rows and one more on each side, which the footprints' differences
+      // reach: the rows of `near`, from `first`.
+      let first = max(0, rows.lowerBound - 1)
+      let near = PixelRect(
+        x: ink.x, y: ink.y + first, width: ink.width,
+        height: min(ink.height, rows.upperBound + 1) - first)
+      let (height, sampled, sampleIndex) = relief(rows: first..<(first + near.height))
       let region = height.region
       let samples = height.samples
       let texelsPerNormal = SIMD2(Float(shadingWidth), Float(shadingHeight)) * 0.5
@@ -344,18 +375,11 @@ public enum ShadedMaterial {
       // The least coverage of a neighbour a footprint takes differences to: the ink's edge
       // pixels are sub-sampled (their centers may lie outside), unless the field is smooth
       // (softened: no sub-samples), where every ink pixel's normal is its own.
-      let neighbour: Float = samples.count == 0 ? .leastNonzeroMagnitude : 1
+      let neighbour: Float = smooth ? .leastNonzeroMagnitude : 1
       let (shadingWidth, shadingHeight, scale, ink, mask) = (
         self.shadingWidth, self.shadingHeight, self.scale, self.ink, self.mask
       )
-      // Each pixel's lookup (and with detail its spread and whether it straddles a ridge)
-      // over the band's rows and one more on each side, which the footprints' differences
-      // reach: the rows of `near`, from `first`.
-      let first = max(0, rows.lowerBound - 1)
-      let near = PixelRect(
-        x: ink.x, y: ink.y + first, width: ink.width,
-        height: min(ink.height, rows.upperBound + 1) - first)
-      let (uv, spreads, ridged) = lookups(near)
+      let (uv, spreads, ridged) = lookups(near, height: height)
       return uv.withUnsafeBufferPointer { uv in
         samples.slopes.withUnsafeBufferPointer { sampleSlopes in
           samples.weights.withUnsafeBufferPointer { sampleWeights in
@@ -465,13 +489,44 @@ public enum ShadedMaterial {
     height: HeightField, mask: CoverageMask, scale: Float, shadingWidth: Int, shadingHeight: Int,
     detail: DetailSpec = .none, camera: CameraSpec = .orthographic
   ) -> LookupPlan {
+    let ink = mask.inkBounds.intersection(mask.plane.bounds)
+    let (sampled, sampleIndex) = sampledInk(height, mask: mask, ink: ink)
+    return lookupPlan(
+      relief: .whole(height, sampled: sampled, sampleIndex: sampleIndex),
+      smooth: height.samples.count == 0, mask: mask, scale: scale, shadingWidth: shadingWidth,
+      shadingHeight: shadingHeight, detail: detail, camera: camera)
+  }
+
+  /// `lookupPlan(height:...)` over a relief made a band at a time (`HeightField.Bands`), each
+  /// band's as its taps are made: the same taps, without the whole field ever held.
+  public static func lookupPlan(
+    bands: HeightField.Bands, mask: CoverageMask, scale: Float, shadingWidth: Int,
+    shadingHeight: Int, detail: DetailSpec = .none, camera: CameraSpec = .orthographic
+  ) -> LookupPlan {
+    lookupPlan(
+      relief: .bands(bands), smooth: false, mask: mask, scale: scale, shadingWidth: shadingWidth,
+      shadingHeight: shadingHeight, detail: detail, camera: camera)
+  }
+
+  private static func lookupPlan(
+    relief: LookupPlan.Relief, smooth: Bool, mask: CoverageMask, scale: Float,
+    shadingWidth: Int, shadingHeight: Int, detail: DetailSpec, camera: CameraSpec
+  ) -> LookupPlan {
     // Detail that tilts normals (brushed, hammered, sandblasted); its colors are the
     // compositor's.
     let surface = detail.tiltsNormals ? SurfaceDetail(detail, base: SIMD3(repeating: 1)) : nil
-    let ink = mask.inkBounds.intersection(mask.plane.bounds)
+    return LookupPlan(
+      relief: relief, mask: mask, scale: scale, shadingWidth: shadingWidth,
+      shadingHeight: shadingHeight, camera: camera, surface: surface,
+      ink: mask.inkBounds.intersection(mask.plane.bounds), smooth: smooth)
+  }
+
+  /// The sub-sampled pixels of `height` that are ink pixels of `ink` (ink indices, ascending),
+  /// and their index among the field's sub-sampled pixels.
+  static func sampledInk(_ height: HeightField, mask: CoverageMask, ink: PixelRect) -> (
+    [Int32], [Int32]
+  ) {
     let region = height.region
-    // Sub-sampled pixels of the region that are ink pixels (ink indices), and their index
-    // among the height field's sub-sampled pixels.
     var sampled: [Int32] = []
     var sampleIndex: [Int32] = []
     let samples = height.samples
@@ -485,10 +540,7 @@ public enum ShadedMaterial {
       sampled.append(Int32((y - ink.y) * ink.width + (x - ink.x)))
       sampleIndex.append(Int32(k))
     }
-    return LookupPlan(
-      height: height, mask: mask, scale: scale, shadingWidth: shadingWidth,
-      shadingHeight: shadingHeight, camera: camera, surface: surface, ink: ink,
-      sampled: sampled, sampleIndex: sampleIndex)
+    return (sampled, sampleIndex)
   }
 
   /// Index into the ascending `indices` of the first entry at or after `index`.
@@ -716,7 +768,8 @@ public enum ShadedMaterial {
       composite(
         rect: map.rect, maxLevel: map.maxLevel, band: { map.bands[$0] }, mask: mask,
         shading: shading, background: background, detail: detail, surfaceColor: surfaceColor,
-        parallelism: parallelism) { $0 }, mask: mask)
+        parallelism: parallelism
+      ) { $0 }, mask: mask)
   }
 
   /// Composites from a lookup plan (see `lookupPlan`), whose shading size must be
@@ -734,7 +787,8 @@ public enum ShadedMaterial {
       composite(
         rect: plan.ink, maxLevel: plan.maxLevel, band: { plan.band($0) }, mask: mask,
         shading: shading, background: background, detail: detail, surfaceColor: surfaceColor,
-        parallelism: parallelism) { $0 }, mask: mask)
+        parallelism: parallelism
+      ) { $0 }, mask: mask)
   }
 
   /// `composite(map:mask:shading:background:detail:surfaceColor:parallelism:)` as the 8-bit

@@ -47,6 +47,10 @@ public struct RenderOutputs: OptionSet, Sendable, Hashable {
   /// is laid over or under the letters, the compositor writes those codes and no float
   /// picture is made (`RenderResult.picture` is then `.codes`; the same file bytes).
   public static let pictureCodes = RenderOutputs(rawValue: 4)
+  /// The whole height field (stage files, depth maps): without it, a render that writes
+  /// only codes makes its relief a band at a time and keeps none of it
+  /// (`RenderResult.height` is then made again when asked for).
+  public static let heightField = RenderOutputs(rawValue: 8)
 }
 
 /// The embossed picture as a render holds it.
@@ -88,7 +92,14 @@ public struct RenderResult: Sendable {
   /// The mask the relief rose from.
   public let mask: CoverageMask
   /// The relief: heights and the slopes the normals come from.
-  public let height: HeightField
+  ///
+  /// Where the render made it a band at a time (see `RenderOutputs.heightField`), it is made
+  /// again, whole, each time it is asked for.
+  public var height: HeightField {
+    field ?? HeightField.make(mask: mask, relief: material.relief)
+  }
+  /// The whole relief, where the render made it whole.
+  let field: HeightField?
   /// The shading image: the material's lit ball (or the external one).
   ///
   /// Whole when
@@ -142,43 +153,80 @@ public enum Pipeline {
     let relief = material.relief
     let parallelism = input.parallelism
 
-    let field = cache.memo(\.height, key: StageCache.HeightKey(mask: mask, relief: relief)) {
-      timings.measure("height field") {
-        HeightField.make(mask: mask, relief: relief, parallelism: parallelism)
-      }
+    // With a plate or a see-through background, the letters and their shadow are made over
+    // transparent and then put over it.
+    let layered: Bool
+    switch material.background {
+    case .translucent: layered = true
+    default: layered = material.plate != nil || input.backdrop != nil
     }
+    // Only the picture's 8-bit codes wanted, nothing laid over or under the letters: the
+    // compositor writes the codes, and (unless the field is softened, which blurs it whole,
+    // or a cache keeps the lookups for a relight) it makes each band's relief as it needs
+    // it, so neither a float picture nor the whole height field is held.
+    let plain =
+      !material.shadow.isVisible && input.backdrop == nil && material.plate == nil && !layered
+      && !material.occlusion.isVisible
+    let codes =
+      plain && input.outputs.contains(.pictureCodes) && !input.outputs.contains(.shape)
+    let streamed =
+      codes && !input.outputs.contains(.heightField) && !cache.keepsLookupMap
+      && relief.effectiveSoften == 0
 
     // The lookup map needs only the ball's size, so it comes first. When it is reused, the
     // ball is re-shaded only where the composite reads it (found once, on the first reuse).
     let ballWidth = input.shadingImage?.width ?? material.shadingSize
     let ballHeight = input.shadingImage?.height ?? material.shadingSize
-    let lookupKey = StageCache.LookupKey(
-      field: field, scale: relief.scale, detail: material.detail, camera: material.camera,
-      shadingWidth: ballWidth,
-      shadingHeight: ballHeight)
-    let reused = cache.lookup?.key == lookupKey
-    // A cache kept for a relight keeps the whole lookup map; one that serves this render
-    // alone keeps the plan, and the compositor makes each band of taps as it goes.
+    let field: HeightField?
+    let lookupKey: StageCache.LookupKey?
     let lookups: Lookups
-    if cache.keepsLookupMap {
-      lookups = .map(
-        cache.memo(\.lookup, key: lookupKey) {
-          timings.measure("normals") {
-            ShadedMaterial.lookupMap(
-              height: field, mask: mask, scale: relief.scale, shadingWidth: ballWidth,
-              shadingHeight: ballHeight, detail: material.detail, camera: material.camera,
-              parallelism: parallelism)
-          }
-        })
-    } else {
+    // Whether the lookups are the cache's last (found before they are memoized).
+    var reused = false
+    if streamed {
+      let bands = timings.measure("height field") {
+        HeightField.Bands(mask: mask, relief: relief)
+      }
+      field = nil
+      lookupKey = nil
       lookups = .plan(
         timings.measure("normals") {
           ShadedMaterial.lookupPlan(
-            height: field, mask: mask, scale: relief.scale, shadingWidth: ballWidth,
+            bands: bands, mask: mask, scale: relief.scale, shadingWidth: ballWidth,
             shadingHeight: ballHeight, detail: material.detail, camera: material.camera)
         })
+    } else {
+      let whole = cache.memo(\.height, key: StageCache.HeightKey(mask: mask, relief: relief)) {
+        timings.measure("height field") {
+          HeightField.make(mask: mask, relief: relief, parallelism: parallelism)
+        }
+      }
+      field = whole
+      let key = StageCache.LookupKey(
+        field: whole, scale: relief.scale, detail: material.detail, camera: material.camera,
+        shadingWidth: ballWidth, shadingHeight: ballHeight)
+      lookupKey = key
+      reused = cache.lookup?.key == key
+      // A cache kept for a relight keeps the whole lookup map; one that serves this render
+      // alone keeps the plan, and the compositor makes each band of taps as it goes.
+      if cache.keepsLookupMap {
+        lookups = .map(
+          cache.memo(\.lookup, key: key) {
+            timings.measure("normals") {
+              ShadedMaterial.lookupMap(
+                height: whole, mask: mask, scale: relief.scale, shadingWidth: ballWidth,
+                shadingHeight: ballHeight, detail: material.detail, camera: material.camera,
+                parallelism: parallelism)
+            }
+          })
+      } else {
+        lookups = .plan(
+          timings.measure("normals") {
+            ShadedMaterial.lookupPlan(
+              height: whole, mask: mask, scale: relief.scale, shadingWidth: ballWidth,
+              shadingHeight: ballHeight, detail: material.detail, camera: material.camera)
+          })
+      }
     }
-
     let ball: RGBAImage
     var whole = true
     if let shadingImage = input.shadingImage {
@@ -192,7 +240,7 @@ public enum Pipeline {
         input.outputs.contains(.wholeShadingImage)
         || RoughBall.sigma(material.detail, size: material.shadingSize) > 0
       if let cached = cache.ball, cached.key == key,
-        cached.whole || (!wantWhole && cached.lookup == lookupKey)
+        cached.whole || (!wantWhole && lookupKey != nil && cached.lookup == lookupKey)
       {
         ball = cached.value
         whole = cached.whole
@@ -234,31 +282,23 @@ public enum Pipeline {
         RoughBall.blurred(ball, sigma: roughness, parallelism: parallelism)
       } : ball
 
-    // With a plate or a see-through background, the letters and their shadow are made over
-    // transparent and then put over it.
-    let layered: Bool
-    switch material.background {
-    case .translucent: layered = true
-    default: layered = material.plate != nil || input.backdrop != nil
-    }
     let background = layered ? Background.transparent : material.background
     // With the shape wanted too, it is composited (over transparent) and the picture made
     // from it: each pixel is shaded once.
     // Nothing laid over or under the letters and only an 8-bit file wanted: the compositor
     // writes the file's codes.
-    if input.outputs.contains(.pictureCodes), !input.outputs.contains(.shape),
-      !material.shadow.isVisible, input.backdrop == nil, material.plate == nil, !layered,
-      !material.occlusion.isVisible
-    {
+    if codes {
       let codes = timings.measure("composite") {
         lookups.compositeCodes(
           mask: mask, shading: lookupBall, background: background, detail: material.detail,
           surfaceColor: material.surface.base, parallelism: parallelism)
       }
       return RenderResult(
-        material: material, mask: mask, height: field, shadingImage: ball,
+        material: material, mask: mask, field: field, shadingImage: ball,
         shadingImageIsWhole: whole, picture: .codes(codes), shape: nil, timings: timings)
     }
+    // (Only a render that writes codes makes its relief a band at a time.)
+    guard let field else { preconditionFailure("a relief made in bands outside codes") }
     var image: CanvasImage
     var shape: CanvasImage? = nil
     switch (input.outputs.contains(.shape), background) {
@@ -344,7 +384,7 @@ public enum Pipeline {
       }
     }
     return RenderResult(
-      material: material, mask: mask, height: field, shadingImage: ball, shadingImageIsWhole: whole,
+      material: material, mask: mask, field: field, shadingImage: ball, shadingImageIsWhole: whole,
       picture: .linear(image), shape: shape, timings: timings)
   }
 
@@ -479,7 +519,7 @@ public final class StageCache {
   var height: (key: HeightKey, value: HeightField)?
   var geometry: (key: Int, value: BallGeometry)?
   /// The ball, the lookup map it was shaded for and whether every texel was shaded.
-  var ball: (key: BallKey, value: RGBAImage, lookup: LookupKey, whole: Bool)?
+  var ball: (key: BallKey, value: RGBAImage, lookup: LookupKey?, whole: Bool)?
   /// The plate's lit ball (whole).
   var plateBall: (key: BallKey, value: RGBAImage)?
   var lookup: (key: LookupKey, value: ShadedMaterial.LookupMap)? {

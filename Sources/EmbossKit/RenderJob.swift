@@ -259,6 +259,7 @@ public struct OutputPlan: Sendable {
     var outputs: RenderOutputs = []
     if laser.engrave != nil || laser.svg != nil { outputs.insert(.shape) }
     if stagesDirectory != nil { outputs.insert(.wholeShadingImage) }
+    if stagesDirectory != nil || !laser.isEmpty { outputs.insert(.heightField) }
     // An 8-bit PNG is made from its codes alone.
     if depth == .eight, (try? format ?? PictureFormat.forOutput(image)) == .png {
       outputs.insert(.pictureCodes)

@@ -72,14 +72,15 @@ struct Bevel: Sendable {
   }
 
   /// Heights and slopes of `rows` (rows of `region`) into `heights` and `slopes` (over the
-  /// region), and the sub-samples of their pixels that need them (with `sample`).
+  /// region's rows from `origin` on), and the sub-samples of their pixels that need them (with
+  /// `sample`; their pixel indices count from row `origin` too).
   ///
   /// `distance` and `feature` hold the rows of `window`: `rows` and the rows next to them
   /// (one more on each side, within the region).
   func shade(
     rows: Range<Int>, window: Range<Int>, distance: UnsafeBufferPointer<Float>,
     feature: UnsafeBufferPointer<Int32>, heights: UnsafeMutableBufferPointer<Float>,
-    slopes: UnsafeMutableBufferPointer<SIMD2<Float>>, sample: Bool
+    slopes: UnsafeMutableBufferPointer<SIMD2<Float>>, origin: Int = 0, sample: Bool
   ) -> SubSamples {
     let w = region.width
     let first = window.lowerBound
@@ -100,7 +101,7 @@ struct Bevel: Sendable {
     var samples = SubSamples()
     for row in rows {
       for column in 0..<w {
-        let i = row * w + column
+        let i = (row - origin) * w + column
         let local = (row - first) * w + column
         var d = distance[local]
         let f = Int(feature[local])
@@ -143,7 +144,8 @@ struct Bevel: Sendable {
         }
         if flagged {
           appendSamples(
-            column: column, row: row, feature: feature, first: first, last: last, to: &samples)
+            column: column, row: row, feature: feature, first: first, last: last,
+            origin: origin, to: &samples)
         }
       }
     }
@@ -178,10 +180,11 @@ struct Bevel: Sendable {
   ///
   /// A pixel whose cells hold no ink gets one slope, just inside the edge
   /// (its ink is a sliver along it). Appends nothing when no feature is near. `feature` holds
-  /// the rows `first...last` (those next to `row` among them).
+  /// the rows `first...last` (those next to `row` among them); the pixel's index counts from
+  /// row `origin`.
   func appendSamples(
     column: Int, row: Int, feature: UnsafeBufferPointer<Int32>, first: Int, last: Int,
-    to samples: inout SubSamples
+    origin: Int = 0, to samples: inout SubSamples
   ) {
     let w = region.width
     withUnsafeTemporaryAllocation(of: Int32.self, capacity: 27) { candidates in
@@ -249,7 +252,7 @@ struct Bevel: Sendable {
         samples.slopes.append(sign * rise(step / 4) * closest.gradient)
         samples.weights.append(1)
       }
-      samples.pixels.append(Int32(row * w + column))
+      samples.pixels.append(Int32((row - origin) * w + column))
       samples.offsets.append(Int32(samples.slopes.count))
     }
   }

@@ -109,10 +109,8 @@ public struct HeightField: Sendable, Equatable {
     mask: CoverageMask, relief: ReliefSpec, subSamples: Bool = true,
     parallelism: Parallelism = .allCores
   ) -> HeightField {
-    let region = mask.inkBounds.isEmpty ? mask.inkBounds : mask.inkBounds.grown(by: 1)
-    let sign: Float = relief.direction == .raised ? 1 : -1
-    let radius = relief.radius
-    let profile = relief.profile
+    let bands = Bands(mask: mask, relief: relief, subSamples: subSamples)
+    let region = bands.region
     let soften = relief.effectiveSoften
     let count = region.width * region.height
     guard count > 0 else {
@@ -121,16 +119,11 @@ public struct HeightField: Sendable, Equatable {
         plane: Plane(width: region.width, height: region.height), slopes: [],
         samples: SubSamples())
     }
-    let outline =
-      mask.outline ?? Outline(traced: EdgeDistance.isoline(mask: mask.plane, region: region))
-    let geometry = OutlineDistance(outline)
     // Heights and slopes are written once per pixel by their band: no need to zero them.
     var heights = [Float](unsafeUninitializedCapacity: count) { $1 = count }
     var slopes = [SIMD2<Float>](unsafeUninitializedCapacity: count) { $1 = count }
-    let bands = (region.height + bandRows - 1) / bandRows
-    var bandSamples = [SubSamples](repeating: SubSamples(), count: bands)
-    let bevel = Bevel(
-      geometry: geometry, region: region, mask: mask, radius: radius, profile: profile, sign: sign)
+    var bandSamples = [SubSamples](
+      repeating: SubSamples(), count: (region.height + bandRows - 1) / bandRows)
     heights.withUnsafeMutableBufferPointer { heightOut in
       let heightOut = SharedPointer(heightOut)
       slopes.withUnsafeMutableBufferPointer { slopeOut in
@@ -138,27 +131,8 @@ public struct HeightField: Sendable, Equatable {
         bandSamples.withUnsafeMutableBufferPointer { samplesOut in
           let samplesOut = SharedPointer(samplesOut)
           parallelism.forEachBand(region.height, bandSize: bandRows) { rows in
-            // The band's distances and features, and one row more on each side (the
-            // crease test and the sub-samples look at neighbours): held only while the band
-            // is shaded, so the whole region's never are.
-            let window = max(0, rows.lowerBound - 1)..<min(region.height, rows.upperBound + 1)
-            let size = window.count * region.width
-            var distance = [Float](repeating: .infinity, count: size)
-            var feature = [Int32](repeating: -1, count: size)
-            distance.withUnsafeMutableBufferPointer { distance in
-              feature.withUnsafeMutableBufferPointer { feature in
-                geometry.scan(
-                  region: PixelRect(
-                    x: region.x, y: region.y + window.lowerBound, width: region.width,
-                    height: window.count),
-                  rows: 0..<window.count, inner: radius + 1.5, outer: 2.5,
-                  distance: distance, feature: feature)
-                samplesOut[rows.lowerBound / bandRows] = bevel.shade(
-                  rows: rows, window: window, distance: UnsafeBufferPointer(distance),
-                  feature: UnsafeBufferPointer(feature), heights: heightOut.buffer,
-                  slopes: slopeOut.buffer, sample: subSamples)
-              }
-            }
+            samplesOut[rows.lowerBound / bandRows] = bands.shade(
+              rows: rows, heights: heightOut.buffer, slopes: slopeOut.buffer, origin: 0)
           }
         }
       }
@@ -190,6 +164,99 @@ public struct HeightField: Sendable, Equatable {
     return HeightField(
       canvasWidth: mask.width, canvasHeight: mask.height, region: region, plane: plane,
       slopes: slopes, samples: samples)
+  }
+
+  /// The relief of a mask made any band of rows at a time, each band's the same values as
+  /// the whole field's there (`make` without `soften`, which blurs the whole field): a
+  /// render that composites as it goes makes each band's relief as it needs it and never
+  /// holds the whole field.
+  public struct Bands: Sendable {
+    /// The canvas width in pixels.
+    let canvasWidth: Int
+    /// The canvas height in pixels.
+    let canvasHeight: Int
+    /// The whole field's region (see `HeightField.region`).
+    public let region: PixelRect
+    /// The distance core over the ink's outline (nil for an empty region).
+    let geometry: OutlineDistance?
+    /// The profile over the distances.
+    let bevel: Bevel?
+    /// The profile's radius in pixels.
+    let radius: Float
+    /// Whether pixels that need them get 4 x 4 sub-samples.
+    let subSamples: Bool
+
+    /// The bands of `mask`'s relief `relief` (its `soften` is not applied).
+    public init(mask: CoverageMask, relief: ReliefSpec, subSamples: Bool = true) {
+      canvasWidth = mask.width
+      canvasHeight = mask.height
+      region = mask.inkBounds.isEmpty ? mask.inkBounds : mask.inkBounds.grown(by: 1)
+      radius = relief.radius
+      self.subSamples = subSamples
+      guard region.width * region.height > 0 else {
+        geometry = nil
+        bevel = nil
+        return
+      }
+      let outline =
+        mask.outline ?? Outline(traced: EdgeDistance.isoline(mask: mask.plane, region: region))
+      let geometry = OutlineDistance(outline)
+      self.geometry = geometry
+      bevel = Bevel(
+        geometry: geometry, region: region, mask: mask, radius: radius,
+        profile: relief.profile, sign: relief.direction == .raised ? 1 : -1)
+    }
+
+    /// Heights and slopes of `rows` (rows of the region) into `heights` and `slopes`, which
+    /// hold the region's rows from `origin` on, and the sub-samples of their pixels.
+    func shade(
+      rows: Range<Int>, heights: UnsafeMutableBufferPointer<Float>,
+      slopes: UnsafeMutableBufferPointer<SIMD2<Float>>, origin: Int
+    ) -> SubSamples {
+      guard let geometry, let bevel, !rows.isEmpty else { return SubSamples() }
+      // The band's distances and features, and one row more on each side (the crease test
+      // and the sub-samples look at neighbours): held only while the band is shaded, so the
+      // whole region's never are.
+      let window = max(0, rows.lowerBound - 1)..<min(region.height, rows.upperBound + 1)
+      let size = window.count * region.width
+      var distance = [Float](repeating: .infinity, count: size)
+      var feature = [Int32](repeating: -1, count: size)
+      return distance.withUnsafeMutableBufferPointer { distance in
+        feature.withUnsafeMutableBufferPointer { feature in
+          geometry.scan(
+            region: PixelRect(
+              x: region.x, y: region.y + window.lowerBound, width: region.width,
+              height: window.count),
+            rows: 0..<window.count, inner: radius + 1.5, outer: 2.5,
+            distance: distance, feature: feature)
+          return bevel.shade(
+            rows: rows, window: window, distance: UnsafeBufferPointer(distance),
+            feature: UnsafeBufferPointer(feature), heights: heights, slopes: slopes,
+            origin: origin, sample: subSamples)
+        }
+      }
+    }
+
+    /// The field over `rows` (rows of the region, clamped to it): a height field whose
+    /// region is those rows of the whole field's, with the same heights, slopes and
+    /// sub-samples there.
+    public func field(rows: Range<Int>) -> HeightField {
+      let rows = rows.clamped(to: 0..<region.height)
+      let count = rows.count * region.width
+      var heights = [Float](unsafeUninitializedCapacity: count) { $1 = count }
+      var slopes = [SIMD2<Float>](unsafeUninitializedCapacity: count) { $1 = count }
+      let samples = heights.withUnsafeMutableBufferPointer { heights in
+        slopes.withUnsafeMutableBufferPointer { slopes in
+          shade(rows: rows, heights: heights, slopes: slopes, origin: rows.lowerBound)
+        }
+      }
+      return HeightField(
+        canvasWidth: canvasWidth, canvasHeight: canvasHeight,
+        region: PixelRect(
+          x: region.x, y: region.y + rows.lowerBound, width: region.width, height: rows.count),
+        plane: Plane(width: region.width, height: rows.count, pixels: heights), slopes: slopes,
+        samples: samples)
+    }
   }
 
   /// The mean slope over each pixel (0 where there is no ink): its sub-samples' mean where

@@ -29,7 +29,7 @@ public enum SRGB {
 
   /// A linear-light, straight-alpha pixel as the 8-bit PNG encoder writes it: sRGB codes by
   /// `encode8Table` (`table`, its storage), alpha rounded; NaN gives 0.
-  @inline(__always)
+  @inlinable @inline(__always)
   package static func codes8(_ p: SIMD4<Float>, table: UnsafeBufferPointer<UInt8>) -> SIMD4<UInt8> {
     @inline(__always) func unit(_ v: Float) -> Float { v > 0 ? (v < 1 ? v : 1) : 0 }
     return SIMD4(

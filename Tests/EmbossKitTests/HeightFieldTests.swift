@@ -129,6 +129,55 @@ final class HeightFieldTests: XCTestCase {
     XCTAssertEqual(one, seven)
   }
 
+  /// A relief made a band of rows at a time (as a render that writes codes makes it) has the
+  /// whole field's heights, slopes and sub-samples on those rows, for any rows: at the top,
+  /// across the whole field's own bands, a single row, the bottom; text and a traced picture.
+  func testBandsAreTheWholeFieldsRows() throws {
+    let text = try TextLayout(
+      text: "Wavy&4", font: Fixtures.font(), style: TextStyle(pixelSize: 90)
+    ).rasterize()
+    let picture = Fixtures.mask(width: 90, height: 70, samples: 8) { x, y in
+      ((x - 45) * (x - 45)) / 1600 + ((y - 35) * (y - 35)) / 900 <= 1
+    }
+    for (name, mask) in [("text", text), ("picture", picture)] {
+      for relief in [try ReliefSpec(), try ReliefSpec(radius: 6, profile: .chiselHard)] {
+        let whole = HeightField.make(mask: mask, relief: relief)
+        let bands = HeightField.Bands(mask: mask, relief: relief)
+        let h = whole.region.height
+        for rows in [0..<5, 7..<40, 31..<33, 40..<41, (h - 9)..<h] {
+          let band = bands.field(rows: rows)
+          let w = whole.region.width
+          let range = (rows.lowerBound * w)..<(rows.upperBound * w)
+          let label = "\(name), radius \(relief.radius), rows \(rows)"
+          XCTAssertEqual(
+            band.region,
+            PixelRect(
+              x: whole.region.x, y: whole.region.y + rows.lowerBound, width: w,
+              height: rows.count), label)
+          XCTAssertEqual(band.plane.pixels, Array(whole.plane.pixels[range]), label)
+          XCTAssertEqual(band.slopes, Array(whole.slopes[range]), label)
+          // The whole field's sub-samples on those rows, their pixels counted from the band.
+          var pixels: [Int32] = []
+          var offsets: [Int32] = [0]
+          var slopes: [SIMD2<Float>] = []
+          var weights: [Float] = []
+          for k in 0..<whole.samples.count where range.contains(Int(whole.samples.pixels[k])) {
+            let part = Int(whole.samples.offsets[k])..<Int(whole.samples.offsets[k + 1])
+            pixels.append(whole.samples.pixels[k] - Int32(range.lowerBound))
+            slopes += whole.samples.slopes[part]
+            weights += whole.samples.weights[part]
+            offsets.append(Int32(slopes.count))
+          }
+          XCTAssertGreaterThan(whole.samples.count, 0, label)
+          XCTAssertEqual(band.samples.pixels, pixels, "\(label): sub-sampled pixels")
+          XCTAssertEqual(band.samples.offsets, offsets, "\(label): sub-sample offsets")
+          XCTAssertTrue(band.samples.slopes == slopes, "\(label): sub-sample slopes")
+          XCTAssertTrue(band.samples.weights == weights, "\(label): sub-sample weights")
+        }
+      }
+    }
+  }
+
   /// Acute notches get rebuilt tips from the walls around them: a band boundary just below
   /// one (row 100 of this region on 3 threads) must still see the same walls, so any thread
   /// count gives the same field, sub-samples included.

@@ -76,9 +76,10 @@ final class RenderCacheTests: XCTestCase {
     }
   }
 
-  /// Asked only for an 8-bit picture, the compositor writes the codes itself: the same codes,
-  /// and the same PNG bytes, as the float picture's; where something is laid over or under
-  /// the letters (a plate, a shadow, a translucent background) the picture stays float.
+  /// Asked only for an 8-bit picture, the compositor writes the codes itself, from a relief
+  /// made a band at a time: the same codes, and the same PNG bytes, as the float picture's
+  /// from the whole field; where something is laid over or under the letters (a plate, a
+  /// shadow) the picture stays float.
   func testPictureCodesAreTheFloatPicturesCodes() throws {
     let mask = try mask()
     let base = try material()
@@ -86,6 +87,7 @@ final class RenderCacheTests: XCTestCase {
       ([String](), true), (["detail.hammered=0.7"], true),
       (["detail.brushed=0.8", "camera.distance=300"], true),
       (["relief.soften=2", "relief.direction=lowered"], true),
+      (["relief.profile=chisel-hard", "relief.direction=lowered", "relief.radius=4"], true),
       (["detail.grain=0.8", "background=transparent"], true),
       (["plate.detail.speckle=0.7"], false), (["shadow.opacity=0.6"], false),
     ] {
@@ -112,6 +114,9 @@ final class RenderCacheTests: XCTestCase {
       }
       XCTAssertEqual(made.picture.width, image.width)
       XCTAssertEqual(made.picture.height, image.height)
+      // Unless softened, such a render made its relief a band at a time and kept none of it;
+      // asked for, the whole field is made again, the same.
+      XCTAssertTrue(made.height == float.height, "\(settings): height field")
     }
   }
 
