@@ -65,32 +65,52 @@ public struct BallCache: Sendable {
   /// The ball stored under `key`, when a whole and intact one is there.
   func load(_ key: [UInt8], size: Int) -> RGBAImage? {
     let count = size * size
-    let expected = Self.headerSize + count * 16
-    guard let data = FileManager.default.contents(atPath: path(key)), data.count == expected
-    else { return nil }
-    return data.withUnsafeBytes { raw -> RGBAImage? in
-      let bytes = raw.bindMemory(to: UInt8.self)
-      guard Array(bytes[0..<12]) == Self.magic, Array(bytes[12..<44]) == key,
+    let fd = open(path(key), O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var status = stat()
+    guard fstat(fd, &status) == 0, Int(status.st_size) == Self.headerSize + count * 16 else {
+      return nil
+    }
+    var header = [UInt8](repeating: 0, count: Self.headerSize)
+    let sum: UInt64? = header.withUnsafeMutableBytes { raw in
+      guard Self.read(fd, into: raw), Array(raw[0..<12]) == Self.magic,
+        Array(raw[12..<44]) == key,
         Int(raw.loadUnaligned(fromByteOffset: 44, as: UInt32.self).littleEndian) == size,
         Int(raw.loadUnaligned(fromByteOffset: 48, as: UInt32.self).littleEndian) == size
       else { return nil }
-      let sum = raw.loadUnaligned(fromByteOffset: 52, as: UInt64.self).littleEndian
-      let payload = UnsafeRawBufferPointer(rebasing: raw[Self.headerSize...])
-      guard Self.checksum(payload) == sum else { return nil }
-      let pixels = [SIMD4<Float>](unsafeUninitializedCapacity: count) { buffer, initialized in
-        let words = UnsafeMutableRawBufferPointer(buffer)
-        words.copyMemory(from: payload)
-        for i in 0..<count {
-          buffer[i] = SIMD4(
-            Float(bitPattern: UInt32(littleEndian: buffer[i].x.bitPattern)),
-            Float(bitPattern: UInt32(littleEndian: buffer[i].y.bitPattern)),
-            Float(bitPattern: UInt32(littleEndian: buffer[i].z.bitPattern)),
-            Float(bitPattern: UInt32(littleEndian: buffer[i].w.bitPattern)))
-        }
-        initialized = count
-      }
-      return RGBAImage(width: size, height: size, pixels: pixels)
+      return raw.loadUnaligned(fromByteOffset: 52, as: UInt64.self).littleEndian
     }
+    guard let sum else { return nil }
+    // The payload is read straight into the pixels (no copy of the file is held).
+    var intact = false
+    let pixels = [SIMD4<Float>](unsafeUninitializedCapacity: count) { buffer, initialized in
+      let raw = UnsafeMutableRawBufferPointer(buffer)
+      guard Self.read(fd, into: raw), Self.checksum(UnsafeRawBufferPointer(raw)) == sum else {
+        initialized = 0
+        return
+      }
+      #if _endian(big)
+      let words = raw.bindMemory(to: UInt32.self)
+      for i in 0..<words.count { words[i] = UInt32(littleEndian: words[i]) }
+      #endif
+      intact = true
+      initialized = count
+    }
+    return intact ? RGBAImage(width: size, height: size, pixels: pixels) : nil
+  }
+
+  /// Reads exactly `buffer.count` bytes from `fd` into `buffer`.
+  private static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Bool {
+    guard let base = buffer.baseAddress else { return buffer.isEmpty }
+    var done = 0
+    while done < buffer.count {
+      let n = Glibc.read(fd, base + done, buffer.count - done)
+      if n < 0 && errno == EINTR { continue }
+      guard n > 0 else { return false }
+      done += n
+    }
+    return true
   }
 
   /// Stores `ball` (whole, square) under `key`, replacing what was there.
