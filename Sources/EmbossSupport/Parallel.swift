@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// How many threads a stage may use.
 ///
@@ -25,7 +26,9 @@ public struct Parallelism: Sendable, Equatable {
 
   /// Calls `body` once for each band of `bandSize` consecutive indices in `0..<count`.
   ///
-  /// Bands are fixed by `count` and `bandSize` alone; thread `t` runs bands t, t + T, t + 2T...
+  /// Bands are fixed by `count` and `bandSize` alone; each thread takes the next band no
+  /// thread has taken yet (so a thread whose bands are cheap, such as background rows, takes
+  /// more of them), and runs its bands in increasing order.
   package func forEachBand(
     _ count: Int, bandSize: Int = 16, _ body: @Sendable (Range<Int>) -> Void
   ) {
@@ -38,11 +41,12 @@ public struct Parallelism: Sendable, Equatable {
       }
       return
     }
-    DispatchQueue.concurrentPerform(iterations: workers) { worker in
-      var band = worker
-      while band < bands {
+    let next = Atomic<Int>(0)
+    DispatchQueue.concurrentPerform(iterations: workers) { _ in
+      while true {
+        let band = next.wrappingAdd(1, ordering: .relaxed).oldValue
+        guard band < bands else { return }
         body(band * bandSize..<min(count, (band + 1) * bandSize))
-        band += workers
       }
     }
   }
