@@ -52,7 +52,7 @@ public enum ShadedMaterial {
     /// The taps of each band of `bandRows` rows (the last band may be shorter).
     public let bands: [TapBand]
     /// Rows per band.
-    public static let bandRows = 32
+    public static let bandRows = 16
 
     /// The deepest level of the ball's pyramid the footprints read (see `BallPyramid`).
     public var maxLevel: Int {
