@@ -268,8 +268,12 @@ public enum ShadedMaterial {
     /// The ink bounds on the canvas.
     public let ink: PixelRect
     /// Whether the relief is smooth (softened: no sub-samples), so every ink pixel's normal is
-    /// its own and footprints take differences to any neighbour with ink.
-    let smooth: Bool
+    /// its own and footprints take differences to any neighbour with ink. (A relief made in
+    /// bands is never softened.)
+    var smooth: Bool {
+      if case .whole(let height, _, _) = relief { return height.samples.count == 0 }
+      return false
+    }
 
     /// The relief over `rows` of the ink bounds (and the sub-sampled ink pixels among them):
     /// the whole field's, or those rows' made now.
@@ -492,9 +496,9 @@ public enum ShadedMaterial {
     let ink = mask.inkBounds.intersection(mask.plane.bounds)
     let (sampled, sampleIndex) = sampledInk(height, mask: mask, ink: ink)
     return lookupPlan(
-      relief: .whole(height, sampled: sampled, sampleIndex: sampleIndex),
-      smooth: height.samples.count == 0, mask: mask, scale: scale, shadingWidth: shadingWidth,
-      shadingHeight: shadingHeight, detail: detail, camera: camera)
+      relief: .whole(height, sampled: sampled, sampleIndex: sampleIndex), mask: mask,
+      scale: scale, shadingWidth: shadingWidth, shadingHeight: shadingHeight, detail: detail,
+      camera: camera)
   }
 
   /// `lookupPlan(height:...)` over a relief made a band at a time (`HeightField.Bands`), each
@@ -504,12 +508,12 @@ public enum ShadedMaterial {
     shadingHeight: Int, detail: DetailSpec = .none, camera: CameraSpec = .orthographic
   ) -> LookupPlan {
     lookupPlan(
-      relief: .bands(bands), smooth: false, mask: mask, scale: scale, shadingWidth: shadingWidth,
+      relief: .bands(bands), mask: mask, scale: scale, shadingWidth: shadingWidth,
       shadingHeight: shadingHeight, detail: detail, camera: camera)
   }
 
   private static func lookupPlan(
-    relief: LookupPlan.Relief, smooth: Bool, mask: CoverageMask, scale: Float,
+    relief: LookupPlan.Relief, mask: CoverageMask, scale: Float,
     shadingWidth: Int, shadingHeight: Int, detail: DetailSpec, camera: CameraSpec
   ) -> LookupPlan {
     // Detail that tilts normals (brushed, hammered, sandblasted); its colors are the
@@ -518,7 +522,7 @@ public enum ShadedMaterial {
     return LookupPlan(
       relief: relief, mask: mask, scale: scale, shadingWidth: shadingWidth,
       shadingHeight: shadingHeight, camera: camera, surface: surface,
-      ink: mask.inkBounds.intersection(mask.plane.bounds), smooth: smooth)
+      ink: mask.inkBounds.intersection(mask.plane.bounds))
   }
 
   /// The sub-sampled pixels of `height` that are ink pixels of `ink` (ink indices, ascending),
@@ -752,6 +756,28 @@ public enum ShadedMaterial {
       map: map, mask: mask, shading: shading, background: background, parallelism: parallelism)
   }
 
+  /// Where the compositor's taps come from: a kept lookup map's bands, or a plan's made as
+  /// the compositor reaches them.
+  struct TapSource: Sendable {
+    /// The ink bounds on the canvas.
+    let rect: PixelRect
+    /// The shading image's size the taps refer to.
+    let shadingWidth: Int
+    let shadingHeight: Int
+    /// Band `i`'s taps.
+    let band: @Sendable (Int) -> TapBand
+
+    init(_ map: LookupMap) {
+      (rect, shadingWidth, shadingHeight) = (map.rect, map.shadingWidth, map.shadingHeight)
+      band = { map.bands[$0] }
+    }
+
+    init(_ plan: LookupPlan) {
+      (rect, shadingWidth, shadingHeight) = (plan.ink, plan.shadingWidth, plan.shadingHeight)
+      band = { plan.band($0) }
+    }
+  }
+
   /// Composites from a lookup map (see `lookupMap`), whose shading size must be `shading`'s.
   ///
   /// `detail`'s wood grain and speckle tint each ink pixel's color (their colors relative to
@@ -761,14 +787,10 @@ public enum ShadedMaterial {
     detail: DetailSpec = .none, surfaceColor: SIMD3<Float> = SIMD3(repeating: 1),
     parallelism: Parallelism = .allCores
   ) -> CanvasImage {
-    precondition(
-      map.shadingWidth == shading.width && map.shadingHeight == shading.height,
-      "lookup map for another shading size")
-    return canvas(
+    canvas(
       composite(
-        rect: map.rect, maxLevel: map.maxLevel, band: { map.bands[$0] }, mask: mask,
-        shading: shading, background: background, detail: detail, surfaceColor: surfaceColor,
-        parallelism: parallelism
+        TapSource(map), mask: mask, shading: shading, background: background, detail: detail,
+        surfaceColor: surfaceColor, parallelism: parallelism
       ) { $0 }, mask: mask)
   }
 
@@ -780,14 +802,10 @@ public enum ShadedMaterial {
     detail: DetailSpec = .none, surfaceColor: SIMD3<Float> = SIMD3(repeating: 1),
     parallelism: Parallelism = .allCores
   ) -> CanvasImage {
-    precondition(
-      plan.shadingWidth == shading.width && plan.shadingHeight == shading.height,
-      "lookup plan for another shading size")
-    return canvas(
+    canvas(
       composite(
-        rect: plan.ink, maxLevel: plan.maxLevel, band: { plan.band($0) }, mask: mask,
-        shading: shading, background: background, detail: detail, surfaceColor: surfaceColor,
-        parallelism: parallelism
+        TapSource(plan), mask: mask, shading: shading, background: background, detail: detail,
+        surfaceColor: surfaceColor, parallelism: parallelism
       ) { $0 }, mask: mask)
   }
 
@@ -799,15 +817,9 @@ public enum ShadedMaterial {
     detail: DetailSpec = .none, surfaceColor: SIMD3<Float> = SIMD3(repeating: 1),
     parallelism: Parallelism = .allCores
   ) -> SRGBCanvas {
-    precondition(
-      map.shadingWidth == shading.width && map.shadingHeight == shading.height,
-      "lookup map for another shading size")
-    return codes(mask: mask) { store in
-      composite(
-        rect: map.rect, maxLevel: map.maxLevel, band: { map.bands[$0] }, mask: mask,
-        shading: shading, background: background, detail: detail, surfaceColor: surfaceColor,
-        parallelism: parallelism, store: store)
-    }
+    codes(
+      TapSource(map), mask: mask, shading: shading, background: background, detail: detail,
+      surfaceColor: surfaceColor, parallelism: parallelism)
   }
 
   /// `compositeCodes(map:...)` from a lookup plan, each band of taps made as its rows are
@@ -817,27 +829,22 @@ public enum ShadedMaterial {
     detail: DetailSpec = .none, surfaceColor: SIMD3<Float> = SIMD3(repeating: 1),
     parallelism: Parallelism = .allCores
   ) -> SRGBCanvas {
-    precondition(
-      plan.shadingWidth == shading.width && plan.shadingHeight == shading.height,
-      "lookup plan for another shading size")
-    return codes(mask: mask) { store in
-      composite(
-        rect: plan.ink, maxLevel: plan.maxLevel, band: { plan.band($0) }, mask: mask,
-        shading: shading, background: background, detail: detail, surfaceColor: surfaceColor,
-        parallelism: parallelism, store: store)
-    }
+    codes(
+      TapSource(plan), mask: mask, shading: shading, background: background, detail: detail,
+      surfaceColor: surfaceColor, parallelism: parallelism)
   }
 
   /// A composite that stores 8-bit sRGB codes (`SRGB.codes8`), as a canvas.
   private static func codes(
-    mask: CoverageMask,
-    _ composite: (@Sendable (SIMD4<Float>) -> SIMD4<UInt8>) -> (
-      fill: SIMD4<UInt8>, ink: PixelRect, pixels: [SIMD4<UInt8>]
-    )
+    _ taps: TapSource, mask: CoverageMask, shading: RGBAImage, background: Background,
+    detail: DetailSpec, surfaceColor: SIMD3<Float>, parallelism: Parallelism
   ) -> SRGBCanvas {
     SRGB.encode8Table.withUnsafeBufferPointer { table in
       let table = UnsafeBufferPointerBox(table)
-      let parts = composite { SRGB.codes8($0, table: table.buffer) }
+      let parts = composite(
+        taps, mask: mask, shading: shading, background: background, detail: detail,
+        surfaceColor: surfaceColor, parallelism: parallelism
+      ) { SRGB.codes8($0, table: table.buffer) }
       return SRGBCanvas(
         width: mask.width, height: mask.height, fill: parts.fill, contentRect: parts.ink,
         content: parts.pixels)
@@ -853,15 +860,19 @@ public enum ShadedMaterial {
       content: RGBAImage(width: parts.ink.width, height: parts.ink.height, pixels: parts.pixels))
   }
 
-  /// The compositor over the ink bounds `rect`, band `i` of whose taps `band(i)` gives:
+  /// The compositor over the taps' ink bounds (their shading size must be `shading`'s):
   /// the fill outside the ink bounds, those bounds (empty without a shading image) and the
   /// pixels inside them, each linear color stored as `store` makes it.
   private static func composite<Pixel: Sendable>(
-    rect: PixelRect, maxLevel: Int, band bandAt: @escaping @Sendable (Int) -> TapBand,
-    mask: CoverageMask, shading: RGBAImage, background: Background, detail: DetailSpec,
-    surfaceColor: SIMD3<Float>, parallelism: Parallelism,
+    _ taps: TapSource, mask: CoverageMask, shading: RGBAImage, background: Background,
+    detail: DetailSpec, surfaceColor: SIMD3<Float>, parallelism: Parallelism,
     store: @Sendable (SIMD4<Float>) -> Pixel
   ) -> (fill: Pixel, ink: PixelRect, pixels: [Pixel]) {
+    precondition(
+      taps.shadingWidth == shading.width && taps.shadingHeight == shading.height,
+      "lookups for another shading size")
+    let (rect, bandAt) = (taps.rect, taps.band)
+    let maxLevel = BallPyramid.maxLevel(width: shading.width, height: shading.height)
     let tinting = detail.colors ? SurfaceDetail(detail, base: surfaceColor) : nil
     let fill: SIMD4<Float>
     switch background {

@@ -28,10 +28,7 @@ public struct CanvasImage: Sendable, Equatable {
     precondition(
       contentRect.width == content.width && contentRect.height == content.height, "content size")
     precondition(
-      contentRect.isEmpty
-        || contentRect.intersection(PixelRect(x: 0, y: 0, width: width, height: height))
-          == contentRect,
-      "content outside the canvas")
+      contentRect.isEmptyOrInside(width: width, height: height), "content outside the canvas")
     self.width = width
     self.height = height
     self.fill = fill

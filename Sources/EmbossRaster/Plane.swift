@@ -49,6 +49,13 @@ public struct PixelRect: Sendable, Equatable, CustomStringConvertible {
   public var description: String { "\(width)x\(height)+\(x)+\(y)" }
 }
 
+extension PixelRect {
+  /// Whether the rectangle is empty or lies inside a `width` x `height` canvas.
+  public func isEmptyOrInside(width: Int, height: Int) -> Bool {
+    isEmpty || intersection(PixelRect(x: 0, y: 0, width: width, height: height)) == self
+  }
+}
+
 /// A single-channel image of `Float` samples, row-major, top row first, no padding.
 ///
 /// Used for coverage (0...1), heights (0 on the mask edge, 1 on the plateau, negative when

@@ -26,10 +26,7 @@ public struct SRGBCanvas: Sendable, Equatable {
   ) {
     precondition(content.count == contentRect.width * contentRect.height, "content size")
     precondition(
-      contentRect.isEmpty
-        || contentRect.intersection(PixelRect(x: 0, y: 0, width: width, height: height))
-          == contentRect,
-      "content outside the canvas")
+      contentRect.isEmptyOrInside(width: width, height: height), "content outside the canvas")
     self.width = width
     self.height = height
     self.fill = fill
