@@ -14,6 +14,9 @@ $e render "Soften" --size 80 --profile linear --soften 2 -o "$out/soften=2.png"
 $e render "Carved" --size 80 --direction lowered -o "$out/direction=lowered.png"
 $e render "Two lines\nright aligned" --size 56 --align right -o "$out/align=right.png"
 $e render "AVWMNK vwxyk47" --size 96 -o "$out/corners.png"
+for corners in round mitre; do
+  $e render "Wat&" --size 96 --set relief.inside-corners=$corners -o "$out/inside-corners=$corners.png"
+done
 # Shaped text; fallback fonts come from the bundled Fonts/ only (a fontconfig configuration
 # with no folders of its own), so the pictures do not depend on this machine's fonts.
 fc=$(mktemp -d)

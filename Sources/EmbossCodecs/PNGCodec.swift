@@ -14,11 +14,13 @@ public enum BitDepth: Int, Sendable, CaseIterable {
 /// Every libpng call lives in the `CPNG` C target, which owns the setjmp;
 /// this type converts between the pipeline's linear `Float` images and 8/16-bit sRGB files.
 public enum PNGCodec {
-  /// Default zlib level: 6 costs about twice level 1's time for files about 20% smaller on
-  /// renders; see the benchmark in the README.
-  public static let defaultCompression = 6
+  /// Default compression level: 1, ISA-L's igzip (levels 1...3), a tenth to a thirtieth of
+  /// zlib's level 6's time on renders for files 14-41% larger (levels 4...9 are zlib's; 9 is
+  /// 2-3% smaller than 6 at five times its time); see the benchmark in the README.
+  public static let defaultCompression = 1
 
-  /// Encodes a linear-light, straight-alpha image as an sRGB RGBA PNG (with an sRGB chunk).
+  /// Encodes a linear-light, straight-alpha image as an sRGB PNG (with an sRGB chunk): RGB
+  /// where every pixel is opaque at the depth written, RGBA otherwise.
   ///
   /// Colors are clamped to 0...1. The bytes depend only on the pixels and the options.
   public static func encode(
@@ -63,53 +65,96 @@ public enum PNGCodec {
     }
   }
 
-  /// Encodes a canvas of 8-bit sRGB codes as an sRGB RGBA PNG (with an sRGB chunk): the same
-  /// bytes as `encode(_:depth:compression:pixelsPerMeter:parallelism:)` of the float picture
-  /// whose codes they are.
+  /// Encodes a canvas of 8-bit sRGB codes as an sRGB PNG (with an sRGB chunk), RGB where
+  /// every pixel is opaque and RGBA otherwise: the same bytes as
+  /// `encode(_:depth:compression:pixelsPerMeter:parallelism:)` of the float picture whose
+  /// codes they are.
   public static func encode(
     _ canvas: SRGBCanvas, compression: Int = defaultCompression, pixelsPerMeter: UInt32 = 0,
     parallelism: Parallelism = .allCores
   ) throws -> Data {
     let rect = canvas.contentRect
     let fill = canvas.fill
+    let covered =
+      rect.x == 0 && rect.y == 0 && rect.width == canvas.width
+      && rect.height == canvas.height
+    let opaque = (covered || fill.w == 255) && canvas.content.allSatisfy { $0.w == 255 }
     return try canvas.content.withUnsafeBufferPointer { src in
       let src = UnsafeBufferPointerBox(src)
       return try encodeBanded(
-        width: canvas.width, height: canvas.height, channels: 4, bitDepth: 8,
+        width: canvas.width, height: canvas.height, channels: opaque ? 3 : 4, bitDepth: 8,
         compression: compression, pixelsPerMeter: pixelsPerMeter, srgb: true,
         parallelism: parallelism, background: { y in y < rect.y || y >= rect.maxY }
       ) { y, row in
+        let content = src.buffer.baseAddress.map { $0 + (y - rect.y) * rect.width }
+        let inside = y >= rect.y && y < rect.maxY && content != nil
+        if opaque {
+          let out = row.assumingMemoryBound(to: UInt8.self)
+          @inline(__always) func put(_ x: Int, _ p: SIMD4<UInt8>) {
+            out[3 * x] = p.x
+            out[3 * x + 1] = p.y
+            out[3 * x + 2] = p.z
+          }
+          guard inside, let content else {
+            for x in 0..<canvas.width { put(x, fill) }
+            return
+          }
+          for x in 0..<rect.x { put(x, fill) }
+          for x in 0..<rect.width { put(rect.x + x, content[x]) }
+          for x in rect.maxX..<canvas.width { put(x, fill) }
+          return
+        }
         let out = row.assumingMemoryBound(to: SIMD4<UInt8>.self)
-        guard y >= rect.y, y < rect.maxY, let content = src.buffer.baseAddress else {
+        guard inside, let content else {
           out.initialize(repeating: fill, count: canvas.width)
           return
         }
         out.initialize(repeating: fill, count: rect.x)
-        (out + rect.x).initialize(from: content + (y - rect.y) * rect.width, count: rect.width)
+        (out + rect.x).initialize(from: content, count: rect.width)
         (out + rect.maxX).initialize(repeating: fill, count: canvas.width - rect.maxX)
       }
     }
   }
 
-  /// `encodeBanded` over a canvas image whose pixels `convert` turns into RGBA samples.
+  /// `encodeBanded` over a canvas image whose pixels `convert` turns into RGBA samples of
+  /// `bitDepth` bits: RGB ones where every pixel's alpha sample is the largest.
   private static func encodeRows<T: SIMDScalar & Sendable>(
     _ image: CanvasImage, bitDepth: Int, compression: Int, pixelsPerMeter: UInt32,
     parallelism: Parallelism, _ convert: @Sendable (SIMD4<Float>) -> SIMD4<T>
   ) throws -> Data {
     let background = UncheckedSendable(convert(image.fill))
     let rect = image.contentRect
+    // An alpha sample is the largest where alpha * largest rounds to it.
+    let largest = Float((1 << bitDepth) - 1)
+    let threshold = (largest - 0.5) / largest
+    // The fill counts where the content leaves some of the canvas to it.
+    let covered =
+      rect.x == 0 && rect.y == 0 && rect.width == image.width
+      && rect.height == image.height
+    let channels =
+      (covered || image.fill.w >= threshold)
+        && image.content.pixels.allSatisfy { $0.w >= threshold } ? 3 : 4
     return try image.content.pixels.withUnsafeBufferPointer { src in
       let src = UnsafeBufferPointerBox(src)
       return try encodeBanded(
-        width: image.width, height: image.height, channels: 4, bitDepth: bitDepth,
+        width: image.width, height: image.height, channels: channels, bitDepth: bitDepth,
         compression: compression, pixelsPerMeter: pixelsPerMeter, srgb: true,
         parallelism: parallelism, background: { y in y < rect.y || y >= rect.maxY }
       ) { y, row in
-        let out = row.assumingMemoryBound(to: SIMD4<T>.self)
-        for x in 0..<image.width { out[x] = background.value }
-        guard y >= rect.y, y < rect.maxY else { return }
+        let out = row.assumingMemoryBound(to: T.self)
+        @inline(__always) func put(_ x: Int, _ p: SIMD4<T>) {
+          out[channels * x] = p.x
+          out[channels * x + 1] = p.y
+          out[channels * x + 2] = p.z
+          if channels == 4 { out[channels * x + 3] = p.w }
+        }
+        let inside = y >= rect.y && y < rect.maxY
+        for x in 0..<image.width where !inside || x < rect.x || x >= rect.maxX {
+          put(x, background.value)
+        }
+        guard inside else { return }
         let s = (y - rect.y) * rect.width
-        for x in 0..<rect.width { out[rect.x + x] = convert(src.buffer[s + x]) }
+        for x in 0..<rect.width { put(rect.x + x, convert(src.buffer[s + x])) }
       }
     }
   }
@@ -195,7 +240,8 @@ public enum PNGCodec {
           defer { samples.deallocate() }
           var message = [CChar](repeating: 0, count: 256)
           var band = DeflatedBand()
-          guard let state = emboss_deflate_band_begin(level, rowBytes, &message, message.count)
+          guard
+            let state = emboss_deflate_band_begin(level, rowBytes, chunk, &message, message.count)
           else {
             band.error = cString(message)
             out[index] = band

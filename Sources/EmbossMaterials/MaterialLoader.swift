@@ -895,6 +895,7 @@ struct NodeReader {
     var soften = base.soften
     var profile = base.profile
     var direction = base.direction
+    var insideCorners = base.insideCorners
     read(fields, Parameters.radius, path: path, into: &radius)
     if let n = fields["depth"]?.value, let v = self.depth(n) { depth = v }
     if let n = fields["scale"]?.value,
@@ -910,9 +911,11 @@ struct NodeReader {
     read(fields, Parameters.soften, path: path, into: &soften)
     read(fields, Parameters.profile, path: path, into: &profile)
     read(fields, Parameters.direction, path: path, into: &direction)
+    read(fields, Parameters.insideCorners, path: path, into: &insideCorners)
     return make(at: node) { () throws(ParameterError) in
       try ReliefSpec(
-        radius: radius, profile: profile, depth: depth, direction: direction, soften: soften)
+        radius: radius, profile: profile, depth: depth, direction: direction, soften: soften,
+        insideCorners: insideCorners)
     } ?? base
   }
 

@@ -116,7 +116,8 @@ public struct MaterialSpec: Sendable, Equatable {
     // stays as it was.
     guard
       let relief = try? ReliefSpec(
-        radius: radius, profile: r.profile, depth: depth, direction: r.direction, soften: soften)
+        radius: radius, profile: r.profile, depth: depth, direction: r.direction, soften: soften,
+        insideCorners: r.insideCorners)
     else { return self }
     return MaterialSpec(
       unchecked: name, description, surface, lights, environment, relief, shadingSize, background,

@@ -298,6 +298,16 @@ public enum Parameters {
   public static let direction = ChoiceParameter<ReliefDirection>(
     key: "relief.direction", defaultValue: .raised, help: "embossed or debossed",
     flag: "--direction")
+  /// The `relief.inside-corners` parameter.
+  ///
+  /// At an inside corner of the ink: `round`, the bevel turns around the corner (the exact
+  /// distance); `mitre`, the two faces meet in a sharp seam on the corner's bisector, as a
+  /// chamfer or a carved letter has it (a corner whose mitre would reach past 10 radii, a turn over 168 degrees, stays round).
+  public static let insideCorners = ChoiceParameter<InsideCorners>(
+    key: "relief.inside-corners", defaultValue: .round,
+    help:
+      "at an inside corner of the ink: `round`, the bevel turns around the corner (the exact distance); `mitre`, the two faces meet in a sharp seam on the corner's bisector, as a chamfer or a carved letter has it (a corner whose mitre would reach past 10 radii, a turn over 168 degrees, stays round)"
+  )
 
   // MARK: Shadow
 
@@ -534,7 +544,7 @@ public enum Parameters {
     environmentIntensity, sky, horizon, ground, band, bandWidth, horizonAngle,
     softboxes, softboxAngle, softboxAltitude, softboxWidth, softboxHeight, softboxColor,
     softboxIntensity,
-    radius, profile, depth, scale, soften, direction,
+    radius, profile, depth, scale, soften, direction, insideCorners,
     shadowOpacity, shadowDistance, shadowSoftness, shadowColor, shadowAngle,
     occlusionStrength, occlusionRadius,
     detailBrushed, detailBrushedAngle, detailBrushedWidth, detailHammered, detailHammeredSize,

@@ -58,6 +58,25 @@ public enum ReliefDirection: String, Sendable, CaseIterable {
   case lowered
 }
 
+/// What the bevel does at an inside corner of the ink (a reflex vertex of its outline, such as
+/// where a W's strokes meet or a t's crossbar leaves its stem).
+public enum InsideCorners: String, Sendable, CaseIterable {
+  /// The distance to the corner itself: the bevel turns around it as a cone (the exact
+  /// distance to the outline).
+  case round
+  /// Each face runs on as a plane to the corner's bisector, where the two meet in a sharp
+  /// seam, as a CAD chamfer or a carved letter has it; a corner so sharp that its mitre would
+  /// reach past `InsideCorners.mitreLimit` radii stays round.
+  case mitre
+
+  /// How far along its bisector a mitre may reach, in radii.
+  ///
+  /// Corners turning more than about 168 degrees (a W's notches turn about 154) stay round.
+  /// Other features cut a mitre short
+  /// where they are nearer, so a long one runs along the stroke's middle, as a V-cut's seam.
+  public static let mitreLimit: Float = 10
+}
+
 /// How tall the relief is, which sets how steep its slopes look.
 public enum ReliefDepth: Sendable, Equatable {
   /// Core Image's `inputScale`: the slopes of the 0...1 height field, per pixel, times this.
@@ -87,6 +106,8 @@ public struct ReliefSpec: Sendable, Equatable {
   ///
   /// 0: exact, sharp creases.
   public let soften: Float
+  /// What the bevel does at inside corners.
+  public let insideCorners: InsideCorners
 
   /// A relief from validated values; see each property for its meaning.
   public init(
@@ -94,7 +115,8 @@ public struct ReliefSpec: Sendable, Equatable {
     profile: ReliefProfile = Parameters.profile.defaultValue,
     depth: ReliefDepth = .radiusMultiple(Parameters.depth.value),
     direction: ReliefDirection = Parameters.direction.defaultValue,
-    soften: Float = Parameters.soften.value
+    soften: Float = Parameters.soften.value,
+    insideCorners: InsideCorners = Parameters.insideCorners.defaultValue
   ) throws(ParameterError) {
     try Parameters.radius.check(radius)
     switch depth {
@@ -112,6 +134,7 @@ public struct ReliefSpec: Sendable, Equatable {
     self.depth = depth
     self.direction = direction
     self.soften = soften
+    self.insideCorners = insideCorners
   }
 
   /// Every value at its default.
@@ -123,6 +146,7 @@ public struct ReliefSpec: Sendable, Equatable {
     depth = .radiusMultiple(Parameters.depth.value)
     direction = Parameters.direction.defaultValue
     soften = Parameters.soften.value
+    insideCorners = Parameters.insideCorners.defaultValue
   }
 
   /// CIShadedMaterial's `inputScale` the depth comes to at this radius: the factor on the

@@ -163,6 +163,9 @@ struct Bevel: Sendable {
     if (uf * ug).sum() < 0.5 { return true }
     let pf = geometry.pieces[f]
     let pg = geometry.pieces[g]
+    // A mitre's seam.
+    if Int(geometry.next[f]) == g && pf.flags & OutlineDistance.Piece.mitreEnd != 0 { return true }
+    if Int(geometry.next[g]) == f && pg.flags & OutlineDistance.Piece.mitreEnd != 0 { return true }
     if pf.group == pg.group { return false }
     // A corner, on the side the outline turns away from: the distance turns around it.
     var side: Float = 0

@@ -200,7 +200,8 @@ public struct HeightField: Sendable, Equatable {
       }
       let outline =
         mask.outline ?? Outline(traced: EdgeDistance.isoline(mask: mask.plane, region: region))
-      let geometry = OutlineDistance(outline)
+      let geometry = OutlineDistance(
+        outline, mitreLimit: relief.insideCorners == .mitre ? InsideCorners.mitreLimit : nil)
       self.geometry = geometry
       bevel = Bevel(
         geometry: geometry, region: region, mask: mask, radius: radius,

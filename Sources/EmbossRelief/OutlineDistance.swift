@@ -32,21 +32,36 @@ struct OutlineDistance {
     /// or no joint.
     var startSide: Float
     var endSide: Float
-    /// Bits: spur, curved (na != nb), smooth joint at a, smooth joint at b.
+    /// Bits: spur, curved (na != nb), smooth joint at a, smooth joint at b, mitred joint at
+    /// a, mitred joint at b.
     var flags: UInt8
     var group: Int32
+    /// At a mitred joint: this piece's chord normal minus the other piece's.
+    ///
+    /// A point past
+    /// the joint lies on this piece's side of the corner's bisector (its line distance is the
+    /// larger) where its offset from the joint has a non-negative dot product with it.
+    var startSplit = SIMD2<Float>.zero
+    var endSplit = SIMD2<Float>.zero
 
     static let spur: UInt8 = 1
     static let curved: UInt8 = 2
     static let smoothStart: UInt8 = 4
     static let smoothEnd: UInt8 = 8
+    static let mitreStart: UInt8 = 16
+    static let mitreEnd: UInt8 = 32
   }
 
   let pieces: [Piece]
   let next: [Int32]
   let previous: [Int32]
 
-  init(_ outline: Outline) {
+  /// The distances to `outline`; with `mitreLimit`, every inside corner (a joint whose
+  /// wedge of nearest points lies in the ink) whose mitre reaches at most that many times a
+  /// distance along its bisector is mitred: past the joint, on each piece's side of the
+  /// bisector, the distance is that piece's line distance (the larger of the two), so each
+  /// bevel face runs on as a plane to a sharp seam instead of turning around the corner.
+  init(_ outline: Outline, mitreLimit: Float? = nil) {
     let count = outline.count
     var pieces: [Piece] = []
     pieces.reserveCapacity(count)
@@ -71,11 +86,19 @@ struct OutlineDistance {
       let side: Float = turn > 1e-6 ? -1 : (turn < -1e-6 ? 1 : 0)
       pieces[k].endSide = side
       pieces[j].startSide = side
-      if (pieces[k].nb * pieces[j].na).sum() > 0.99999,
-        pieces[k].flags & Piece.spur == 0, pieces[j].flags & Piece.spur == 0
-      {
+      let solid = pieces[k].flags & Piece.spur == 0 && pieces[j].flags & Piece.spur == 0
+      if (pieces[k].nb * pieces[j].na).sum() > 0.99999, solid {
         pieces[k].flags |= Piece.smoothEnd
         pieces[j].flags |= Piece.smoothStart
+      } else if let mitreLimit, solid, side > 0, k != j {
+        // cos of half the turn: the mitre reaches 1 / that per unit of distance.
+        let half = ((1 + (pieces[k].n * pieces[j].n).sum()) * 0.5).squareRoot()
+        if half * mitreLimit >= 1 {
+          pieces[k].flags |= Piece.mitreEnd
+          pieces[j].flags |= Piece.mitreStart
+          pieces[k].endSplit = pieces[k].n - pieces[j].n
+          pieces[j].startSplit = pieces[j].n - pieces[k].n
+        }
       }
     }
     // Groups: runs of pieces joined smoothly.
@@ -117,15 +140,34 @@ struct OutlineDistance {
       return (c * c).sum().squareRoot()
     }
     if t <= 0 {
+      if let line = mitred(piece, w, at: w, start: true) { return line }
       let d = (w * w).sum().squareRoot()
       return side(piece.startSide, piece.flags & Piece.smoothStart != 0 ? piece.na : piece.n, w) * d
     }
     if t >= 1 {
       let c = w - piece.v
+      if let line = mitred(piece, w, at: c, start: false) { return line }
       let d = (c * c).sum().squareRoot()
       return side(piece.endSide, piece.flags & Piece.smoothEnd != 0 ? piece.nb : piece.n, c) * d
     }
     return (w * piece.n).sum()
+  }
+
+  /// The piece's line distance past a mitred joint, on the piece's side of the bisector and
+  /// inside; nil elsewhere.
+  ///
+  /// `start`: the joint at the piece's first end, else its last; `c` is the point's offset
+  /// from the joint, `w` from the piece's start.
+  @inline(__always)
+  private static func mitred(_ piece: Piece, _ w: SIMD2<Float>, at c: SIMD2<Float>, start: Bool)
+    -> Float?
+  {
+    guard piece.flags & (start ? Piece.mitreStart : Piece.mitreEnd) != 0 else { return nil }
+    let line = (w * piece.n).sum()
+    guard line >= 0, (c * (start ? piece.startSplit : piece.endSplit)).sum() >= 0 else {
+      return nil
+    }
+    return line
   }
 
   @inline(__always)
@@ -146,10 +188,12 @@ struct OutlineDistance {
     }
     if t <= 0 {
       if piece.flags & Piece.smoothStart != 0 { return piece.na }
+      if mitred(piece, w, at: w, start: true) != nil { return piece.na }
       return radial(w, joint: piece.startSide, normal: piece.n)
     }
     if t >= 1 {
       if piece.flags & Piece.smoothEnd != 0 { return piece.nb }
+      if mitred(piece, w, at: w - piece.v, start: false) != nil { return piece.nb }
       return radial(w - piece.v, joint: piece.endSide, normal: piece.n)
     }
     // A straight piece: its curve's normal (a traced straight run's, which may differ from
@@ -207,7 +251,14 @@ struct OutlineDistance {
         for k in 0..<pieces.count {
           let piece = pieces[k]
           let b = piece.a + piece.v
-          guard min(piece.a.y, b.y) - reach < bottom, max(piece.a.y, b.y) + reach > top else {
+          // A mitre at b reaches along its bisector to the depth inside over cos of half the
+          // turn.
+          var extent = reach
+          if piece.flags & Piece.mitreEnd != 0 {
+            let half = ((1 + (piece.n * pieces[Int(next[k])].n).sum()) * 0.5).squareRoot()
+            extent = max(reach, inner / half * 1.02 + 1)
+          }
+          guard min(piece.a.y, b.y) - extent < bottom, max(piece.a.y, b.y) + extent > top else {
             continue
           }
           let u = piece.v * piece.inverseLength2.squareRoot()
@@ -239,6 +290,19 @@ struct OutlineDistance {
           let j = Int(next[k])
           guard j >= 0, piece.endSide != 0 else { continue }
           let other = pieces[j]
+          if piece.flags & Piece.mitreEnd != 0 {
+            // A mitre: each piece's slab runs on to the bisector, to the depth inside.
+            let half = ((1 + (piece.n * other.n).sum()) * 0.5).squareRoot()
+            let reach = inner * ((1 - half * half).squareRoot() / half) * 1.01 + 0.05
+            let uj = other.v * other.inverseLength2.squareRoot()
+            for (id, n, along) in [(k, piece.n, u), (j, other.n, -uj)] {
+              polygon[0] = b - (n + along) * 0.05
+              polygon[1] = b + n * (inner * 1.01 + 0.05) - along * 0.05
+              polygon[2] = b + n * (inner * 1.01 + 0.05) + along * reach
+              fill(polygon, 3, id, pieces[id], region, rows, distance, feature)
+            }
+            continue
+          }
           let e1 = piece.endSide > 0 ? piece.n : -piece.n
           let e2 = piece.endSide > 0 ? other.n : -other.n
           let depth = piece.endSide > 0 ? inner : outer

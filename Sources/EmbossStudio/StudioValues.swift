@@ -115,6 +115,7 @@ public struct StudioValues: Sendable, Encodable, Equatable {
     v.numbers["relief.radius"] = exact(r.radius)
     v.texts["relief.profile"] = r.profile.rawValue
     v.texts["relief.direction"] = r.direction.rawValue
+    v.texts["relief.inside-corners"] = r.insideCorners.rawValue
     v.numbers["relief.soften"] = exact(r.soften)
     switch r.depth {
     case .radiusMultiple(let x): v.numbers["relief.depth"] = exact(x)

@@ -48,6 +48,22 @@ final class ExactDistanceTests: XCTestCase {
     return CoverageMask(plane: plane)
   }
 
+  /// The polygon's exact coverage with the polygon itself as the mask's outline (as a glyph's
+  /// outline is), so no tracing stands between the shape and the relief.
+  static func outlineMask(_ polygon: [SIMD2<Double>], width: Int, height: Int) -> CoverageMask {
+    let outline = Outline(
+      contours: [
+        polygon.indices.map { i in
+          let a = SIMD2<Float>(polygon[i])
+          let b = SIMD2<Float>(polygon[(i + 1) % polygon.count])
+          let u = (b - a) / ((b - a) * (b - a)).sum().squareRoot()
+          return Outline.Edge(a: a, b: b, ta: u, tb: u)
+        }
+      ])
+    let covered = mask(polygon, width: width, height: height)
+    return CoverageMask(plane: covered.plane, inkBounds: covered.inkBounds, outline: outline)
+  }
+
   /// Distance from `p` to the polygon's outline.
   static func distance(_ p: SIMD2<Double>, to polygon: [SIMD2<Double>]) -> Double {
     var best = Double.infinity

@@ -139,16 +139,22 @@ final class HeightFieldTests: XCTestCase {
     let picture = Fixtures.mask(width: 90, height: 70, samples: 8) { x, y in
       ((x - 45) * (x - 45)) / 1600 + ((y - 35) * (y - 35)) / 900 <= 1
     }
-    for (name, mask) in [("text", text), ("picture", picture)] {
-      for relief in [try ReliefSpec(), try ReliefSpec(radius: 6, profile: .chiselHard)] {
+    // A W whose bottom notch's mitre runs up past the top of its middle peak's walls.
+    let w = ExactDistanceTests.outlineMask(ExactDistanceTests.w, width: 122, height: 100)
+    for (name, mask) in [("text", text), ("picture", picture), ("W", w)] {
+      for relief in [
+        try ReliefSpec(), try ReliefSpec(radius: 6, profile: .chiselHard),
+        // Mitres reach far along their bisectors, into bands far from their corners.
+        try ReliefSpec(radius: 12, profile: .linear, insideCorners: .mitre),
+      ] {
         let whole = HeightField.make(mask: mask, relief: relief)
         let bands = HeightField.Bands(mask: mask, relief: relief)
         let h = whole.region.height
-        for rows in [0..<5, 7..<40, 31..<33, 40..<41, (h - 9)..<h] {
+        for rows in [0..<5, 7..<40, 12..<17, 31..<33, 40..<41, (h - 9)..<h] {
           let band = bands.field(rows: rows)
           let w = whole.region.width
           let range = (rows.lowerBound * w)..<(rows.upperBound * w)
-          let label = "\(name), radius \(relief.radius), rows \(rows)"
+          let label = "\(name), radius \(relief.radius), \(relief.insideCorners), rows \(rows)"
           XCTAssertEqual(
             band.region,
             PixelRect(
@@ -360,6 +366,93 @@ extension HeightFieldTests {
         )
         XCTAssertLessThan(spread * 14, 1e-3, "face \(i), \(direction)")
       }
+    }
+  }
+
+  /// With `inside-corners: mitre`, each face of a linear bevel runs on as a plane past an
+  /// inside corner to the corner's bisector.
+  ///
+  /// In the W's acute notches every height is the
+  /// profile of the mitred distance (past a reflex vertex, on each edge's side of the
+  /// bisector, that edge's line distance) within 0.25 px, and every pixel of a face, seams
+  /// and edges aside, has that face's slope, exactly. The round field there follows the
+  /// corner instead.
+  func testMitredInsideCornersRunEachFaceToTheBisector() throws {
+    let polygon = ExactDistanceTests.w
+    let count = polygon.count
+    let mask = ExactDistanceTests.outlineMask(polygon, width: 122, height: 100)
+    // Orientation: inward normals from the signed area.
+    var area = 0.0
+    for i in 0..<count {
+      let (a, b) = (polygon[i], polygon[(i + 1) % count])
+      area += a.x * b.y - b.x * a.y
+    }
+    let inward: [SIMD2<Double>] = (0..<count).map { i in
+      let v = polygon[(i + 1) % count] - polygon[i]
+      let u = v / (v * v).sum().squareRoot()
+      return area > 0 ? SIMD2(-u.y, u.x) : SIMD2(u.y, -u.x)
+    }
+    // A vertex is an inside corner where the outline turns away from the ink.
+    let reflex: [Bool] = (0..<count).map { i in
+      let prev = (i + count - 1) % count
+      return (inward[prev] * (polygon[(i + 1) % count] - polygon[i])).sum() < 0
+    }
+    let radius = 14.0
+    /// The mitred distance at `p` and the edge it comes from.
+    func mitred(_ p: SIMD2<Double>) -> (distance: Double, edge: Int, margin: Double) {
+      var best = (distance: Double.infinity, edge: -1, margin: 0.0)
+      var values: [Double] = []
+      for e in 0..<count {
+        let (a, b) = (polygon[e], polygon[(e + 1) % count])
+        let v = b - a
+        let t = ((p - a) * v).sum() / (v * v).sum()
+        let line = ((p - a) * inward[e]).sum()
+        var d: Double
+        if t >= 0 && t <= 1 {
+          d = abs(line)
+        } else {
+          let (corner, other) = t > 1 ? (b, (e + 1) % count) : (a, (e + count - 1) % count)
+          let vertex = t > 1 ? (e + 1) % count : e
+          let c = p - corner
+          if reflex[vertex] && line >= 0 && (c * (inward[e] - inward[other])).sum() >= 0 {
+            d = line
+          } else {
+            d = (c * c).sum().squareRoot()
+          }
+        }
+        values.append(d)
+        if d < best.distance { best = (d, e, 0) }
+      }
+      let sorted = values.sorted()
+      best.margin = sorted[1] - sorted[0]
+      return best
+    }
+    let relief = try ReliefSpec(radius: Float(radius), profile: .linear, insideCorners: .mitre)
+    let field = HeightField.make(mask: mask, relief: relief, parallelism: .serial)
+    let round = HeightField.make(
+      mask: mask, relief: try ReliefSpec(radius: Float(radius), profile: .linear),
+      parallelism: .serial)
+    var worst = 0.0
+    var faces = [[SIMD2<Float>]](repeating: [], count: count)
+    var changed = 0
+    for y in 0..<100 {
+      for x in 0..<122 where mask.plane[x, y] == 1 {
+        let p = SIMD2(Double(x) + 0.5, Double(y) + 0.5)
+        let expected = mitred(p)
+        guard expected.distance > 0.6, expected.distance < radius - 0.6 else { continue }
+        let height = Double(field.height(x: x, y: y))
+        worst = max(worst, abs(height * radius - expected.distance))
+        if abs(Double(round.height(x: x, y: y)) - height) * radius > 0.5 { changed += 1 }
+        if expected.margin > 1.5 { faces[expected.edge].append(field.slope(x: x, y: y)) }
+      }
+    }
+    print("mitred W: largest distance error \(worst) px; \(changed) pixels differ from round")
+    XCTAssertLessThanOrEqual(worst, 0.25)
+    XCTAssertGreaterThan(changed, 100, "the notches are mitred, not round")
+    for (e, slopes) in faces.enumerated() where !slopes.isEmpty {
+      let expected = SIMD2<Float>(inward[e]) / Float(radius)
+      let spread = slopes.map { (($0 - expected) * ($0 - expected)).sum().squareRoot() }.max() ?? 0
+      XCTAssertLessThan(spread * Float(radius), 1e-3, "face \(e)")
     }
   }
 }

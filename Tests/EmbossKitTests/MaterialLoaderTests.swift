@@ -21,7 +21,9 @@ final class MaterialLoaderTests: XCTestCase {
     // Depth follows the radius: at radius 10 it is Core Image's scale 10, as before.
     XCTAssertEqual(
       spec.relief,
-      try ReliefSpec(radius: 10, profile: .round, depth: .radiusMultiple(1), direction: .raised))
+      try ReliefSpec(
+        radius: 10, profile: .round, depth: .radiusMultiple(1), direction: .raised,
+        insideCorners: .mitre))
     XCTAssertEqual(spec.relief.scale, 10)
     XCTAssertEqual(spec.shadingSize, 512)
   }

@@ -103,6 +103,47 @@ final class PNGCodecTests: XCTestCase {
     }
   }
 
+  /// Every level reads back the same pixels: 0 stores, 1-3 are ISA-L's igzip, 4-9 zlib's,
+  /// over several stitched bands; an opaque picture is written as RGB (color type 2), one
+  /// with any translucent pixel as RGBA (6), at 8 and 16 bits; igzip's bytes do not depend on
+  /// the thread count.
+  func testEveryLevelReadsBackTheSamePixelsAndOpaquePicturesAreRGB() throws {
+    var random = SeededGenerator(state: 11)
+    let (width, height) = (29, 600)
+    var opaque = RGBAImage(width: width, height: height)
+    for i in 0..<opaque.pixels.count {
+      // Smooth ramps with noise, as a render's bevels: matches for the compressors to find.
+      let (x, y) = (Float(i % width), Float(i / width))
+      opaque.pixels[i] = SIMD4(
+        x / Float(width), (y / 40).truncatingRemainder(dividingBy: 1),
+        Float.random(in: 0...0.05, using: &random) + 0.5, 1)
+    }
+    var translucent = opaque
+    translucent[3, 400] = SIMD4(0.2, 0.3, 0.4, 0.5)
+    for (image, colorType) in [(opaque, UInt8(2)), (translucent, 6)] {
+      for depth in BitDepth.allCases {
+        let reference = try PNGCodec.decodeSamples(
+          PNGCodec.encode(image, depth: depth, compression: 6))
+        var sizes: [Int: Int] = [:]
+        for level in [0, 1, 2, 3, 4, 9] {
+          let data = try PNGCodec.encode(image, depth: depth, compression: level)
+          sizes[level] = data.count
+          XCTAssertEqual(data[25], colorType, "color type, \(depth), level \(level)")
+          XCTAssertEqual(
+            try PNGCodec.decodeSamples(data).rgba, reference.rgba,
+            "pixels at level \(level), \(depth)")
+          XCTAssertEqual(
+            data,
+            try PNGCodec.encode(
+              image, depth: depth, compression: level, parallelism: Parallelism(threads: 3)),
+            "bytes on three threads, level \(level)")
+        }
+        XCTAssertLessThan(sizes[1]!, sizes[0]!, "igzip compresses")
+        XCTAssertLessThan(sizes[9]!, sizes[1]!, "zlib's level 9 is smaller than igzip's")
+      }
+    }
+  }
+
   func testOutputIsReproducible() throws {
     let image = RGBAImage(width: 40, height: 30, fill: SIMD4(0.2, 0.4, 0.6, 0.8))
     XCTAssertEqual(

@@ -23,7 +23,8 @@ final class ParameterTableTests: XCTestCase {
     let keys = Parameters.all.map(\.row.key)
     XCTAssertEqual(Set(keys).count, keys.count)
     XCTAssertEqual(
-      Parameters.keys(in: "relief"), ["radius", "profile", "depth", "scale", "soften", "direction"])
+      Parameters.keys(in: "relief"),
+      ["radius", "profile", "depth", "scale", "soften", "direction", "inside-corners"])
     XCTAssertEqual(
       Parameters.keys(in: "lights[]"),
       ["kind", "position", "angle", "altitude", "color", "intensity", "target", "cone"])
