@@ -66,11 +66,8 @@ let package = Package(
     ),
     // JPEG and WebP: libjpeg's setjmp stays in C, as libpng's does.
     .target(name: "CImageFormats", dependencies: ["CLibJPEG", "CLibWebP"]),
-    // Owns every libpng call that needs setjmp: no longjmp ever crosses a Swift frame. Image
-    // data is deflated by zlib, or by ISA-L's igzip (Debian's libisal-dev) at the fast levels.
-    .target(
-      name: "CPNG", dependencies: ["CLibPNG"],
-      linkerSettings: [.linkedLibrary("z"), .linkedLibrary("isal")]),
+    // Owns every libpng call that needs setjmp: no longjmp ever crosses a Swift frame.
+    .target(name: "CPNG", dependencies: ["CLibPNG"], linkerSettings: [.linkedLibrary("z")]),
     // Exact cut-line offsets: a C interface to Clipper 6 (Debian's libpolyclipping-dev).
     .systemLibrary(
       name: "CZip",

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
-#include <isa-l/igzip_lib.h>
 
 typedef struct {
   char *err;
@@ -147,78 +146,46 @@ int emboss_png_encode(const void *pixels, uint32_t width, uint32_t height, int c
 
 /* ---------- parallel-friendly writing ---------- */
 
-static int buffer_append(emboss_png_buffer *buffer, const unsigned char *bytes, size_t length) {
+/* Room for `length` more bytes; the new bytes are zeroed. */
+static int buffer_reserve(emboss_png_buffer *buffer, size_t length) {
   if (buffer->size + length > buffer->capacity) {
     size_t capacity = buffer->capacity ? buffer->capacity : 65536;
     while (capacity < buffer->size + length) capacity *= 2;
     unsigned char *grown = (unsigned char *)realloc(buffer->data, capacity);
     if (!grown) return 1;
+    memset(grown + buffer->capacity, 0, capacity - buffer->capacity);
     buffer->data = grown;
     buffer->capacity = capacity;
   }
+  return 0;
+}
+
+static int buffer_append(emboss_png_buffer *buffer, const unsigned char *bytes, size_t length) {
+  if (buffer_reserve(buffer, length)) return 1;
   memcpy(buffer->data + buffer->size, bytes, length);
   buffer->size += length;
   return 0;
 }
 
 struct emboss_deflate_band {
-  int fast; /* ISA-L's igzip (levels 1...3) rather than zlib */
   z_stream stream;
-  struct isal_zstream *fast_stream;
-  unsigned char *level_buffer; /* igzip's hash table and tokens (its small size: on renders as
-                                 fast as the larger ones and no larger) */
   size_t row_bytes;
   size_t max_rows;
   unsigned char *filtered; /* up to max_rows rows, each after its filter byte */
-  uint32_t adler;
+  uLong adler;
   size_t filtered_size;
 };
 
-/* zlib's deflate for levels 0 and 4...9; ISA-L's igzip (level 1; it is as small as igzip's
-   level 2 on renders and its level 3 is larger and slower) for 1...3. */
-static int uses_igzip(int level) { return level >= 1 && level <= 3; }
-
-static void band_free(emboss_deflate_band *band) {
-  if (!band) return;
-  if (band->fast) {
-    free(band->fast_stream);
-    free(band->level_buffer);
-  } else {
-    deflateEnd(&band->stream);
-  }
-  free(band->filtered);
-  free(band);
-}
-
 emboss_deflate_band *emboss_deflate_band_begin(int level, size_t row_bytes, size_t max_rows,
                                                char *err, size_t err_len) {
+  if (max_rows == 0) max_rows = 1;
   emboss_deflate_band *band = (emboss_deflate_band *)calloc(1, sizeof *band);
-  unsigned char *filtered = (unsigned char *)malloc((row_bytes + 1) * (max_rows ? max_rows : 1));
+  unsigned char *filtered = (unsigned char *)malloc((row_bytes + 1) * max_rows);
   if (!band || !filtered) {
     free(band);
     free(filtered);
     set_error(err, err_len, "out of memory while encoding PNG");
     return NULL;
-  }
-  band->row_bytes = row_bytes;
-  band->max_rows = max_rows ? max_rows : 1;
-  band->filtered = filtered;
-  band->adler = 1;
-  if (uses_igzip(level)) {
-    band->fast = 1;
-    band->fast_stream = (struct isal_zstream *)malloc(sizeof *band->fast_stream);
-    band->level_buffer = (unsigned char *)malloc(ISAL_DEF_LVL1_SMALL);
-    if (!band->fast_stream || !band->level_buffer) {
-      band_free(band);
-      set_error(err, err_len, "out of memory while encoding PNG");
-      return NULL;
-    }
-    isal_deflate_init(band->fast_stream);
-    band->fast_stream->level = 1;
-    band->fast_stream->level_buf = band->level_buffer;
-    band->fast_stream->level_buf_size = ISAL_DEF_LVL1_SMALL;
-    band->fast_stream->gzip_flag = IGZIP_DEFLATE;
-    return band;
   }
   if (deflateInit2(&band->stream, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
     free(band);
@@ -226,55 +193,11 @@ emboss_deflate_band *emboss_deflate_band_begin(int level, size_t row_bytes, size
     set_error(err, err_len, "cannot start zlib");
     return NULL;
   }
+  band->row_bytes = row_bytes;
+  band->max_rows = max_rows;
+  band->filtered = filtered;
+  band->adler = adler32(0L, Z_NULL, 0);
   return band;
-}
-
-static int deflate_zlib(emboss_deflate_band *band, size_t size, int end, emboss_png_buffer *out,
-                        char *err, size_t err_len) {
-  unsigned char chunk[65536];
-  z_stream *stream = &band->stream;
-  stream->next_in = band->filtered;
-  stream->avail_in = (uInt)size;
-  int flush = end ? (end == 2 ? Z_FINISH : Z_FULL_FLUSH) : Z_NO_FLUSH;
-  do {
-    stream->next_out = chunk;
-    stream->avail_out = sizeof chunk;
-    int result = deflate(stream, flush);
-    if (result == Z_STREAM_ERROR) {
-      set_error(err, err_len, "zlib failed while encoding PNG");
-      return 1;
-    }
-    if (buffer_append(out, chunk, sizeof chunk - stream->avail_out)) {
-      set_error(err, err_len, "out of memory while encoding PNG");
-      return 1;
-    }
-  } while (stream->avail_out == 0 || stream->avail_in > 0);
-  return 0;
-}
-
-static int deflate_igzip(emboss_deflate_band *band, size_t size, int end,
-                         emboss_png_buffer *out, char *err, size_t err_len) {
-  unsigned char chunk[65536];
-  struct isal_zstream *stream = band->fast_stream;
-  stream->next_in = band->filtered;
-  stream->avail_in = (uint32_t)size;
-  stream->flush = end == 1 ? FULL_FLUSH : NO_FLUSH;
-  stream->end_of_stream = end == 2;
-  for (;;) {
-    stream->next_out = chunk;
-    stream->avail_out = sizeof chunk;
-    if (isal_deflate(stream) != COMP_OK) {
-      set_error(err, err_len, "igzip failed while encoding PNG");
-      return 1;
-    }
-    if (buffer_append(out, chunk, sizeof chunk - stream->avail_out)) {
-      set_error(err, err_len, "out of memory while encoding PNG");
-      return 1;
-    }
-    if (stream->avail_out == 0 || stream->avail_in > 0) continue;
-    if (end == 2 && stream->internal_state.state != ZSTATE_END) continue;
-    return 0;
-  }
 }
 
 int emboss_deflate_band_rows(emboss_deflate_band *band, const unsigned char *rows,
@@ -298,18 +221,36 @@ int emboss_deflate_band_rows(emboss_deflate_band *band, const unsigned char *row
     }
   }
   size_t size = row_count * (row_bytes + 1);
-  band->adler = band->fast ? isal_adler32(band->adler, filtered, (uint64_t)size)
-                           : (uint32_t)adler32(band->adler, filtered, (uInt)size);
+  band->adler = adler32(band->adler, filtered, (uInt)size);
   band->filtered_size += size;
-  return band->fast ? deflate_igzip(band, size, end, out, err, err_len)
-                    : deflate_zlib(band, size, end, out, err, err_len);
+  unsigned char chunk[65536];
+  z_stream *stream = &band->stream;
+  stream->next_in = filtered;
+  stream->avail_in = (uInt)size;
+  int flush = end ? (end == 2 ? Z_FINISH : Z_FULL_FLUSH) : Z_NO_FLUSH;
+  do {
+    stream->next_out = chunk;
+    stream->avail_out = sizeof chunk;
+    int result = deflate(stream, flush);
+    if (result == Z_STREAM_ERROR) {
+      set_error(err, err_len, "zlib failed while encoding PNG");
+      return 1;
+    }
+    if (buffer_append(out, chunk, sizeof chunk - stream->avail_out)) {
+      set_error(err, err_len, "out of memory while encoding PNG");
+      return 1;
+    }
+  } while (stream->avail_out == 0 || stream->avail_in > 0);
+  return 0;
 }
 
 void emboss_deflate_band_end(emboss_deflate_band *band, uint32_t *adler_out,
                              size_t *filtered_size_out) {
-  *adler_out = band->adler;
+  *adler_out = (uint32_t)band->adler;
   *filtered_size_out = band->filtered_size;
-  band_free(band);
+  deflateEnd(&band->stream);
+  free(band->filtered);
+  free(band);
 }
 
 uint32_t emboss_adler32_combine(uint32_t first, uint32_t second, size_t second_size) {

@@ -14,10 +14,9 @@ public enum BitDepth: Int, Sendable, CaseIterable {
 /// Every libpng call lives in the `CPNG` C target, which owns the setjmp;
 /// this type converts between the pipeline's linear `Float` images and 8/16-bit sRGB files.
 public enum PNGCodec {
-  /// Default compression level: 1, ISA-L's igzip (levels 1...3), a tenth to a thirtieth of
-  /// zlib's level 6's time on renders for files 14-41% larger (levels 4...9 are zlib's; 9 is
-  /// 2-3% smaller than 6 at five times its time); see the benchmark in the README.
-  public static let defaultCompression = 1
+  /// Default zlib level: 6 costs about four times level 1's time for files about 20-60%
+  /// smaller on renders; see the benchmark in the README.
+  public static let defaultCompression = 6
 
   /// Encodes a linear-light, straight-alpha image as an sRGB PNG (with an sRGB chunk): RGB
   /// where every pixel is opaque at the depth written, RGBA otherwise.

@@ -42,7 +42,7 @@ public enum AmbientOcclusion {
     DropShadow.blur(
       &around, width: field.width, height: field.height, radii: radii, parallelism: parallelism)
 
-    let content = DropShadow.union(image.contentRect, field.intersection(canvas))
+    let content = image.contentRect.union(field.intersection(canvas))
     let opaque = image.fill.w == 1
     let strength = occlusion.strength
     let gain = 1.6 / occlusion.radius

@@ -37,18 +37,21 @@ public enum DropShadow {
     blur(&alpha, width: field.width, height: field.height, radii: boxes, parallelism: parallelism)
 
     // A raised relief's shadow shows around the letters; a lowered one's only inside them.
-    let content = lowered ? image.contentRect : union(image.contentRect, field.intersection(canvas))
+    let content = lowered ? image.contentRect : image.contentRect.union(field.intersection(canvas))
     let color = shadow.color
     let opacity = shadow.opacity
     let opaque: SIMD3<Float>? =
       if case .color(let c) = background { c } else { nil }
-    return mask.plane.pixels.withUnsafeBufferPointer { coverage in
+    let window = mask.window
+    return mask.windowCoverage.pixels.withUnsafeBufferPointer { coverage in
       let coverage = UnsafeBufferPointerBox(coverage)
       return alpha.withUnsafeBufferPointer { alpha in
         let alpha = UnsafeBufferPointerBox(alpha)
         let rect = field
         return image.recomposited(over: content, parallelism: parallelism) { p, x, y in
-          let a = coverage.buffer[y * mask.width + x]
+          let a =
+            window.contains(x: x, y: y)
+            ? coverage.buffer[(y - window.y) * window.width + x - window.x] : 0
           let moved =
             rect.contains(x: x, y: y) ? alpha.buffer[(y - rect.y) * rect.width + x - rect.x] : 0
           if lowered {
@@ -75,16 +78,6 @@ public enum DropShadow {
     }
   }
 
-  /// The smallest rectangle holding both.
-  static func union(_ a: PixelRect, _ b: PixelRect) -> PixelRect {
-    if a.isEmpty { return b }
-    if b.isEmpty { return a }
-    let x0 = min(a.x, b.x)
-    let y0 = min(a.y, b.y)
-    return PixelRect(
-      x: x0, y: y0, width: max(a.maxX, b.maxX) - x0, height: max(a.maxY, b.maxY) - y0)
-  }
-
   /// The mask's coverage moved by `offset` (bilinear between pixel centers, 0 off the
   /// canvas), over `rect`.
   static func movedCoverage(
@@ -92,13 +85,14 @@ public enum DropShadow {
   ) -> [Float] {
     let (dx, dy) = (Int(offset.x.rounded(.down)), Int(offset.y.rounded(.down)))
     let (fx, fy) = (offset.x - Float(dx), offset.y - Float(dy))
-    let (width, height) = (mask.width, mask.height)
+    let window = mask.window
     return [Float](unsafeUninitializedCapacity: rect.width * rect.height) { buffer, count in
       let out = SharedPointer(buffer)
-      mask.plane.pixels.withUnsafeBufferPointer { coverage in
+      mask.windowCoverage.pixels.withUnsafeBufferPointer { coverage in
         let coverage = UnsafeBufferPointerBox(coverage)
         @Sendable @inline(__always) func at(_ x: Int, _ y: Int) -> Float {
-          x >= 0 && y >= 0 && x < width && y < height ? coverage.buffer[y * width + x] : 0
+          window.contains(x: x, y: y)
+            ? coverage.buffer[(y - window.y) * window.width + x - window.x] : 0
         }
         parallelism.forEachBand(rect.height, bandSize: 32) { rows in
           for row in rows {

@@ -330,13 +330,14 @@ public enum ShadedMaterial {
       var spreads = [SIMD3<Float>](repeating: .zero, count: surface == nil ? 0 : count)
       var ridged = [Bool](repeating: false, count: surface?.hammer == nil ? 0 : count)
       let region = height.region
+      let window = mask.window
       height.slopes.withUnsafeBufferPointer { slopes in
-        mask.plane.pixels.withUnsafeBufferPointer { coverage in
+        mask.windowCoverage.pixels.withUnsafeBufferPointer { coverage in
           for row in 0..<rect.height {
             let y = rect.y + row
             for column in 0..<rect.width {
               let x = rect.x + column
-              guard coverage[y * mask.width + x] > 0 else { continue }
+              guard coverage[(y - window.y) * window.width + x - window.x] > 0 else { continue }
               let slope = slopes[(y - region.y) * region.width + (x - region.x)]
               var n = ShadedMaterial.normal(slope: slope, scale: scale)
               if let surface {
@@ -383,11 +384,12 @@ public enum ShadedMaterial {
       let (shadingWidth, shadingHeight, scale, ink, mask) = (
         self.shadingWidth, self.shadingHeight, self.scale, self.ink, self.mask
       )
+      let window = mask.window
       let (uv, spreads, ridged) = lookups(near, height: height)
       return uv.withUnsafeBufferPointer { uv in
         samples.slopes.withUnsafeBufferPointer { sampleSlopes in
           samples.weights.withUnsafeBufferPointer { sampleWeights in
-            mask.plane.pixels.withUnsafeBufferPointer { coverage in
+            mask.windowCoverage.pixels.withUnsafeBufferPointer { coverage in
               var band = TapBand(maxLevel: maxLevel)
               // The first sub-sampled pixel at or after the band's first row, and the
               // first after its last.
@@ -407,7 +409,10 @@ public enum ShadedMaterial {
                 for column in 0..<ink.width {
                   let index = row * ink.width + column
                   let local = (row - first) * ink.width + column
-                  guard coverage[(ink.y + row) * mask.width + ink.x + column] > 0 else {
+                  guard
+                    coverage[(ink.y + row - window.y) * window.width + ink.x + column - window.x]
+                      > 0
+                  else {
                     band.groupCounts.append(0)
                     continue
                   }
@@ -442,7 +447,7 @@ public enum ShadedMaterial {
                     }
                   } else {
                     let (du, dv) = ShadedMaterial.footprint(
-                      uv, coverage, maskWidth: mask.width, ink: near, row: row - first,
+                      uv, coverage, window: window, ink: near, row: row - first,
                       column: column, neighbour: neighbour)
                     if du == .zero && dv == .zero && uv[local] == center {
                       band.groupCounts.append(TapBand.flat)
@@ -493,7 +498,7 @@ public enum ShadedMaterial {
     height: HeightField, mask: CoverageMask, scale: Float, shadingWidth: Int, shadingHeight: Int,
     detail: DetailSpec = .none, camera: CameraSpec = .orthographic
   ) -> LookupPlan {
-    let ink = mask.inkBounds.intersection(mask.plane.bounds)
+    let ink = mask.inkBounds.intersection(mask.window)
     let (sampled, sampleIndex) = sampledInk(height, mask: mask, ink: ink)
     return lookupPlan(
       relief: .whole(height, sampled: sampled, sampleIndex: sampleIndex), mask: mask,
@@ -522,7 +527,7 @@ public enum ShadedMaterial {
     return LookupPlan(
       relief: relief, mask: mask, scale: scale, shadingWidth: shadingWidth,
       shadingHeight: shadingHeight, camera: camera, surface: surface,
-      ink: mask.inkBounds.intersection(mask.plane.bounds))
+      ink: mask.inkBounds.intersection(mask.window))
   }
 
   /// The sub-sampled pixels of `height` that are ink pixels of `ink` (ink indices, ascending),
@@ -538,7 +543,7 @@ public enum ShadedMaterial {
       let (ry, rx) = Int(samples.pixels[k]).quotientAndRemainder(dividingBy: region.width)
       let x = rx + region.x
       let y = ry + region.y
-      guard x >= ink.x, y >= ink.y, x < ink.maxX, y < ink.maxY, mask.plane[x, y] > 0 else {
+      guard x >= ink.x, y >= ink.y, x < ink.maxX, y < ink.maxY, mask[x, y] > 0 else {
         continue
       }
       sampled.append(Int32((y - ink.y) * ink.width + (x - ink.x)))
@@ -568,12 +573,13 @@ public enum ShadedMaterial {
   /// softened field, which has no sub-samples, counts every neighbour with ink.
   @inline(__always)
   static func footprint(
-    _ uv: UnsafeBufferPointer<SIMD2<Float>>, _ coverage: UnsafeBufferPointer<Float>, maskWidth: Int,
+    _ uv: UnsafeBufferPointer<SIMD2<Float>>, _ coverage: UnsafeBufferPointer<Float>,
+    window: PixelRect,
     ink: PixelRect, row: Int, column: Int, neighbour: Float = 1
   ) -> (SIMD2<Float>, SIMD2<Float>) {
     func has(_ r: Int, _ c: Int) -> Bool {
       r >= 0 && c >= 0 && r < ink.height && c < ink.width
-        && coverage[(ink.y + r) * maskWidth + ink.x + c] >= neighbour
+        && coverage[(ink.y + r - window.y) * window.width + ink.x + c - window.x] >= neighbour
     }
     func derivative(_ dr: Int, _ dc: Int) -> SIMD2<Float> {
       let center = uv[row * ink.width + column]
@@ -893,10 +899,12 @@ public enum ShadedMaterial {
     // storage starts uninitialized instead of being filled first.
     let pyramid = BallPyramid(shading, maxLevel: maxLevel)
     let fillPixel = store(fill)
+    let window = mask.window
+    precondition(ink.intersection(window) == ink || ink.isEmpty, "ink outside the mask's window")
     let pixels = [Pixel](unsafeUninitializedCapacity: ink.width * ink.height) {
       buffer, count in
       let out = SharedPointer(buffer)
-      mask.plane.pixels.withUnsafeBufferPointer { coverage in
+      mask.windowCoverage.pixels.withUnsafeBufferPointer { coverage in
         let coverage = UnsafeBufferPointerBox(coverage)
         pyramid.withView { view in
           let view = UncheckedSendable(view)
@@ -911,7 +919,8 @@ public enum ShadedMaterial {
                         var group = 0
                         var point = 0
                         for row in rows {
-                          let source = (ink.y + row) * mask.width + ink.x
+                          let source =
+                            (ink.y + row - window.y) * window.width + ink.x - window.x
                           let local = (row - rows.lowerBound) * ink.width
                           let target = row * ink.width
                           for column in 0..<ink.width {

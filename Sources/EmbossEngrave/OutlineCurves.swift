@@ -457,7 +457,7 @@ extension CutLine {
       var field = Plane(width: mask.width + 2, height: mask.height + 2)
       field.pixels = [Float](repeating: 1, count: field.pixels.count)
       for y in 0..<mask.height {
-        for x in 0..<mask.width { field[x + 1, y + 1] = 1 - mask.plane[x, y] }
+        for x in 0..<mask.width { field[x + 1, y + 1] = 1 - mask[x, y] }
       }
       polygons = orientedByNesting(
         marchingSquares(field, level: 0.5).map { loop in loop.map { $0 - SIMD2(0.5, 0.5) } })

@@ -114,7 +114,7 @@ public enum ContactSheet {
       let ly = y0 + mask.height + baseline - layouts[index].firstBaseline
       for y in 0..<label.height {
         for x in 0..<label.width {
-          let a = label.plane[x, y]
+          let a = label[x, y]
           guard a > 0 else { continue }
           let under = sheet[lx + x, ly + y]
           sheet[lx + x, ly + y] = SIMD4(ink * a + SIMD3(under.x, under.y, under.z) * (1 - a), 1)

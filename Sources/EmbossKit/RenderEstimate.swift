@@ -12,10 +12,12 @@ extension RenderLimits {
     var edge = 0
     let bounds = mask.inkBounds.intersection(
       PixelRect(x: 0, y: 0, width: mask.width, height: mask.height))
-    mask.plane.pixels.withUnsafeBufferPointer { pixels in
-      for y in bounds.y..<bounds.maxY {
-        let row = y * mask.width
-        for x in row + bounds.x..<row + bounds.maxX {
+    let window = mask.window
+    let inside = bounds.intersection(window)
+    mask.windowCoverage.pixels.withUnsafeBufferPointer { pixels in
+      for y in inside.y..<max(inside.y, inside.maxY) {
+        let row = (y - window.y) * window.width - window.x
+        for x in row + inside.x..<row + inside.maxX {
           let value = pixels[x]
           ink &+= value > 0 ? 1 : 0
           edge &+= value > 0 && value < 1 ? 1 : 0
@@ -24,7 +26,7 @@ extension RenderLimits {
     }
     let reach = Int(radius.rounded(.up)) + 2
     let sampled = min(ink, edge.multipliedReportingOverflow(by: reach).partialValue)
-    return baseBytes + mask.plane.pixels.count * bytesPerPixel + sampled * bytesPerSampledPixel
+    return baseBytes + mask.width * mask.height * bytesPerPixel + sampled * bytesPerSampledPixel
   }
 
   /// Throws when rendering `mask` would need more than the memory budget.

@@ -394,7 +394,7 @@ extension RenderOption {
   /// `--compression`.
   public static let compression = RenderOption(
     "compression", value: "compression", default: String(PNGCodec.defaultCompression),
-    help: "PNG compression level, 0 (none) ... 9 (smallest); 1-3 are fast (ISA-L), 4-9 zlib's.")
+    help: "zlib compression level, 0 (fastest) ... 9 (smallest).")
 
   // MARK: Engrave bitmap
 

@@ -99,12 +99,13 @@ public enum ReliefMesh {
     // The corners' coverage: the mean of the four pixels around each (only its 0 and 1
     // count: a corner wholly in or out).
     var coverage = Plane(width: w + 1, height: h + 1)
+    let plane = mask.plane
     for j in 0...h {
       for i in 0...w {
         var sum: Float = 0
         for (x, y) in [(i - 1, j - 1), (i, j - 1), (i - 1, j), (i, j)]
         where x >= 0 && y >= 0 && x < w && y < h {
-          sum += mask.plane[x, y]
+          sum += plane[x, y]
         }
         coverage[i, j] = sum / 4
       }
@@ -114,7 +115,7 @@ public enum ReliefMesh {
       mask.outline
       ?? Outline(
         traced: EdgeDistance.isoline(
-          mask: mask.plane, region: bounds.isEmpty ? bounds : bounds.grown(by: 1)))
+          mask: plane, region: bounds.isEmpty ? bounds : bounds.grown(by: 1)))
     // Corner (i, j) is the center of pixel (i, j) of a canvas moved by half a pixel.
     let corners = CoverageMask(
       plane: coverage,

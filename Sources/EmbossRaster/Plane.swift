@@ -45,6 +45,16 @@ public struct PixelRect: Sendable, Equatable, CustomStringConvertible {
     return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
   }
 
+  /// The smallest rectangle holding both (an empty one adds nothing).
+  public func union(_ other: PixelRect) -> PixelRect {
+    if isEmpty { return other }
+    if other.isEmpty { return self }
+    let x0 = min(x, other.x)
+    let y0 = min(y, other.y)
+    return PixelRect(
+      x: x0, y: y0, width: max(maxX, other.maxX) - x0, height: max(maxY, other.maxY) - y0)
+  }
+
   /// `WxH+X+Y`, as ImageMagick writes geometry.
   public var description: String { "\(width)x\(height)+\(x)+\(y)" }
 }

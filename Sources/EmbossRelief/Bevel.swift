@@ -65,10 +65,7 @@ struct Bevel: Sendable {
   /// The coverage at region pixel (column, row): 0 off the canvas.
   @inline(__always)
   func coverage(_ column: Int, _ row: Int) -> Float {
-    let x = region.x + column
-    let y = region.y + row
-    guard x >= 0, y >= 0, x < mask.width, y < mask.height else { return 0 }
-    return mask.plane.pixels[y * mask.width + x]
+    mask[region.x + column, region.y + row]
   }
 
   /// Heights and slopes of `rows` (rows of `region`) into `heights` and `slopes` (over the

@@ -278,12 +278,7 @@ public struct HeightField: Sendable, Equatable {
       if end - start == 1 {
         // A sliver of ink: its one slope over the ink's share.
         let (row, column) = pixel.quotientAndRemainder(dividingBy: region.width)
-        let x = region.x + column
-        let y = region.y + row
-        let c =
-          x >= 0 && y >= 0 && x < mask.width && y < mask.height
-          ? mask.plane.pixels[y * mask.width + x] : 0
-        means[pixel] = samples.slopes[start] * c
+        means[pixel] = samples.slopes[start] * mask[region.x + column, region.y + row]
         continue
       }
       var sum = SIMD2<Float>.zero

@@ -401,9 +401,20 @@ public struct TextLayout: Sendable {
   ///
   /// Overlapping
   /// glyphs combine by maximum, so a shared edge does not double its coverage. The mask
-  /// carries the glyphs' exact outline, their contours unioned (`Outline`).
+  /// carries the glyphs' exact outline, their contours unioned (`Outline`). Only the glyphs'
+  /// bitmaps' bounds on the canvas are stored (the mask's window): the rest of a large canvas
+  /// costs nothing.
   public func rasterize() -> CoverageMask {
-    var plane = Plane(width: canvasWidth, height: canvasHeight)
+    let canvas = PixelRect(x: 0, y: 0, width: canvasWidth, height: canvasHeight)
+    var window = PixelRect(x: 0, y: 0, width: 0, height: 0)
+    for glyph in glyphs {
+      let rect = PixelRect(
+        x: glyph.x, y: glyph.y, width: glyph.coverage.width, height: glyph.coverage.height
+      ).intersection(canvas)
+      guard !rect.isEmpty else { continue }
+      window = window.union(rect)
+    }
+    var plane = Plane(width: window.width, height: window.height)
     plane.pixels.withUnsafeMutableBufferPointer { out in
       for glyph in glyphs {
         glyph.coverage.pixels.withUnsafeBufferPointer { src in
@@ -413,7 +424,7 @@ public struct TextLayout: Sendable {
           for row in 0..<glyph.coverage.height
           where glyph.y + row >= 0 && glyph.y + row < canvasHeight {
             guard x0 < x1 else { break }
-            let dst = (glyph.y + row) * canvasWidth + glyph.x
+            let dst = (glyph.y + row - window.y) * window.width + glyph.x - window.x
             let s = row * glyph.coverage.width
             for col in x0..<x1 {
               out[dst + col] = max(out[dst + col], src[s + col])
@@ -423,7 +434,8 @@ public struct TextLayout: Sendable {
       }
     }
     return CoverageMask(
-      plane: plane, inkBounds: inkBounds, outline: Outline(contours: glyphs.flatMap(\.contours)))
+      width: canvasWidth, height: canvasHeight, window: window, coverage: plane,
+      inkBounds: inkBounds, outline: Outline(contours: glyphs.flatMap(\.contours)))
   }
 
   /// Renders one glyph with its origin at (x64, y64)/64 pixels (y down); nil for blank glyphs.

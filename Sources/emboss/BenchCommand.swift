@@ -37,7 +37,7 @@ struct BenchCommand: ParsableCommand {
   @Option(help: "Renders per case; the median is reported.")
   var iterations: Int = 5
 
-  @Option(help: "Compression level for the PNG stage (as render's --compression).")
+  @Option(help: "zlib compression level for the PNG stage.")
   var compression: Int = PNGCodec.defaultCompression
 
   @Option(help: "Threads (default: all cores).")

@@ -91,7 +91,7 @@ struct OutputOptions: ParsableArguments {
   var depth: BitDepth = .eight
 
   @Option(name: .long(.compression), help: .option(.compression))
-  var compression: String = RenderOption.compression.defaultValue ?? "1"
+  var compression: String = RenderOption.compression.defaultValue ?? "6"
 }
 
 /// Refuses an output path whose extension asks for a format this output cannot be (an

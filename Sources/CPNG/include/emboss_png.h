@@ -33,10 +33,9 @@ void emboss_png_buffer_free(emboss_png_buffer *buffer);
 /// and concatenated (as pigz does), fed a few rows at a time so that no band is held whole:
 /// rows are Up-filtered (each row minus the one above; the band's first row uses the
 /// `previous_row` given with it, or none for the image's first row), each prefixed with its
-/// filter byte, then raw-deflated at `level`: 0 and 4...9 by zlib at that level, 1...3 by
-/// ISA-L's igzip (its level 1: several times faster than zlib's level 1 and smaller). A band
-/// that is not the stream's last ends with a full flush (byte-aligned, no final block) so the
-/// next band's data can follow it.
+/// filter byte, then raw-deflated by zlib at `level`. A band that is not the stream's last
+/// ends with a full flush (byte-aligned, no final block) so the next band's data can follow
+/// it.
 typedef struct emboss_deflate_band emboss_deflate_band;
 
 /// A band of rows of `row_bytes` compressed at `level`, fed at most `max_rows` rows a call;
@@ -46,9 +45,8 @@ emboss_deflate_band *emboss_deflate_band_begin(int level, size_t row_bytes, size
 
 /// Appends `row_count` rows (of the band's `row_bytes`) to the band, compressed into `out`; `previous_row`
 /// is the row above the first of them (NULL for the image's first row). `end`: 0 more rows
-/// follow, 1 the band ends here (full flush), 2 the stream ends here. The band's bytes depend
-/// on how its rows are split between calls only through the compressor's input boundaries:
-/// callers keep the split fixed.
+/// follow, 1 the band ends here (full flush), 2 the stream ends here. zlib's bytes do not
+/// depend on how the rows are split between calls.
 /// Returns 0 on success, else non-zero with a message in `err`.
 int emboss_deflate_band_rows(emboss_deflate_band *band, const unsigned char *rows,
                              size_t row_count, const unsigned char *previous_row, int end,
