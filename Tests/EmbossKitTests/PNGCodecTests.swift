@@ -72,7 +72,7 @@ final class PNGCodecTests: XCTestCase {
     }
   }
 
-  /// Several 256-row deflate bands, compressed in parallel and stitched into one zlib
+  /// Several 64-row deflate bands, compressed in parallel and stitched into one zlib
   /// stream: libpng must read back every sample (it checks CRCs and the Adler-32).
   func testBandedEncodingRoundTripsAcrossBands() throws {
     var random = SeededGenerator(state: 7)

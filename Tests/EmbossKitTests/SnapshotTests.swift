@@ -197,7 +197,7 @@ final class SnapshotTests: XCTestCase {
 
 final class DeterminismTests: XCTestCase {
   /// The same scene gives the same bytes on 1, 2 and 7 threads, over more than three of the
-  /// 256-row bands the PNG encoder (and the stages' 16-row bands) split the work into.
+  /// 64-row bands the PNG encoder (and the stages' 16-row bands) split the work into.
   func testSameBytesOnAnyThreadCount() throws {
     let resources = Fixtures.resources
     var outputs: [Data] = []
