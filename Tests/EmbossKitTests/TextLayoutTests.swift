@@ -16,6 +16,35 @@ final class TextLayoutTests: XCTestCase {
     XCTAssertTrue(mask.plane.pixels.contains { $0 > 0.1 && $0 < 0.9 }, "edges are anti-aliased")
   }
 
+  /// On a large canvas a text mask stores only its glyphs' window: every pixel outside it
+  /// reads 0, the canvas's plane made from it holds the same coverage as drawing the glyphs
+  /// into the whole canvas would (its ink bounds and its sum), and mirroring keeps it.
+  func testTextMaskStoresItsGlyphsWindow() throws {
+    let layout = try TextLayout(
+      text: "Wavy", font: Fixtures.font(), style: TextStyle(pixelSize: 60),
+      canvas: CanvasSize(width: 900, height: 500))
+    let mask = layout.rasterize()
+    XCTAssertLessThan(mask.window.width * mask.window.height, 900 * 500 / 4)
+    XCTAssertEqual(mask.window.intersection(mask.inkBounds), mask.inkBounds)
+    let plane = mask.plane
+    XCTAssertEqual(plane.width, 900)
+    XCTAssertEqual(plane.height, 500)
+    XCTAssertEqual(plane.bounds(above: 0), mask.inkBounds)
+    XCTAssertEqual(
+      plane.pixels.reduce(0, +), mask.windowCoverage.pixels.reduce(0, +), accuracy: 1e-3)
+    for (x, y) in [(0, 0), (899, 499), (mask.window.x - 1, mask.window.y), (450, 499)] {
+      XCTAssertEqual(mask[x, y], 0, "(\(x), \(y)) lies outside the window")
+    }
+    for y in stride(from: mask.window.y, to: mask.window.maxY, by: 7) {
+      for x in stride(from: mask.window.x, to: mask.window.maxX, by: 5) {
+        XCTAssertEqual(mask[x, y], plane[x, y])
+      }
+    }
+    let mirrored = mask.mirrored()
+    XCTAssertEqual(mirrored.plane, plane.mirrored())
+    XCTAssertEqual(mirrored.mirrored(), mask)
+  }
+
   func testMissingGlyphNamesCharacterAndFont() throws {
     XCTAssertThrowsError(
       try TextLayout(text: "a\u{0F00}", font: Fixtures.font(), style: TextStyle())
