@@ -171,7 +171,7 @@ let package = Package(
       name: "EmbossKitTests",
       dependencies: [
         "EmbossKit", "EmbossSupport", "EmbossRaster", "EmbossCodecs", "EmbossText",
-        "EmbossEngrave", "EmbossCompositing", "EmbossMaterials",
+        "EmbossEngrave", "EmbossCompositing", "EmbossMaterials", "EmbossShading",
         "EmbossSnapshotTesting", "EmbossBatch",
         .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
       ],

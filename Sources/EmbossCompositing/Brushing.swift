@@ -20,6 +20,8 @@ struct Brushing: Sendable, Equatable {
   let tilt: Float
   /// The normals' spread across the grain (their x, y) from the brushing itself.
   let spread: Float
+  /// How far the lines change the surface's brightness, at most (a factor's distance from 1).
+  let shade: Float
   /// The lines' noise (the material's seed, unsalted).
   let noise: ValueNoise
 
@@ -32,17 +34,31 @@ struct Brushing: Sendable, Equatable {
     width = detail.brushedWidth
     tilt = 0.12 * detail.brushed
     spread = 0.2 * detail.brushed
+    shade = 0.12 * detail.brushed
     noise = ValueNoise(seed: detail.seed, salt: 0)
   }
 
-  /// The lines at canvas point `p`, in -1...1: a line every `width` across the grain, each
-  /// changing slowly along it (over about 160 and 60 widths), as a brush's bristles leave
-  /// them: long, unbroken lines.
+  /// The lines at canvas point `p`, in about -1...1: fine lines `width` apart across the
+  /// grain, each fading in and out along it over about 50 widths (a bristle's scratch), over
+  /// broader bands 3 and 9 widths across that run on for hundreds of widths (the pass of
+  /// the brush), so the lines group and vary in strength as real brushing does instead of
+  /// repeating one row's noise.
   @inline(__always)
   func lines(at p: SIMD2<Float>) -> Float {
     let t = (p * across).sum() / width
     let u = (p * along).sum() / width
-    return 0.75 * noise(t, u / 160) + 0.25 * noise(2.3 * t + 5.1, u / 60)
+    let fine = noise(t, u / 50) * (0.6 + 0.4 * noise(t + 11.3, u / 17 + 3.7))
+    return 0.5 * fine + 0.3 * noise(t / 3 + 7.7, u / 220) + 0.2 * noise(t / 9 + 3.1, u / 700)
+  }
+
+  /// Pixel (`x`, `y`)'s brightness factor: the lines change how much light the surface
+  /// returns (the grooves scatter a little of it away), by up to 1 - `shade` either way,
+  /// averaged over two points across the pixel as its tilt is.
+  @inline(__always)
+  func tint(x: Int, y: Int) -> Float {
+    let center = SIMD2(Float(x) + 0.5, Float(y) + 0.5)
+    let v = lines(at: center - across * 0.25) + lines(at: center + across * 0.25)
+    return 1 + shade * v / 2
   }
 
   /// The tilt of pixel (`x`, `y`)'s normal across the grain (along `across`, added to its

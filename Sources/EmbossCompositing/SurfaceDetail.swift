@@ -103,7 +103,7 @@ struct SurfaceDetail: Sendable, Equatable {
   var tilts: Bool { brushing != nil || hammer != nil || sand != nil }
 
   /// Whether the detail tints colors.
-  var tints: Bool { grain != nil || speckle != nil }
+  var tints: Bool { grain != nil || speckle != nil || brushing != nil }
 
   /// How the detail changes pixel (`x`, `y`)'s normal.
   @inline(__always)
@@ -138,10 +138,11 @@ struct SurfaceDetail: Sendable, Equatable {
   }
 
   /// The factor pixel (`x`, `y`)'s color is multiplied by (1 where there is no color
-  /// detail), averaged over the pixel (2 x 2 points).
+  /// detail), averaged over the pixel (2 x 2 points; brushed lines, 2 across the grain).
   @inline(__always)
   func tint(x: Int, y: Int) -> SIMD3<Float> {
     var t = SIMD3<Float>(repeating: 1)
+    if let brushing { t *= brushing.tint(x: x, y: y) }
     if let grain { t *= grain.pixelTint(x: x, y: y) }
     if let speckle { t *= speckle.pixelTint(x: x, y: y) }
     return t
@@ -385,9 +386,9 @@ struct WoodGrain: Sendable, Equatable {
 /// Stone speckle: a mosaic of crystals, as granite is: the surface split into cells of mixed
 /// sizes around jittered points `size` apart (each pixel takes the cell of its nearest
 /// point, a point's reach grown by its weight), each cell a
-/// mineral drawn by the seed: mostly the stone's own color (a little lighter or darker),
-/// some dark (the speckle's color), some white, some warm (feldspar); a faint mottle over
-/// fourteen cells.
+/// mineral drawn by the seed: mostly the stone's own color (lighter or darker: quartz),
+/// about one in six dark (the speckle's color: mica), as many white, one in ten warm
+/// (feldspar); a faint mottle over fourteen cells.
 struct Speckle: Sendable, Equatable {
   let size: Float
   let strength: Float
@@ -494,14 +495,14 @@ struct Speckle: Sendable, Equatable {
     let draw = cells.unit(i, j, 2)
     let one = SIMD3<Float>(repeating: 1)
     var mineral: SIMD3<Float>
-    if draw < 0.22 {
-      mineral = ratio * (0.8 + 0.4 * cells.unit(i, j, 4))
-    } else if draw < 0.34 {
-      mineral = SIMD3(repeating: 1.45)
+    if draw < 0.16 {
+      mineral = ratio * (0.75 + 0.5 * cells.unit(i, j, 4))
+    } else if draw < 0.32 {
+      mineral = SIMD3(repeating: 1.35 + 0.25 * cells.unit(i, j, 4))
     } else if draw < 0.42 {
       mineral = SIMD3(1.22, 1.06, 0.98)
     } else {
-      mineral = one * (0.92 + 0.16 * cells.unit(i, j, 3))
+      mineral = one * (0.86 + 0.28 * cells.unit(i, j, 3))
     }
     let t = one + (mineral - one) * strength
     return t * (1 + 0.1 * strength * m)

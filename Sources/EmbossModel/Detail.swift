@@ -138,8 +138,9 @@ public struct DetailSpec: Sendable, Equatable, Hashable {
   /// Whether the detail tilts the surface's normals (brushed, hammered, sandblasted).
   public var tiltsNormals: Bool { brushed > 0 || hammered > 0 || sandblasted > 0 }
 
-  /// Whether the detail colors the surface (wood grain, speckle).
-  public var colors: Bool { grain > 0 || speckle > 0 }
+  /// Whether the detail colors the surface (wood grain, speckle, and brushed lines, which
+  /// also change how much light it returns).
+  public var colors: Bool { grain > 0 || speckle > 0 || brushed > 0 }
 
   /// The keys whose values are lengths in pixels, with their parameters and values.
   nonisolated(unsafe) static let lengths: [(NumberParameter, WritableKeyPath<Values, Float>)] = [

@@ -1,6 +1,7 @@
 import EmbossModel
 import EmbossRaster
 import EmbossSupport
+import Foundation
 
 /// What the camera sees of the unit ball, per pixel of a `size` x `size` shading image:
 /// the part of rendering the ball that does not depend on the lights.
@@ -144,13 +145,26 @@ public struct BallGeometry: Sendable, Equatable {
   }
 }
 
-/// A shaded color as a picture holds it: at most 1 (white).
+/// A shaded color as a picture holds it: at most 1 (white), each channel rolled off as film
+/// does instead of clipped.
 ///
 /// The ball is a picture (a matcap,
 /// as a PNG shading image would be), so a pixel that averages several of its colors (a
 /// footprint, sub-samples) averages what a render at a higher resolution would show, not a
 /// highlight's unbounded radiance.
+///
+/// A channel up to the knee (0.85) is kept; above it, it is compressed toward 1 by an
+/// exponential shoulder whose slope is 1 at the knee. Channel by channel, as a film's
+/// layers: a gold highlight still brightens toward pale yellow as its blue rises, but its
+/// red and green keep their gradation instead of flattening into one clipped patch.
 @inline(__always)
 func displayable(_ c: SIMD3<Float>) -> SIMD3<Float> {
-  pointwiseMin(c, SIMD3(repeating: 1))
+  let knee: Float = 0.85
+  guard c.max() > knee else { return c }
+  let room = 1 - knee
+  var out = c
+  for k in 0..<3 where c[k] > knee {
+    out[k] = knee + room * (1 - expf(-(c[k] - knee) / room))
+  }
+  return out
 }

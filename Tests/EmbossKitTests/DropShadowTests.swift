@@ -131,8 +131,8 @@ final class DropShadowTests: XCTestCase {
 }
 
 /// Brushed lines: none without brushing, the same pattern for a seed and another for
-/// another seed, long along the grain and short across it, and the same lines at four times
-/// the size with four times the width.
+/// another seed, long along the grain and short across it, the same lines at four times
+/// the size with four times the width, and a brightness that changes across the grain.
 final class BrushingTests: XCTestCase {
   func testBrushedLines() throws {
     XCTAssertNil(Brushing(.none))
@@ -162,6 +162,24 @@ final class BrushingTests: XCTestCase {
     let offset = brushing.normalOffset(x: 10, y: 20)
     XCTAssertLessThanOrEqual(abs(offset.tilt), 0.12 * 0.5)
     XCTAssertGreaterThanOrEqual(offset.spread, 0.2 * 0.5)
+    // The lines change the brightness, within their bound, from line to line across the
+    // grain far more than along it (horizontal grain: rows differ, columns barely).
+    let flat = try XCTUnwrap(Brushing(try DetailSpec(brushed: 1, brushedWidth: 1.5, seed: 3)))
+    var rowChange: Float = 0
+    var columnChange: Float = 0
+    var low: Float = 2
+    var high: Float = 0
+    for y in 0..<40 {
+      for x in 0..<40 {
+        let t = flat.tint(x: x, y: y)
+        XCTAssertLessThanOrEqual(abs(t - 1), flat.shade)
+        (low, high) = (min(low, t), max(high, t))
+        rowChange += abs(flat.tint(x: x, y: y + 1) - t)
+        columnChange += abs(flat.tint(x: x + 1, y: y) - t)
+      }
+    }
+    XCTAssertGreaterThan(high - low, flat.shade)
+    XCTAssertLessThan(columnChange * 10, rowChange)
   }
 }
 

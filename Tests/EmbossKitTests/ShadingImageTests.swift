@@ -1,6 +1,8 @@
 import EmbossKit
 import XCTest
 
+@testable import EmbossShading
+
 final class ShadingImageTests: XCTestCase {
   var surface: Surface {
     get throws {
@@ -145,5 +147,37 @@ final class ShadingImageTests: XCTestCase {
     let down = normalized(SIMD3<Float>(0, -1, 1))
     let bottom = mirror.shade(normal: down, point: down, lights: [], environment: environment)
     XCTAssertGreaterThan(bottom.x, 0.9, "ground")
+  }
+}
+
+/// Highlights roll off instead of clipping: a color below the knee is kept; above it each
+/// channel rises steadily toward 1 (reaching it in Float only far above), continuous at the knee, so an
+/// overexposed gold highlight keeps its gradation where a clip would flatten it.
+final class HighlightShoulderTests: XCTestCase {
+  func testChannelsRollOffTowardWhite() {
+    let dim = SIMD3<Float>(0.84, 0.5, 0.1)
+    XCTAssertEqual(displayable(dim), dim)
+    var previous: Float = 0
+    for k in 0...400 {
+      let v = Float(k) * 0.01
+      let out = displayable(SIMD3(v, 0.2, 0.2))
+      XCTAssertEqual(out.y, 0.2)
+      XCTAssertLessThanOrEqual(out.x, 1)
+      if v < 1.5 && v > 0 {
+        XCTAssertGreaterThan(out.x, previous)
+      } else {
+        XCTAssertGreaterThanOrEqual(out.x, previous)
+      }
+      // Never more than the input, and at most a step as large as the input's.
+      XCTAssertLessThanOrEqual(out.x, v + 1e-6)
+      XCTAssertLessThanOrEqual(out.x - previous, 0.01 + 1e-5)
+      previous = out.x
+    }
+    // Two overexposed golds stay apart (a clip gives both (1, 1, b)).
+    let a = displayable(SIMD3(1.3, 1.1, 0.5))
+    let b = displayable(SIMD3(1.8, 1.5, 0.7))
+    XCTAssertGreaterThan(b.x - a.x, 0.005)
+    XCTAssertGreaterThan(b.y - a.y, 0.02)
+    XCTAssertGreaterThan(a.x, a.y)
   }
 }
