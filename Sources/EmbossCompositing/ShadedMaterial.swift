@@ -331,6 +331,8 @@ public enum ShadedMaterial {
       var ridged = [Bool](repeating: false, count: surface?.hammer == nil ? 0 : count)
       let region = height.region
       let window = mask.window
+      // Tested once: binding the optional in the loop copies the detail at every pixel.
+      let detailed = surface != nil
       height.slopes.withUnsafeBufferPointer { slopes in
         mask.windowCoverage.pixels.withUnsafeBufferPointer { coverage in
           for row in 0..<rect.height {
@@ -340,7 +342,7 @@ public enum ShadedMaterial {
               guard coverage[(y - window.y) * window.width + x - window.x] > 0 else { continue }
               let slope = slopes[(y - region.y) * region.width + (x - region.x)]
               var n = ShadedMaterial.normal(slope: slope, scale: scale)
-              if let surface {
+              if detailed, let surface {
                 let offset = surface.normalOffset(x: x, y: y)
                 n = ShadedMaterial.normal(
                   slope: slope, scale: scale, tilt: offset.tilt + view(x, y))
@@ -385,6 +387,7 @@ public enum ShadedMaterial {
         self.shadingWidth, self.shadingHeight, self.scale, self.ink, self.mask
       )
       let window = mask.window
+      let detailed = surface != nil
       let (uv, spreads, ridged) = lookups(near, height: height)
       return uv.withUnsafeBufferPointer { uv in
         samples.slopes.withUnsafeBufferPointer { sampleSlopes in
@@ -425,8 +428,10 @@ public enum ShadedMaterial {
                     let start = Int(samples.offsets[k])
                     let count = Int(samples.offsets[k + 1]) - start
                     next += 1
-                    let offset =
-                      surface?.normalOffset(x: ink.x + column, y: ink.y + row) ?? NormalOffset()
+                    var offset = NormalOffset()
+                    if detailed, let surface {
+                      offset = surface.normalOffset(x: ink.x + column, y: ink.y + row)
+                    }
                     let spread = offset.spread * texelsPerNormal
                     // The samples' lookups (at most 16).
                     withUnsafeTemporaryAllocation(of: SIMD2<Float>.self, capacity: count) {
@@ -453,7 +458,7 @@ public enum ShadedMaterial {
                       band.groupCounts.append(TapBand.flat)
                       continue
                     }
-                    let offset = surface == nil ? .zero : spreads[local]
+                    let offset = detailed ? spreads[local] : .zero
                     if !ridged.isEmpty && ridged[local], let surface {
                       // A pixel across a ridge: a group per dent, weighted by its share.
                       let x = ink.x + column
@@ -869,6 +874,10 @@ public enum ShadedMaterial {
   /// The compositor over the taps' ink bounds (their shading size must be `shading`'s):
   /// the fill outside the ink bounds, those bounds (empty without a shading image) and the
   /// pixels inside them, each linear color stored as `store` makes it.
+  ///
+  /// Specialized for both stores, so no pixel goes through a generic value witness.
+  @_specialize(where Pixel == SIMD4<UInt8>)
+  @_specialize(where Pixel == SIMD4<Float>)
   private static func composite<Pixel: Sendable>(
     _ taps: TapSource, mask: CoverageMask, shading: RGBAImage, background: Background,
     detail: DetailSpec, surfaceColor: SIMD3<Float>, parallelism: Parallelism,

@@ -371,9 +371,10 @@ struct WoodGrain: Sendable, Equatable {
     let t = v + waving
     let ring = t.rounded(.down)
     let f = t - ring
-    // Late wood: darkening toward the ring's end, then a sharp change to the next ring's
-    // light early wood.
-    let late = f * f * f
+    // Late wood: darkening toward the ring's end, then a quick change (over the ring's last
+    // tenth, not a step that would alias into stairs) to the next ring's light early wood.
+    let g = min(f / 0.9, 1)
+    let late = g * g * g * (1 - smoothstep(0.9, 1, f))
     let dark = 0.55 + 0.45 * (0.5 + 0.5 * rings(ring * 0.7, 3.3))
     let pore = 0.5 + 0.5 * pores(u / 3, v * 4)
     let amount = strength * min(1, 0.8 * late * dark + 0.2 * pore * pore)
@@ -383,18 +384,25 @@ struct WoodGrain: Sendable, Equatable {
   }
 }
 
-/// Stone speckle: a mosaic of crystals, as granite is: the surface split into cells of mixed
-/// sizes around jittered points `size` apart (each pixel takes the cell of its nearest
-/// point, a point's reach grown by its weight), each cell a
-/// mineral drawn by the seed: mostly the stone's own color (lighter or darker: quartz),
-/// about one in six dark (the speckle's color: mica), as many white, one in ten warm
-/// (feldspar); a faint mottle over fourteen cells.
+/// Stone speckle: a mosaic of crystals, as granite is, at two scales.
+///
+/// The surface is split into cells of mixed sizes around jittered points `size` apart (each pixel takes the cell
+/// of its nearest point, a point's reach grown by its weight), each cell a mineral drawn by
+/// the seed: mostly the stone's own color (lighter or darker: quartz), some white, some warm
+/// (feldspar), a few dark (the speckle's color). Over it, a second mosaic of grains 0.45
+/// `size` apart scatters small dark flecks (mica: one grain in seven) and a few white ones,
+/// so the dark is fine salt and pepper instead of blotches of one size; a faint mottle runs
+/// over fourteen cells.
 struct Speckle: Sendable, Equatable {
   let size: Float
   let strength: Float
   let ratio: SIMD3<Float>
   let cells: ValueNoise
   let mottle: ValueNoise
+  let grains: ValueNoise
+
+  /// The small grains' spacing, in cells.
+  static let grainScale: Float = 0.45
 
   init?(_ detail: DetailSpec, base: SIMD3<Float>) {
     guard detail.speckle > 0 else { return nil }
@@ -403,21 +411,68 @@ struct Speckle: Sendable, Equatable {
     ratio = colorRatio(detail.speckleColor, base)
     cells = ValueNoise(seed: detail.seed, salt: 7)
     mottle = ValueNoise(seed: detail.seed, salt: 9)
+    grains = ValueNoise(seed: detail.seed, salt: 10)
   }
 
   /// The tint at canvas point `p`.
   @inline(__always)
   func tint(at p: SIMD2<Float>) -> SIMD3<Float> {
     let q = p / size
-    return tint(q, mottle: mottle(q.x / 14, q.y / 14))
+    let m = mottle(q.x / 14, q.y / 14)
+    return fleck(q / Self.grainScale, mottle: m) ?? tint(q, mottle: m)
+  }
+
+  /// The small grains' tint at `g` (grain units): a dark fleck or a white one, which lies
+  /// over the crystal beneath it, or nil where the grain is none.
+  @inline(__always)
+  func fleck(_ g: SIMD2<Float>, mottle m: Float) -> SIMD3<Float>? {
+    let (ci, cj) = (
+      Int32(clamping: Int(g.x.rounded(.down))), Int32(clamping: Int(g.y.rounded(.down)))
+    )
+    var nearest = Float.infinity
+    var cell = (ci, cj)
+    for dj in Int32(-1)...1 {
+      for di in Int32(-1)...1 {
+        let (i, j) = (ci &+ di, cj &+ dj)
+        let center = SIMD2(Float(i) + grains.unit(i, j, 0), Float(j) + grains.unit(i, j, 1))
+        let d = g - center
+        let squared = (d * d).sum()
+        if squared < nearest {
+          nearest = squared
+          cell = (i, j)
+        }
+      }
+    }
+    let draw = grains.unit(cell.0, cell.1, 2)
+    let one = SIMD3<Float>(repeating: 1)
+    let mineral: SIMD3<Float>
+    if draw < 0.14 {
+      mineral = ratio * (0.7 + 0.4 * grains.unit(cell.0, cell.1, 3))
+    } else if draw < 0.2 {
+      mineral = SIMD3(repeating: 1.4)
+    } else {
+      return nil
+    }
+    return (one + (mineral - one) * strength) * (1 + 0.1 * strength * m)
   }
 
   /// Pixel (`x`, `y`)'s tint, averaged over 2 x 2 points (the mottle and the cells near
-  /// the pixel found once, at its center).
+  /// the pixel found once, at its center), or 3 x 3 where the grains are under two pixels
+  /// apart.
   @inline(__always)
   func pixelTint(x: Int, y: Int) -> SIMD3<Float> {
     let center = SIMD2(Float(x) + 0.5, Float(y) + 0.5) / size
     let m = mottle(center.x / 14, center.y / 14)
+    // Grains under two pixels apart: 3 x 3 points, each finding its own grain and cell.
+    if size * Self.grainScale < 2 {
+      var sum = SIMD3<Float>.zero
+      for k in 0..<9 {
+        let p = SIMD2(
+          Float(x) + (Float(k % 3) + 0.5) / 3, Float(y) + (Float(k / 3) + 0.5) / 3)
+        sum += fleck(p / (size * Self.grainScale), mottle: m) ?? tint(p / size, mottle: m)
+      }
+      return sum / 9
+    }
     // A pixel is less than a cell across unless the cells are smaller than two pixels;
     // then each point finds its own.
     guard size >= 2 else {
@@ -425,7 +480,7 @@ struct Speckle: Sendable, Equatable {
       for k in 0..<4 {
         let p = SIMD2(
           Float(x) + 0.25 + 0.5 * Float(k & 1), Float(y) + 0.25 + 0.5 * Float(k >> 1))
-        sum += tint(p / size, mottle: m)
+        sum += fleck(p / (size * Self.grainScale), mottle: m) ?? tint(p / size, mottle: m)
       }
       return sum * 0.25
     }
@@ -453,7 +508,9 @@ struct Speckle: Sendable, Equatable {
           best = k
         }
       }
-      sum += mineral(ci &+ Int32(best % 3) &- 1, cj &+ Int32(best / 3) &- 1, mottle: m)
+      sum +=
+        fleck(q / Self.grainScale, mottle: m)
+        ?? mineral(ci &+ Int32(best % 3) &- 1, cj &+ Int32(best / 3) &- 1, mottle: m)
     }
     return sum * 0.25
   }
@@ -495,11 +552,11 @@ struct Speckle: Sendable, Equatable {
     let draw = cells.unit(i, j, 2)
     let one = SIMD3<Float>(repeating: 1)
     var mineral: SIMD3<Float>
-    if draw < 0.16 {
+    if draw < 0.07 {
       mineral = ratio * (0.75 + 0.5 * cells.unit(i, j, 4))
-    } else if draw < 0.32 {
+    } else if draw < 0.23 {
       mineral = SIMD3(repeating: 1.35 + 0.25 * cells.unit(i, j, 4))
-    } else if draw < 0.42 {
+    } else if draw < 0.33 {
       mineral = SIMD3(1.22, 1.06, 0.98)
     } else {
       mineral = one * (0.86 + 0.28 * cells.unit(i, j, 3))

@@ -185,8 +185,9 @@ final class SupersampleTests: XCTestCase {
     // (chrome's faces reflect its horizon, a sharp light-dark line; a mirror's dents cross it
     // and meet in ridges finer than a pixel, each pixel across one split into its dents'
     // parts), sandblasted 41.3 and 36.7 (the ball blurred by the grain's spread), grain with
-    // a camera 38.7 and 34.1, speckle 35.0 and 32.3 (a mosaic of crystals with hard edges,
-    // 2 px wide here).
+    // a camera 42.4 and 37.2 (each ring's end a tenth of a ring wide, not a step), speckle
+    // 36.3 and 33.5 (a mosaic of crystals with hard edges, 2 px wide here, under grains
+    // 0.9 px apart, each pixel 3 x 3 points).
     let cases: [(String, [String], [Double])] = [
       ("hammered", ["detail.hammered=0.6", "detail.hammered-size=8"], [35, 27.5]),
       ("sandblasted", ["detail.sandblasted=0.7"], [38, 35]),
