@@ -85,6 +85,7 @@ struct SurfaceDetail: Sendable, Equatable {
   let brushing: Brushing?
   let hammer: Hammering?
   let sand: Sandblasting?
+  let wave: Waviness?
   let grain: WoodGrain?
   let speckle: Speckle?
 
@@ -95,12 +96,13 @@ struct SurfaceDetail: Sendable, Equatable {
     brushing = Brushing(detail)
     hammer = Hammering(detail)
     sand = Sandblasting(detail)
+    wave = Waviness(detail)
     grain = WoodGrain(detail, base: base)
     speckle = Speckle(detail, base: base)
   }
 
   /// Whether the detail tilts normals.
-  var tilts: Bool { brushing != nil || hammer != nil || sand != nil }
+  var tilts: Bool { brushing != nil || hammer != nil || sand != nil || wave != nil }
 
   /// Whether the detail tints colors.
   var tints: Bool { grain != nil || speckle != nil || brushing != nil }
@@ -128,6 +130,7 @@ struct SurfaceDetail: Sendable, Equatable {
       offset.tilt += s.tilt
       offset.rough += s.rough
     }
+    if let wave { offset.tilt += wave.tilt(x: x, y: y) }
     // The other kinds' tilts apply to each part too.
     let others = offset.tilt - hammerTilt
     for k in 0..<offset.partCount {
@@ -304,6 +307,44 @@ struct Sandblasting: Sendable, Equatable {
     // The spread of normals is the same everywhere: the ball is blurred by it once
     // (`RoughBall`), so it widens no pixel's footprint here.
     return (t, 0)
+  }
+}
+
+/// A polished surface's slow waviness: the slope of a smooth height (value noise at two
+/// scales, `size` and 0.43 `size` apart, seeded), so flat faces bend their reflections in
+/// broad, unbroken curves, as plated or cast letters do.
+///
+/// The height changes over tens of pixels, so its slope is all but constant across a pixel:
+/// the slope at the pixel's center is its mean, and it widens no footprint (no blur).
+struct Waviness: Sendable, Equatable {
+  let size: Float
+  /// The slope's scale: the height's amplitude over its size.
+  let slope: Float
+  let noise: ValueNoise
+
+  init?(_ detail: DetailSpec) {
+    guard detail.waviness > 0 else { return nil }
+    size = detail.wavinessSize
+    slope = 0.04 * detail.waviness
+    noise = ValueNoise(seed: detail.seed, salt: 11)
+  }
+
+  /// The height at `q` (in sizes), about -1.5...1.5.
+  @inline(__always)
+  func height(_ q: SIMD2<Float>) -> Float {
+    noise(q.x, q.y) + 0.45 * noise(q.x / 0.43 + 19.1, q.y / 0.43 - 7.3)
+  }
+
+  /// Pixel (`x`, `y`)'s tilt: the surface's normal leans downhill by its slope (central
+  /// differences half a pixel each way).
+  @inline(__always)
+  func tilt(x: Int, y: Int) -> SIMD2<Float> {
+    let q = SIMD2(Float(x) + 0.5, Float(y) + 0.5) / size
+    let h = 0.5 / size
+    let gx = height(q + SIMD2(h, 0)) - height(q - SIMD2(h, 0))
+    let gy = height(q + SIMD2(0, h)) - height(q - SIMD2(0, h))
+    // d(height in pixels) / d(pixels) = slope * d(height) / dq, and dq = 2h per difference.
+    return -SIMD2(gx, gy) * (slope / (2 * h))
   }
 }
 

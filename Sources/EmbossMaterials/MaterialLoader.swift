@@ -994,6 +994,8 @@ struct NodeReader {
     read(fields, Parameters.detailHammeredSize, path: path, into: &v.hammeredSize)
     read(fields, Parameters.detailSandblasted, path: path, into: &v.sandblasted)
     read(fields, Parameters.detailSandblastedSize, path: path, into: &v.sandblastedSize)
+    read(fields, Parameters.detailWaviness, path: path, into: &v.waviness)
+    read(fields, Parameters.detailWavinessSize, path: path, into: &v.wavinessSize)
     read(fields, Parameters.detailGrain, path: path, into: &v.grain)
     read(fields, Parameters.detailGrainSpacing, path: path, into: &v.grainSpacing)
     read(fields, Parameters.detailGrainAngle, path: path, into: &v.grainAngle)

@@ -22,6 +22,10 @@ public struct DetailSpec: Sendable, Equatable, Hashable {
   public var sandblasted: Float { values.sandblasted }
   /// The sandblasted grain's size, in pixels.
   public var sandblastedSize: Float { values.sandblastedSize }
+  /// 0...1: how wavy a polished surface is (broad, smooth undulations); 0 is flat.
+  public var waviness: Float { values.waviness }
+  /// The undulations' size (about their width), in pixels.
+  public var wavinessSize: Float { values.wavinessSize }
   /// 0...1: how strongly wood grain colors the surface; 0 is none.
   public var grain: Float { values.grain }
   /// How far apart the grain's lines are, in pixels.
@@ -58,6 +62,10 @@ public struct DetailSpec: Sendable, Equatable, Hashable {
     public var sandblasted = Parameters.detailSandblasted.value
     /// See `DetailSpec.sandblastedSize`.
     public var sandblastedSize = Parameters.detailSandblastedSize.value
+    /// See `DetailSpec.waviness`.
+    public var waviness = Parameters.detailWaviness.value
+    /// See `DetailSpec.wavinessSize`.
+    public var wavinessSize = Parameters.detailWavinessSize.value
     /// See `DetailSpec.grain`.
     public var grain = Parameters.detailGrain.value
     /// See `DetailSpec.grainSpacing`.
@@ -89,6 +97,8 @@ public struct DetailSpec: Sendable, Equatable, Hashable {
       try Parameters.detailHammeredSize.check(hammeredSize)
       try Parameters.detailSandblasted.check(sandblasted)
       try Parameters.detailSandblastedSize.check(sandblastedSize)
+      try Parameters.detailWaviness.check(waviness)
+      try Parameters.detailWavinessSize.check(wavinessSize)
       try Parameters.detailGrain.check(grain)
       try Parameters.detailGrainSpacing.check(grainSpacing)
       try Parameters.detailGrainAngle.check(grainAngle)
@@ -135,8 +145,8 @@ public struct DetailSpec: Sendable, Equatable, Hashable {
   /// Whether the surface has any detail.
   public var isVisible: Bool { tiltsNormals || colors }
 
-  /// Whether the detail tilts the surface's normals (brushed, hammered, sandblasted).
-  public var tiltsNormals: Bool { brushed > 0 || hammered > 0 || sandblasted > 0 }
+  /// Whether the detail tilts the surface's normals (brushed, hammered, sandblasted, wavy).
+  public var tiltsNormals: Bool { brushed > 0 || hammered > 0 || sandblasted > 0 || waviness > 0 }
 
   /// Whether the detail colors the surface (wood grain, speckle, and brushed lines, which
   /// also change how much light it returns).
@@ -147,6 +157,7 @@ public struct DetailSpec: Sendable, Equatable, Hashable {
     (Parameters.detailBrushedWidth, \.brushedWidth),
     (Parameters.detailHammeredSize, \.hammeredSize),
     (Parameters.detailSandblastedSize, \.sandblastedSize),
+    (Parameters.detailWavinessSize, \.wavinessSize),
     (Parameters.detailGrainSpacing, \.grainSpacing),
     (Parameters.detailSpeckleSize, \.speckleSize),
   ]

@@ -433,6 +433,24 @@ public enum Parameters {
   public static let detailSandblastedSize = NumberParameter(
     key: "detail.sandblasted-size", range: 0.05...1000, defaultValue: 0.8, unit: "pixels",
     help: "the grain's size; scales with the text as the radius does")
+  /// The `detail.waviness` parameter.
+  ///
+  /// A polished surface's slow waviness (0: flat, 1: wavy): broad, smooth undulations that
+  /// bend its reflections across flat faces, as plated or cast letters show, with no blur.
+  public static let detailWaviness = NumberParameter(
+    key: "detail.waviness", range: 0...1, defaultValue: 0,
+    help:
+      "a polished surface's slow waviness (0: flat, 1: wavy): broad, smooth undulations that bend its reflections across flat faces, as plated or cast letters show, with no blur"
+  )
+  /// The `detail.waviness-size` parameter.
+  ///
+  /// About how wide an undulation is; a material's value is for text at 160 px and scales
+  /// with the text's size, as the radius does.
+  public static let detailWavinessSize = NumberParameter(
+    key: "detail.waviness-size", range: 2...2000, defaultValue: 60, unit: "pixels",
+    help:
+      "about how wide an undulation is; a material's value is for text at 160 px and scales with the text's size, as the radius does"
+  )
   /// The `detail.grain` parameter.
   ///
   /// Wood grain (0: none, 1: strong): long wavy lines of the grain's color across the surface.
@@ -549,7 +567,8 @@ public enum Parameters {
     shadowOpacity, shadowDistance, shadowSoftness, shadowColor, shadowAngle,
     occlusionStrength, occlusionRadius,
     detailBrushed, detailBrushedAngle, detailBrushedWidth, detailHammered, detailHammeredSize,
-    detailSandblasted, detailSandblastedSize, detailGrain, detailGrainSpacing, detailGrainAngle,
+    detailSandblasted, detailSandblastedSize, detailWaviness, detailWavinessSize, detailGrain,
+    detailGrainSpacing, detailGrainAngle,
     detailGrainFigure, detailGrainColor, detailSpeckle, detailSpeckleSize, detailSpeckleColor,
     detailSeed,
     cameraDistance, plateSurface, plateDetail,

@@ -74,6 +74,8 @@ public struct StudioValues: Sendable, Encodable, Equatable {
     numbers["\(prefix).hammered-size"] = Self.exact(detail.hammeredSize)
     numbers["\(prefix).sandblasted"] = Self.exact(detail.sandblasted)
     numbers["\(prefix).sandblasted-size"] = Self.exact(detail.sandblastedSize)
+    numbers["\(prefix).waviness"] = Self.exact(detail.waviness)
+    numbers["\(prefix).waviness-size"] = Self.exact(detail.wavinessSize)
     numbers["\(prefix).grain"] = Self.exact(detail.grain)
     numbers["\(prefix).grain-spacing"] = Self.exact(detail.grainSpacing)
     numbers["\(prefix).grain-angle"] = Self.exact(detail.grainAngle)

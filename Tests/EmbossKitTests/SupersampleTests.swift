@@ -187,12 +187,14 @@ final class SupersampleTests: XCTestCase {
     // parts), sandblasted 41.3 and 36.7 (the ball blurred by the grain's spread), grain with
     // a camera 42.4 and 37.2 (each ring's end a tenth of a ring wide, not a step), speckle
     // 36.3 and 33.5 (a mosaic of crystals with hard edges, 2 px wide here, under grains
-    // 0.9 px apart, each pixel 3 x 3 points).
+    // 0.9 px apart, each pixel 3 x 3 points), waviness 44.6 and 37.2 (slopes that change
+    // over tens of pixels).
     let cases: [(String, [String], [Double])] = [
       ("hammered", ["detail.hammered=0.6", "detail.hammered-size=8"], [35, 27.5]),
       ("sandblasted", ["detail.sandblasted=0.7"], [38, 35]),
       ("grain", ["detail.grain=0.8", "detail.grain-spacing=5", "camera.distance=400"], [37, 33]),
       ("speckle", ["detail.speckle=0.7", "detail.speckle-size=2"], [34, 31]),
+      ("waviness", ["detail.waviness=0.6", "detail.waviness-size=40"], [38, 34]),
     ]
     for (name, settings, goals) in cases {
       for (material, goal) in zip(["default", "chrome"], goals) {

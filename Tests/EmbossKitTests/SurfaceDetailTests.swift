@@ -130,6 +130,70 @@ final class SurfaceDetailTests: XCTestCase {
     XCTAssertLessThan(light, 800)
   }
 
+  /// Waviness: nothing without it; a tilt that is the downhill slope of one smooth height
+  /// (its curl is zero: the tilt's x changes down the rows as its y changes across the
+  /// columns), changes little from pixel to pixel, averages to no lean over a wide area, and
+  /// is the same pattern at four times the size with four times the size key (the tilt the
+  /// same, as a slope is a ratio of lengths); another seed, another pattern.
+  func testWavinessIsTheSlopeOfOneSmoothHeight() throws {
+    XCTAssertNil(Waviness(.none))
+    let spec = try detail {
+      $0.waviness = 1
+      $0.wavinessSize = 30
+      $0.seed = 4
+    }
+    XCTAssertTrue(spec.tiltsNormals)
+    let wave = try XCTUnwrap(Waviness(spec))
+    let large = try XCTUnwrap(
+      Waviness(
+        try detail {
+          $0.waviness = 1
+          $0.wavinessSize = 120
+          $0.seed = 4
+        }))
+    let other = try XCTUnwrap(
+      Waviness(
+        try detail {
+          $0.waviness = 1
+          $0.wavinessSize = 30
+          $0.seed = 5
+        }))
+    var largest: Float = 0
+    var step: Float = 0
+    var curl: Float = 0
+    var change: Float = 0
+    var seedChange: Float = 0
+    for y in 1..<60 {
+      for x in 1..<60 {
+        let t = wave.tilt(x: x, y: y)
+        largest = max(largest, (t * t).sum().squareRoot())
+        step = max(step, abs(wave.tilt(x: x + 1, y: y).x - t.x))
+        seedChange += abs(other.tilt(x: x, y: y).x - t.x)
+        // d(tilt.x)/dy against d(tilt.y)/dx, central differences.
+        let dxdy = wave.tilt(x: x, y: y + 1).x - wave.tilt(x: x, y: y - 1).x
+        let dydx = wave.tilt(x: x + 1, y: y).y - wave.tilt(x: x - 1, y: y).y
+        curl = max(curl, abs(dxdy - dydx))
+        change = max(change, abs(dxdy), abs(dydx))
+        // Four times the size: the mean of the 4 x 4 pixels covering this one.
+        var big = SIMD2<Float>.zero
+        for k in 0..<16 { big += large.tilt(x: 4 * x + k % 4, y: 4 * y + k / 4) }
+        XCTAssertEqual(big.x / 16, t.x, accuracy: 5e-4)
+        XCTAssertEqual(big.y / 16, t.y, accuracy: 5e-4)
+      }
+    }
+    XCTAssertGreaterThan(largest, 0.04)
+    XCTAssertLessThan(largest, 0.3)
+    XCTAssertLessThan(step, 0.04)
+    XCTAssertLessThan(curl, 0.05 * change)
+    XCTAssertGreaterThan(seedChange, 59 * 59 * 0.01)
+    // No lean over a wide area (40 sizes across).
+    var sum = SIMD2<Float>.zero
+    for j in 0..<200 {
+      for i in 0..<200 { sum += wave.tilt(x: 6 * i, y: 6 * j) }
+    }
+    XCTAssertLessThan((sum * sum).sum().squareRoot() / 40000, 0.01)
+  }
+
   /// The grain's spread is the ball's blur (the same everywhere), not each pixel's footprint;
   /// what is left per pixel is a faint tilt.
   func testSandblastingSpreadsEveryWay() throws {

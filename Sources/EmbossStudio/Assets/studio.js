@@ -339,7 +339,7 @@ function numberControl(parent, entry, label, read, write) {
     "relief.scale": [0, 60], "relief.soften": [0, 20], "shadow.distance": [0, 40],
     "shadow.softness": [0, 40], "shadow.angle": [-180, 180], "occlusion.radius": [0.5, 40],
     "detail.brushed-angle": [-180, 180], "detail.brushed-width": [0.25, 10], "detail.seed": [0, 100],
-    "detail.hammered-size": [1, 60], "detail.sandblasted-size": [0.1, 10], "detail.grain-spacing": [1, 40],
+    "detail.hammered-size": [1, 60], "detail.sandblasted-size": [0.1, 10], "detail.waviness-size": [5, 200], "detail.grain-spacing": [1, 40],
     "detail.grain-angle": [-180, 180], "detail.speckle-size": [0.25, 10], "camera.distance": [0, 5000] };
   if (spans[entry.key]) [min, max] = spans[entry.key];
   slider.min = min; slider.max = max;
@@ -638,6 +638,7 @@ function buildControls() {
   const detail = section("Detail");
   for (const key of ["detail.brushed", "detail.brushed-angle", "detail.brushed-width",
     "detail.hammered", "detail.hammered-size", "detail.sandblasted", "detail.sandblasted-size",
+    "detail.waviness", "detail.waviness-size",
     "detail.grain", "detail.grain-spacing", "detail.grain-angle", "detail.grain-figure", "detail.grain-color",
     "detail.speckle", "detail.speckle-size", "detail.speckle-color", "detail.seed"]) {
     controlFor(detail, key, key, key.split(".")[1], scalar(key));
