@@ -447,7 +447,7 @@ public enum Parameters {
   /// About how wide an undulation is; a material's value is for text at 160 px and scales
   /// with the text's size, as the radius does.
   public static let detailWavinessSize = NumberParameter(
-    key: "detail.waviness-size", range: 2...2000, defaultValue: 60, unit: "pixels",
+    key: "detail.waviness-size", range: 2...2000, defaultValue: 200, unit: "pixels",
     help:
       "about how wide an undulation is; a material's value is for text at 160 px and scales with the text's size, as the radius does"
   )

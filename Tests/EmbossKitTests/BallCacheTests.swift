@@ -46,9 +46,12 @@ final class BallCacheTests: XCTestCase {
       let first = render(mask, spec, disk: cache)
       XCTAssertTrue(first.timings.stages.map(\.name).contains("shading image"), name)
       let second = render(mask, spec, disk: cache)
+      // The stages up to the composite (a material's shadow or occlusion may follow it).
       XCTAssertEqual(
-        second.timings.stages.map(\.name), ["height field", "normals", "ball cache", "composite"],
+        Array(second.timings.stages.map(\.name).prefix(4)),
+        ["height field", "normals", "ball cache", "composite"],
         "\(name): the ball comes from the cache")
+      XCTAssertFalse(second.timings.stages.map(\.name).contains("shading image"), name)
       XCTAssertEqual(second.shadingImage, fresh.shadingImage, name)
       XCTAssertEqual(RenderCacheTests.difference(second.image, fresh.image), "none", name)
       XCTAssertEqual(RenderCacheTests.difference(first.image, fresh.image), "none", name)
