@@ -43,6 +43,32 @@ struct ValueNoise: Sendable, Equatable {
     return Float(h & 0xFF_FFFF) / Float(0xFF_FFFF)
   }
 
+  /// The cell of the jittered point nearest to `q` (lattice units): each cell (`i`, `j`) has
+  /// one point at (`i`, `j`) plus draws 0 and 1, whose reach `weight` grows (a power diagram:
+  /// the least squared distance less the weight wins); the 3 x 3 cells around `q`'s.
+  @inline(__always)
+  func nearestCell(
+    to q: SIMD2<Float>, weight: (Int32, Int32) -> Float = { _, _ in 0 }
+  ) -> (Int32, Int32) {
+    let (ci, cj) = (
+      Int32(clamping: Int(q.x.rounded(.down))), Int32(clamping: Int(q.y.rounded(.down)))
+    )
+    var nearest = Float.infinity
+    var cell = (ci, cj)
+    for dj in Int32(-1)...1 {
+      for di in Int32(-1)...1 {
+        let (i, j) = (ci &+ di, cj &+ dj)
+        let d = q - SIMD2(Float(i) + unit(i, j, 0), Float(j) + unit(i, j, 1))
+        let squared = (d * d).sum() - weight(i, j)
+        if squared < nearest {
+          nearest = squared
+          cell = (i, j)
+        }
+      }
+    }
+    return cell
+  }
+
   /// The noise at (`x`, `y`).
   @inline(__always)
   func callAsFunction(_ x: Float, _ y: Float) -> Float {
@@ -467,23 +493,7 @@ struct Speckle: Sendable, Equatable {
   /// over the crystal beneath it, or nil where the grain is none.
   @inline(__always)
   func fleck(_ g: SIMD2<Float>, mottle m: Float) -> SIMD3<Float>? {
-    let (ci, cj) = (
-      Int32(clamping: Int(g.x.rounded(.down))), Int32(clamping: Int(g.y.rounded(.down)))
-    )
-    var nearest = Float.infinity
-    var cell = (ci, cj)
-    for dj in Int32(-1)...1 {
-      for di in Int32(-1)...1 {
-        let (i, j) = (ci &+ di, cj &+ dj)
-        let center = SIMD2(Float(i) + grains.unit(i, j, 0), Float(j) + grains.unit(i, j, 1))
-        let d = g - center
-        let squared = (d * d).sum()
-        if squared < nearest {
-          nearest = squared
-          cell = (i, j)
-        }
-      }
-    }
+    let cell = grains.nearestCell(to: g)
     let draw = grains.unit(cell.0, cell.1, 2)
     let one = SIMD3<Float>(repeating: 1)
     let mineral: SIMD3<Float>
@@ -539,6 +549,11 @@ struct Speckle: Sendable, Equatable {
     for s in 0..<4 {
       let q =
         SIMD2(Float(x) + 0.25 + 0.5 * Float(s & 1), Float(y) + 0.25 + 0.5 * Float(s >> 1)) / size
+      // A fleck lies over the crystal: the crystal is found only where there is none.
+      if let fleck = fleck(q / Self.grainScale, mottle: m) {
+        sum += fleck
+        continue
+      }
       var nearest = Float.infinity
       var best = 0
       for k in 0..<9 {
@@ -549,9 +564,7 @@ struct Speckle: Sendable, Equatable {
           best = k
         }
       }
-      sum +=
-        fleck(q / Self.grainScale, mottle: m)
-        ?? mineral(ci &+ Int32(best % 3) &- 1, cj &+ Int32(best / 3) &- 1, mottle: m)
+      sum += mineral(ci &+ Int32(best % 3) &- 1, cj &+ Int32(best / 3) &- 1, mottle: m)
     }
     return sum * 0.25
   }
@@ -559,23 +572,7 @@ struct Speckle: Sendable, Equatable {
   /// The tint at `q` (cell units).
   @inline(__always)
   func tint(_ q: SIMD2<Float>, mottle m: Float) -> SIMD3<Float> {
-    let (ci, cj) = (
-      Int32(clamping: Int(q.x.rounded(.down))), Int32(clamping: Int(q.y.rounded(.down)))
-    )
-    var nearest = Float.infinity
-    var cell = (ci, cj)
-    for dj in Int32(-1)...1 {
-      for di in Int32(-1)...1 {
-        let (i, j) = (ci &+ di, cj &+ dj)
-        let center = SIMD2(Float(i) + cells.unit(i, j, 0), Float(j) + cells.unit(i, j, 1))
-        let d = q - center
-        let squared = (d * d).sum() - weight(i, j)
-        if squared < nearest {
-          nearest = squared
-          cell = (i, j)
-        }
-      }
-    }
+    let cell = cells.nearestCell(to: q, weight: weight)
     return mineral(cell.0, cell.1, mottle: m)
   }
 

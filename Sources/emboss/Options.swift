@@ -91,7 +91,8 @@ struct OutputOptions: ParsableArguments {
   var depth: BitDepth = .eight
 
   @Option(name: .long(.compression), help: .option(.compression))
-  var compression: String = RenderOption.compression.defaultValue ?? "6"
+  var compression: String =
+    RenderOption.compression.defaultValue ?? String(PNGCodec.defaultCompression)
 }
 
 /// Refuses an output path whose extension asks for a format this output cannot be (an
