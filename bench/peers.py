@@ -8,6 +8,11 @@ from PyPI, installed by hand, never by emboss's set-up.
 
     python3 bench/peers.py [--rounds 7] [--cases ABCE]
 
+Two emboss binaries when both are built: `.build/release/emboss` (`swift build -c release`,
+Swift's runtime linked dynamically) and `.build-static/release/emboss` (`bash install.sh
+--static-swift-stdlib`, as the release archive ships it: the runtime inside the binary, so
+no dynamic linking of it at start-up). Each peer's ratio is given to both.
+
 Cases: A "Hello, World" 128 px in 1000x200, B "EMBOSS" 512 px in 2600x700, C "Ag" 1200 px
 in 4096x4096 (all with --canvas, ink centred, as the peers' scripts do), E engraving case
 C's picture to a 1-bit bitmap (emboss threshold and floyd-steinberg against ImageMagick's
@@ -23,6 +28,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EMBOSS = os.path.join(ROOT, ".build/release/emboss")
+STATIC = os.path.join(ROOT, ".build-static/release/emboss")
 PEERS = os.environ.get("PEERS", os.path.join(ROOT, "../shared/peers"))
 
 CASES = {
@@ -37,6 +43,8 @@ def commands(case, out):
         picture = os.path.join(out, "C-emboss.png")
         return {
             "emboss threshold": [EMBOSS, "engrave", picture, "-o", f"{out}/e1.png"],
+            **({"emboss static threshold": [STATIC, "engrave", picture, "-o", f"{out}/e5.png"]}
+               if os.path.exists(STATIC) else {}),
             "emboss floyd-steinberg": [
                 EMBOSS, "engrave", picture, "--dither", "floyd-steinberg", "-o", f"{out}/e2.png"],
             "imagemagick threshold": [
@@ -49,6 +57,9 @@ def commands(case, out):
     return {
         "emboss": [EMBOSS, "render", text, "--size", size, "--canvas", canvas,
                    "-o", f"{out}/{case}-emboss.png"],
+        **({"emboss static": [STATIC, "render", text, "--size", size, "--canvas", canvas,
+                              "-o", f"{out}/{case}-static.png"]}
+           if os.path.exists(STATIC) else {}),
         "rsvg": ["bash", f"{PEERS}/rsvg.sh", text, f"{out}/{case}-rsvg.png", size, canvas],
         "imagemagick": ["bash", f"{PEERS}/imagemagick.sh", text, f"{out}/{case}-im.png", size,
                         canvas],
@@ -85,13 +96,19 @@ def main():
                     wall, peak = timed(command)
                     times[name].append(wall)
                     memory[name] = max(memory[name], peak)
-            base = statistics.median(times[next(iter(runs))])
+            names = list(runs)
+            base = statistics.median(times[names[0]])
+            static = [n for n in names if "static" in n]
+            static_base = statistics.median(times[static[0]]) if static else None
             print(f"case {case} ({args.rounds} rounds, alternating):")
             for name in runs:
                 median = statistics.median(times[name])
+                ratio = f"  x{median / base:5.2f}"
+                if static_base:
+                    ratio += f"  x{median / static_base:5.2f} of static"
                 print(f"  {name:24} median {median * 1000:8.1f} ms  min "
                       f"{min(times[name]) * 1000:8.1f} ms  peak {memory[name] / 1024:7.1f} MiB"
-                      f"  x{median / base:5.2f}")
+                      + ratio)
 
 
 if __name__ == "__main__":

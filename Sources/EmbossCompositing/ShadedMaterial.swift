@@ -52,7 +52,7 @@ public enum ShadedMaterial {
     /// The taps of each band of `bandRows` rows (the last band may be shorter).
     public let bands: [TapBand]
     /// Rows per band.
-    public static let bandRows = 16
+    public static let bandRows = 32
 
     /// The deepest level of the ball's pyramid the footprints read (see `BallPyramid`).
     public var maxLevel: Int {
@@ -138,6 +138,28 @@ public enum ShadedMaterial {
       weight: Float, at p: SIMD2<Float>, du: SIMD2<Float>, dv: SIMD2<Float>, maxTaps: Int,
       spread: SIMD2<Float> = .zero, rough: Float = 0
     ) {
+      let taps = Self.taps(
+        du: du, dv: dv, maxTaps: maxTaps, spread: spread, rough: rough, maxLevel: maxLevel)
+      groupWeights.append(weight)
+      groupLevels.append(UInt8(taps.level))
+      points.append(p)
+      if taps.nu == 1 && taps.nv == 1 {
+        groupGrids.append(0)
+        return
+      }
+      groupGrids.append(UInt8(taps.nu - 1 + 16 * (taps.nv - 1)))
+      points.append(taps.du)
+      points.append(taps.dv)
+    }
+
+    /// The taps of a group whose footprint has sides `du`, `dv` (see `appendGroup`): the
+    /// pyramid level they read, how many along each side, and the sides grown by a rough
+    /// surface's spread and a brushed one's segment of normals.
+    @inline(__always)
+    static func taps(
+      du: SIMD2<Float>, dv: SIMD2<Float>, maxTaps: Int, spread: SIMD2<Float>, rough: Float,
+      maxLevel: Int
+    ) -> (level: Int, nu: Int, nv: Int, du: SIMD2<Float>, dv: SIMD2<Float>) {
       var (du, dv) = (du, dv)
       if rough > 0 {
         // Normals spread `rough` every way (a rough or dented surface): the footprint grows
@@ -166,16 +188,7 @@ public enum ShadedMaterial {
       }
       let (level, nu, nv) = ShadedMaterial.footprintTaps(
         du: du, dv: dv, maxAlong: alongSpread, maxAcross: maxTaps, maxLevel: maxLevel)
-      groupWeights.append(weight)
-      groupLevels.append(UInt8(level))
-      points.append(p)
-      if nu == 1 && nv == 1 {
-        groupGrids.append(0)
-        return
-      }
-      groupGrids.append(UInt8(nu - 1 + 16 * (nv - 1)))
-      points.append(du)
-      points.append(dv)
+      return (level, nu, nv, du, dv)
     }
 
     /// The centers of the cells of an `n`-cell grid over -0.5...0.5, at `16 * (n - 1) + i`.
@@ -283,7 +296,9 @@ public enum ShadedMaterial {
         return (height, sampled, sampleIndex)
       case .bands(let bands):
         let top = ink.y - bands.region.y
-        let height = bands.field(rows: (top + rows.lowerBound)..<(top + rows.upperBound))
+        // Slopes only: colors are looked up by slope.
+        let height = bands.field(
+          rows: (top + rows.lowerBound)..<(top + rows.upperBound), heights: false)
         let (sampled, sampleIndex) = ShadedMaterial.sampledInk(height, mask: mask, ink: ink)
         return (height, sampled, sampleIndex)
       }
@@ -362,9 +377,16 @@ public enum ShadedMaterial {
 
     /// The taps of band `index` (rows `index * LookupMap.bandRows` on).
     func band(_ index: Int) -> TapBand {
+      var band = TapBand(maxLevel: maxLevel)
+      self.band(index, into: &band)
+      return band
+    }
+
+    /// Band `index`'s pixels (rows `index * LookupMap.bandRows` on), each as its taps are
+    /// found, into `band` (see `TapSink`).
+    func band<Sink: TapSink>(_ index: Int, into band: inout Sink) {
       let rows =
         (index * LookupMap.bandRows)..<min((index + 1) * LookupMap.bandRows, ink.height)
-      let maxLevel = self.maxLevel
       // Each pixel's lookup (and with detail its spread and whether it straddles a ridge)
       // over the band's rows and one more on each side, which the footprints' differences
       // reach: the rows of `near`, from `first`.
@@ -389,11 +411,10 @@ public enum ShadedMaterial {
       let window = mask.window
       let detailed = surface != nil
       let (uv, spreads, ridged) = lookups(near, height: height)
-      return uv.withUnsafeBufferPointer { uv in
+      uv.withUnsafeBufferPointer { uv in
         samples.slopes.withUnsafeBufferPointer { sampleSlopes in
           samples.weights.withUnsafeBufferPointer { sampleWeights in
             mask.windowCoverage.pixels.withUnsafeBufferPointer { coverage in
-              var band = TapBand(maxLevel: maxLevel)
               // The first sub-sampled pixel at or after the band's first row, and the
               // first after its last.
               var next = ShadedMaterial.firstIndex(
@@ -403,11 +424,7 @@ public enum ShadedMaterial {
               // Room for a group per pixel and 16 per sub-sampled one, a tap each and a
               // few more (growing would copy and touch fresh pages).
               let groups = rows.count * ink.width + 15 * (end - next)
-              band.groupCounts.reserveCapacity(rows.count * ink.width)
-              band.groupWeights.reserveCapacity(groups)
-              band.groupGrids.reserveCapacity(groups)
-              band.groupLevels.reserveCapacity(groups)
-              band.points.reserveCapacity(groups + groups / 2)
+              band.reserve(pixels: rows.count * ink.width, groups: groups)
               for row in rows {
                 for column in 0..<ink.width {
                   let index = row * ink.width + column
@@ -416,10 +433,10 @@ public enum ShadedMaterial {
                     coverage[(ink.y + row - window.y) * window.width + ink.x + column - window.x]
                       > 0
                   else {
-                    band.groupCounts.append(0)
+                    band.noInk()
                     continue
                   }
-                  let before = band.groupWeights.count
+                  let before = band.groupMark
                   while next < sampled.count && Int(sampled[next]) < index {
                     next += 1
                   }
@@ -455,7 +472,7 @@ public enum ShadedMaterial {
                       uv, coverage, window: window, ink: near, row: row - first,
                       column: column, neighbour: neighbour)
                     if du == .zero && dv == .zero && uv[local] == center {
-                      band.groupCounts.append(TapBand.flat)
+                      band.flat()
                       continue
                     }
                     let offset = detailed ? spreads[local] : .zero
@@ -478,7 +495,7 @@ public enum ShadedMaterial {
                           spread: SIMD2(offset.x, offset.y) * texelsPerNormal,
                           rough: offset.z * texelsPerNormal.x)
                       }
-                      band.groupCounts.append(UInt8(band.groupWeights.count - before))
+                      band.endPixel(groupsSince: before)
                       continue
                     }
                     band.appendGroup(
@@ -486,10 +503,9 @@ public enum ShadedMaterial {
                       spread: SIMD2(offset.x, offset.y) * texelsPerNormal,
                       rough: offset.z * texelsPerNormal.x)
                   }
-                  band.groupCounts.append(UInt8(band.groupWeights.count - before))
+                  band.endPixel(groupsSince: before)
                 }
               }
-              return band
             }
           }
         }
@@ -658,7 +674,7 @@ public enum ShadedMaterial {
   @inline(__always)
   private static func appendSampledGroups(
     _ uv: UnsafeBufferPointer<SIMD2<Float>>, weights: UnsafeBufferPointer<Float>, start: Int,
-    count: Int, spread: SIMD2<Float> = .zero, rough: Float = 0, to band: inout TapBand
+    count: Int, spread: SIMD2<Float> = .zero, rough: Float = 0, to band: inout some TapSink
   ) {
     let n = SubSamples.perSide
     guard count == n * n else {
@@ -695,6 +711,27 @@ public enum ShadedMaterial {
     }
   }
 
+  /// The mean of a group's `nu + 1` x `nv + 1` taps on pyramid level `level`, over the
+  /// parallelogram of center `p` and sides `du`, `dv`: `TapBand.forEachTap`'s walk, written
+  /// out (and in scalars) for the inner loop, the same taps in the same order, so the same
+  /// bytes.
+  @inline(__always)
+  static func tapMean(
+    level: Int, p: SIMD2<Float>, du: SIMD2<Float>, dv: SIMD2<Float>, nu: Int, nv: Int,
+    centers: UnsafeBufferPointer<Float>, pyramid: BallPyramid.View
+  ) -> SIMD4<Float> {
+    var sum = SIMD4<Float>.zero
+    for j in 0...nv {
+      let b = centers[16 * nv + j]
+      let (ox, oy) = (dv.x * b, dv.y * b)
+      for i in 0...nu {
+        let a = centers[16 * nu + i]
+        sum += pyramid.sample(level: level, x: p.x + du.x * a + ox, y: p.y + du.y * a + oy)
+      }
+    }
+    return sum / Float((nu + 1) * (nv + 1))
+  }
+
   /// The color of an ink pixel: the weighted mean of its groups' means.
   ///
   /// It has `groups` groups, the first at `group`, whose taps start at `tap` (both advance
@@ -714,24 +751,13 @@ public enum ShadedMaterial {
         point += 1
         return pyramid.sample(level: level, x: p.x, y: p.y)
       }
-      // `TapBand.forEachTap`'s walk, written out (and in scalars) for the inner loop: the
-      // same taps in the same order, so the same bytes.
       let p = points[point]
       let du = points[point + 1]
       let dv = points[point + 2]
       point += 3
-      let nu = Int(grid & 15)
-      let nv = Int(grid >> 4)
-      var sum = SIMD4<Float>.zero
-      for j in 0...nv {
-        let b = centers[16 * nv + j]
-        let (ox, oy) = (dv.x * b, dv.y * b)
-        for i in 0...nu {
-          let a = centers[16 * nu + i]
-          sum += pyramid.sample(level: level, x: p.x + du.x * a + ox, y: p.y + du.y * a + oy)
-        }
-      }
-      return sum / Float((nu + 1) * (nv + 1))
+      return tapMean(
+        level: level, p: p, du: du, dv: dv, nu: Int(grid & 15), nv: Int(grid >> 4),
+        centers: centers, pyramid: pyramid)
     }
     // One group of weight 1: a pixel with one normal (or a sliver's single sample).
     if groups == 1 && weights[group] == 1 {
@@ -767,25 +793,25 @@ public enum ShadedMaterial {
       map: map, mask: mask, shading: shading, background: background, parallelism: parallelism)
   }
 
-  /// Where the compositor's taps come from: a kept lookup map's bands, or a plan's made as
-  /// the compositor reaches them.
+  /// Where the compositor's taps come from: a kept lookup map's bands, or a plan, whose
+  /// bands are made into pixels as the compositor reaches them (no taps stored).
   struct TapSource: Sendable {
     /// The ink bounds on the canvas.
     let rect: PixelRect
     /// The shading image's size the taps refer to.
     let shadingWidth: Int
     let shadingHeight: Int
-    /// Band `i`'s taps.
-    let band: @Sendable (Int) -> TapBand
+    let map: LookupMap?
+    let plan: LookupPlan?
 
     init(_ map: LookupMap) {
       (rect, shadingWidth, shadingHeight) = (map.rect, map.shadingWidth, map.shadingHeight)
-      band = { map.bands[$0] }
+      (self.map, plan) = (map, nil)
     }
 
     init(_ plan: LookupPlan) {
       (rect, shadingWidth, shadingHeight) = (plan.ink, plan.shadingWidth, plan.shadingHeight)
-      band = { plan.band($0) }
+      (map, self.plan) = (nil, plan)
     }
   }
 
@@ -801,8 +827,8 @@ public enum ShadedMaterial {
     canvas(
       composite(
         TapSource(map), mask: mask, shading: shading, background: background, detail: detail,
-        surfaceColor: surfaceColor, parallelism: parallelism
-      ) { $0 }, mask: mask)
+        surfaceColor: surfaceColor, parallelism: parallelism, store: LinearStore()
+      ), mask: mask)
   }
 
   /// Composites from a lookup plan (see `lookupPlan`), whose shading size must be
@@ -816,8 +842,8 @@ public enum ShadedMaterial {
     canvas(
       composite(
         TapSource(plan), mask: mask, shading: shading, background: background, detail: detail,
-        surfaceColor: surfaceColor, parallelism: parallelism
-      ) { $0 }, mask: mask)
+        surfaceColor: surfaceColor, parallelism: parallelism, store: LinearStore()
+      ), mask: mask)
   }
 
   /// `composite(map:mask:shading:background:detail:surfaceColor:parallelism:)` as the 8-bit
@@ -851,11 +877,10 @@ public enum ShadedMaterial {
     detail: DetailSpec, surfaceColor: SIMD3<Float>, parallelism: Parallelism
   ) -> SRGBCanvas {
     SRGB.encode8Table.withUnsafeBufferPointer { table in
-      let table = UnsafeBufferPointerBox(table)
       let parts = composite(
         taps, mask: mask, shading: shading, background: background, detail: detail,
-        surfaceColor: surfaceColor, parallelism: parallelism
-      ) { SRGB.codes8($0, table: table.buffer) }
+        surfaceColor: surfaceColor, parallelism: parallelism,
+        store: CodeStore(table: UnsafeBufferPointerBox(table)))
       return SRGBCanvas(
         width: mask.width, height: mask.height, fill: parts.fill, contentRect: parts.ink,
         content: parts.pixels)
@@ -875,18 +900,16 @@ public enum ShadedMaterial {
   /// the fill outside the ink bounds, those bounds (empty without a shading image) and the
   /// pixels inside them, each linear color stored as `store` makes it.
   ///
-  /// Specialized for both stores, so no pixel goes through a generic value witness.
-  @_specialize(where Pixel == SIMD4<UInt8>)
-  @_specialize(where Pixel == SIMD4<Float>)
-  private static func composite<Pixel: Sendable>(
+  /// A map's bands are walked tap by tap (`inkColor`); a plan's are made into pixels as
+  /// their taps are found (`ColorSink`), the same arithmetic, so the same bytes.
+  private static func composite<Store: PixelStore>(
     _ taps: TapSource, mask: CoverageMask, shading: RGBAImage, background: Background,
-    detail: DetailSpec, surfaceColor: SIMD3<Float>, parallelism: Parallelism,
-    store: @Sendable (SIMD4<Float>) -> Pixel
-  ) -> (fill: Pixel, ink: PixelRect, pixels: [Pixel]) {
+    detail: DetailSpec, surfaceColor: SIMD3<Float>, parallelism: Parallelism, store: Store
+  ) -> (fill: Store.Pixel, ink: PixelRect, pixels: [Store.Pixel]) {
     precondition(
       taps.shadingWidth == shading.width && taps.shadingHeight == shading.height,
       "lookups for another shading size")
-    let (rect, bandAt) = (taps.rect, taps.band)
+    let rect = taps.rect
     let maxLevel = BallPyramid.maxLevel(width: shading.width, height: shading.height)
     let tinting = detail.colors ? SurfaceDetail(detail, base: surfaceColor) : nil
     let fill: SIMD4<Float>
@@ -910,32 +933,47 @@ public enum ShadedMaterial {
     let fillPixel = store(fill)
     let window = mask.window
     precondition(ink.intersection(window) == ink || ink.isEmpty, "ink outside the mask's window")
-    let pixels = [Pixel](unsafeUninitializedCapacity: ink.width * ink.height) {
+    let pixels = [Store.Pixel](unsafeUninitializedCapacity: ink.width * ink.height) {
       buffer, count in
-      let out = SharedPointer(buffer)
+      // No ink bounds, no pixels (and no base address).
+      guard let base = buffer.baseAddress else { return }
+      let out = UncheckedSendable(base)
       mask.windowCoverage.pixels.withUnsafeBufferPointer { coverage in
         let coverage = UnsafeBufferPointerBox(coverage)
         pyramid.withView { view in
           let view = UncheckedSendable(view)
           parallelism.forEachBand(ink.height, bandSize: LookupMap.bandRows) { rows in
-            let band = bandAt(rows.lowerBound / LookupMap.bandRows)
-            band.groupCounts.withUnsafeBufferPointer { groupCounts in
-              band.groupWeights.withUnsafeBufferPointer { weights in
-                band.groupGrids.withUnsafeBufferPointer { grids in
-                  band.groupLevels.withUnsafeBufferPointer { levels in
-                    band.points.withUnsafeBufferPointer { points in
-                      TapBand.cellCenters.withUnsafeBufferPointer { centers in
+            let index = rows.lowerBound / LookupMap.bandRows
+            TapBand.cellCenters.withUnsafeBufferPointer { centers in
+              if let plan = taps.plan {
+                var sink = ColorSink(
+                  ColorSink.Context(
+                    ink: ink, window: window, coverage: coverage.buffer, pyramid: view.value,
+                    centers: centers, maxLevel: maxLevel, flatColor: flatColor, fill: fill,
+                    fillPixel: fillPixel, tinting: tinting, store: store),
+                  row: rows.lowerBound,
+                  out: out.value + rows.lowerBound * ink.width)
+                plan.band(index, into: &sink)
+                return
+              }
+              guard let band = taps.map?.bands[index] else { return }
+              band.groupCounts.withUnsafeBufferPointer { groupCounts in
+                band.groupWeights.withUnsafeBufferPointer { weights in
+                  band.groupGrids.withUnsafeBufferPointer { grids in
+                    band.groupLevels.withUnsafeBufferPointer { levels in
+                      band.points.withUnsafeBufferPointer { points in
                         var group = 0
                         var point = 0
                         for row in rows {
                           let source =
                             (ink.y + row - window.y) * window.width + ink.x - window.x
                           let local = (row - rows.lowerBound) * ink.width
-                          let target = row * ink.width
+                          // The row's first pixel (the stdlib's pointer, always inlined).
+                          let row0 = out.value + row * ink.width
                           for column in 0..<ink.width {
                             let a = coverage.buffer[source + column]
                             guard a > 0 else {
-                              out.initialize(target + column, to: fillPixel)
+                              (row0 + column).initialize(to: fillPixel)
                               continue
                             }
                             let groups = groupCounts[local + column]
@@ -950,8 +988,7 @@ public enum ShadedMaterial {
                             if let tinting {
                               rgb *= tinting.tint(x: ink.x + column, y: ink.y + row)
                             }
-                            out.initialize(
-                              target + column,
+                            (row0 + column).initialize(
                               to: store(
                                 fill.w == 0
                                   ? SIMD4(rgb, a) : SIMD4(rgb * a + background * (1 - a), 1)))

@@ -68,15 +68,16 @@ struct Bevel: Sendable {
     mask[region.x + column, region.y + row]
   }
 
-  /// Heights and slopes of `rows` (rows of `region`) into `heights` and `slopes` (over the
-  /// region's rows from `origin` on), and the sub-samples of their pixels that need them (with
-  /// `sample`; their pixel indices count from row `origin` too).
+  /// Heights (unless `heights` is nil) and slopes of `rows` (rows of `region`) into
+  /// `heights` and `slopes` (over the region's rows from `origin` on), and the sub-samples of
+  /// their pixels that need them (with `sample`; their pixel indices count from row `origin`
+  /// too).
   ///
   /// `distance` and `feature` hold the rows of `window`: `rows` and the rows next to them
   /// (one more on each side, within the region).
   func shade(
     rows: Range<Int>, window: Range<Int>, distance: UnsafeBufferPointer<Float>,
-    feature: UnsafeBufferPointer<Int32>, heights: UnsafeMutableBufferPointer<Float>,
+    feature: UnsafeBufferPointer<Int32>, heights: UnsafeMutableBufferPointer<Float>?,
     slopes: UnsafeMutableBufferPointer<SIMD2<Float>>, origin: Int = 0, sample: Bool
   ) -> SubSamples {
     let w = region.width
@@ -108,11 +109,11 @@ struct Bevel: Sendable {
         if c == 1 { d = abs(d) } else if c == 0 { d = -abs(d) }
         if f < 0 {
           // Untouched: far inside (plateau) or outside.
-          heights[i] = c >= 0.5 ? sign : 0
+          heights?[i] = c >= 0.5 ? sign : 0
           slopes[i] = .zero
           continue
         }
-        heights[i] = sign * height(d)
+        heights?[i] = sign * height(d)
         let direction = directions[local]
         slopes[i] = d > 0 && d < radius ? sign * rise(d) * direction : .zero
         guard sample, c > 0 else { continue }

@@ -211,7 +211,7 @@ public struct HeightField: Sendable, Equatable {
     /// Heights and slopes of `rows` (rows of the region) into `heights` and `slopes`, which
     /// hold the region's rows from `origin` on, and the sub-samples of their pixels.
     func shade(
-      rows: Range<Int>, heights: UnsafeMutableBufferPointer<Float>,
+      rows: Range<Int>, heights: UnsafeMutableBufferPointer<Float>?,
       slopes: UnsafeMutableBufferPointer<SIMD2<Float>>, origin: Int
     ) -> SubSamples {
       guard let geometry, let bevel, !rows.isEmpty else { return SubSamples() }
@@ -242,21 +242,34 @@ public struct HeightField: Sendable, Equatable {
     /// region is those rows of the whole field's, with the same heights, slopes and
     /// sub-samples there.
     public func field(rows: Range<Int>) -> HeightField {
+      field(rows: rows, heights: true)
+    }
+
+    /// `field(rows:)`, with `heights` false the slopes and sub-samples alone: its plane is
+    /// empty (every height reads 0), for a compositor, which looks up colors by slope only
+    /// and so skips each pixel's profile height.
+    package func field(rows: Range<Int>, heights withHeights: Bool) -> HeightField {
       let rows = rows.clamped(to: 0..<region.height)
       let count = rows.count * region.width
-      var heights = [Float](unsafeUninitializedCapacity: count) { $1 = count }
+      var heights = [Float](unsafeUninitializedCapacity: withHeights ? count : 0) {
+        $1 = withHeights ? count : 0
+      }
       var slopes = [SIMD2<Float>](unsafeUninitializedCapacity: count) { $1 = count }
       let samples = heights.withUnsafeMutableBufferPointer { heights in
         slopes.withUnsafeMutableBufferPointer { slopes in
-          shade(rows: rows, heights: heights, slopes: slopes, origin: rows.lowerBound)
+          shade(
+            rows: rows, heights: withHeights ? heights : nil, slopes: slopes,
+            origin: rows.lowerBound)
         }
       }
       return HeightField(
         canvasWidth: canvasWidth, canvasHeight: canvasHeight,
         region: PixelRect(
           x: region.x, y: region.y + rows.lowerBound, width: region.width, height: rows.count),
-        plane: Plane(width: region.width, height: rows.count, pixels: heights), slopes: slopes,
-        samples: samples)
+        plane: withHeights
+          ? Plane(width: region.width, height: rows.count, pixels: heights)
+          : Plane(width: 0, height: 0),
+        slopes: slopes, samples: samples)
     }
   }
 

@@ -470,12 +470,14 @@ public struct TextLayout: Sendable {
     let levels = Float(max(1, Int(bitmap.num_grays) - 1))
     var coverage = Plane(width: width, height: height)
     var ink = false
-    for y in 0..<height {
-      let row = pitch >= 0 ? y * pitch : (height - 1 - y) * -pitch
-      for x in 0..<width {
-        let v = Float(buffer[row + x]) / levels
-        coverage[x, y] = v
-        if v > 0 { ink = true }
+    coverage.pixels.withUnsafeMutableBufferPointer { pixels in
+      for y in 0..<height {
+        let row = pitch >= 0 ? y * pitch : (height - 1 - y) * -pitch
+        for x in 0..<width {
+          let v = Float(buffer[row + x]) / levels
+          pixels[y * width + x] = v
+          if v > 0 { ink = true }
+        }
       }
     }
     guard ink else { return nil }

@@ -1,0 +1,184 @@
+import EmbossModel
+import EmbossRaster
+import EmbossSupport
+
+/// Where a band's pixels go as a lookup plan finds their taps (`LookupPlan.band(_:into:)`):
+/// kept as taps (`TapBand`, a lookup map's band, which a light change re-composites from), or
+/// made into the composite's pixels at once (`ColorSink`, a render that keeps no map).
+///
+/// The plan calls, for each pixel of the band's rows in row-major order, exactly one of
+/// `noInk()`, `flat()` or, after the pixel's groups, `endPixel(groupsSince:)`.
+protocol TapSink {
+  /// The groups so far: what `endPixel(groupsSince:)` counts the pixel's groups from.
+  var groupMark: Int { get }
+  /// Room for `pixels` pixels and `groups` groups.
+  mutating func reserve(pixels: Int, groups: Int)
+  /// A group of the pixel (see `TapBand.appendGroup`).
+  mutating func appendGroup(
+    weight: Float, at p: SIMD2<Float>, du: SIMD2<Float>, dv: SIMD2<Float>, maxTaps: Int,
+    spread: SIMD2<Float>, rough: Float)
+  /// A pixel with no ink.
+  mutating func noInk()
+  /// A pixel of a flat face among flat neighbours: the ball's center.
+  mutating func flat()
+  /// The end of an ink pixel whose groups were appended since `mark` (`groupMark` before).
+  mutating func endPixel(groupsSince mark: Int)
+}
+
+extension ShadedMaterial.TapBand: TapSink {
+  var groupMark: Int { groupWeights.count }
+
+  mutating func reserve(pixels: Int, groups: Int) {
+    groupCounts.reserveCapacity(pixels)
+    groupWeights.reserveCapacity(groups)
+    groupGrids.reserveCapacity(groups)
+    groupLevels.reserveCapacity(groups)
+    points.reserveCapacity(groups + groups / 2)
+  }
+
+  mutating func noInk() { groupCounts.append(0) }
+
+  mutating func flat() { groupCounts.append(Self.flat) }
+
+  mutating func endPixel(groupsSince mark: Int) {
+    groupCounts.append(UInt8(groupWeights.count - mark))
+  }
+}
+
+/// How the compositor stores a linear color (straight alpha): as it is, or as the 8-bit sRGB
+/// codes a PNG holds.
+protocol PixelStore: Sendable {
+  associatedtype Pixel: Sendable
+  func callAsFunction(_ color: SIMD4<Float>) -> Pixel
+}
+
+/// Linear colors, stored as they are.
+struct LinearStore: PixelStore {
+  @inline(__always)
+  func callAsFunction(_ color: SIMD4<Float>) -> SIMD4<Float> { color }
+}
+
+/// 8-bit sRGB codes (`SRGB.codes8`) by the encoding table.
+struct CodeStore: PixelStore {
+  let table: UnsafeBufferPointerBox<UInt8>
+
+  @inline(__always)
+  func callAsFunction(_ color: SIMD4<Float>) -> SIMD4<UInt8> {
+    SRGB.codes8(color, table: table.buffer)
+  }
+}
+
+/// The compositor's pixels of one band, made as the plan finds each pixel's groups: each
+/// group's taps are read as it comes and only the pixel's running mean is kept, the same
+/// arithmetic in the same order as `ShadedMaterial.inkColor` over a kept band, so the same
+/// bytes without a band of taps ever stored.
+struct ColorSink<Store: PixelStore>: TapSink {
+  /// The compositor's constants (see `ShadedMaterial.composite`).
+  struct Context {
+    let ink: PixelRect
+    let window: PixelRect
+    let coverage: UnsafeBufferPointer<Float>
+    let pyramid: BallPyramid.View
+    let centers: UnsafeBufferPointer<Float>
+    let maxLevel: Int
+    let flatColor: SIMD4<Float>
+    let fill: SIMD4<Float>
+    let fillPixel: Store.Pixel
+    let tinting: SurfaceDetail?
+    let store: Store
+  }
+  let context: Context
+  /// The output's pixel at the band's first row, first column of the ink bounds.
+  let out: UnsafeMutablePointer<Store.Pixel>
+  /// The next pixel: its index from `out`, its row (of the ink bounds) and column.
+  var index = 0
+  var row: Int
+  var column = 0
+  // The pixel's groups so far.
+  var count = 0
+  var sum = SIMD4<Float>.zero
+  var total: Float = 0
+  var first = SIMD4<Float>.zero
+  var firstWeight: Float = 0
+
+  /// A sink for the band whose first row is `row` of the ink bounds, its pixels from `out`.
+  init(_ context: Context, row: Int, out: UnsafeMutablePointer<Store.Pixel>) {
+    self.context = context
+    self.row = row
+    self.out = out
+  }
+
+  var groupMark: Int { 0 }
+
+  mutating func reserve(pixels: Int, groups: Int) {}
+
+  @inline(__always)
+  mutating func appendGroup(
+    weight: Float, at p: SIMD2<Float>, du: SIMD2<Float>, dv: SIMD2<Float>, maxTaps: Int,
+    spread: SIMD2<Float>, rough: Float
+  ) {
+    let taps = ShadedMaterial.TapBand.taps(
+      du: du, dv: dv, maxTaps: maxTaps, spread: spread, rough: rough,
+      maxLevel: context.maxLevel)
+    let color =
+      taps.nu == 1 && taps.nv == 1
+      ? context.pyramid.sample(level: taps.level, x: p.x, y: p.y)
+      : ShadedMaterial.tapMean(
+        level: taps.level, p: p, du: taps.du, dv: taps.dv, nu: taps.nu - 1, nv: taps.nv - 1,
+        centers: context.centers, pyramid: context.pyramid)
+    if count == 0 { (first, firstWeight) = (color, weight) }
+    sum += weight * color
+    total += weight
+    count += 1
+  }
+
+  @inline(__always)
+  mutating func noInk() {
+    (out + index).initialize(to: context.fillPixel)
+    advance()
+  }
+
+  @inline(__always)
+  mutating func flat() {
+    finish(context.flatColor)
+  }
+
+  @inline(__always)
+  mutating func endPixel(groupsSince mark: Int) {
+    // One group of weight 1 (a pixel with one normal) is its own color, as in `inkColor`.
+    let color =
+      count == 1 && firstWeight == 1 ? first : (total > 0 ? sum / total : sum)
+    (count, sum, total) = (0, .zero, 0)
+    finish(color)
+  }
+
+  /// Stores an ink pixel's color: tinted by the detail, over the background by its coverage.
+  @inline(__always)
+  private mutating func finish(_ color: SIMD4<Float>) {
+    let ink = context.ink
+    let window = context.window
+    let a = context.coverage[
+      (ink.y + row - window.y) * window.width + ink.x + column - window.x]
+    var rgb = SIMD3(color.x, color.y, color.z)
+    if let tinting = context.tinting {
+      rgb *= tinting.tint(x: ink.x + column, y: ink.y + row)
+    }
+    let fill = context.fill
+    (out + index).initialize(
+      to: context.store(
+        fill.w == 0
+          ? SIMD4(rgb, a)
+          : SIMD4(rgb * a + SIMD3(fill.x, fill.y, fill.z) * (1 - a), 1)))
+    advance()
+  }
+
+  @inline(__always)
+  private mutating func advance() {
+    index += 1
+    column += 1
+    if column == context.ink.width {
+      column = 0
+      row += 1
+    }
+  }
+}
