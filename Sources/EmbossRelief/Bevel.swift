@@ -172,6 +172,48 @@ struct Bevel: Sendable {
     return side == 0 || (df > 0) != (side > 0) || (dg > 0) != (side > 0)
   }
 
+  /// How far a sub-sample lies from its pixel's center at most (a corner point of the 4 x 4
+  /// grid: 3/8 of a pixel along each axis).
+  static let sampleReach: Float = (2 * 0.375 * 0.375 as Float).squareRoot()
+
+  /// Keeps, in order, the first `count` of `candidates` that can be nearest to some
+  /// sub-sample of the pixel centered at `center`, and returns how many.
+  ///
+  /// A piece without a mitred joint has a distance that changes by at most the distance
+  /// moved (its absolute signed distance is the Euclidean distance to the segment), so if
+  /// its distance at the center exceeds the least such distance there by more than twice
+  /// `sampleReach` (and a margin for rounding), it is farther than that piece at every
+  /// sub-sample, and never the nearest nor tied. Mitred pieces (their distance switches to
+  /// a line's past the joint) are always kept.
+  @inline(__always)
+  static func nearCandidates(
+    _ candidates: UnsafeMutableBufferPointer<Int32>, count: Int,
+    pieces: UnsafeBufferPointer<OutlineDistance.Piece>, center: SIMD2<Float>
+  ) -> Int {
+    let mitred = OutlineDistance.Piece.mitreStart | OutlineDistance.Piece.mitreEnd
+    return withUnsafeTemporaryAllocation(of: Float.self, capacity: count) { distances in
+      var least = Float.infinity
+      for j in 0..<count {
+        let piece = pieces[Int(candidates[j])]
+        guard piece.flags & mitred == 0 else {
+          distances[j] = -.infinity
+          continue
+        }
+        let d = abs(OutlineDistance.signedDistance(piece, center))
+        distances[j] = d
+        least = min(least, d)
+      }
+      guard least.isFinite else { return count }
+      let limit = least + 2 * sampleReach + 0.01
+      var kept = 0
+      for j in 0..<count where distances[j] <= limit {
+        candidates[kept] = candidates[j]
+        kept += 1
+      }
+      return kept
+    }
+  }
+
   /// Appends the slopes at the 4 x 4 sub-pixel points of region pixel (column, row), times
   /// `sign`, each from its own nearest feature among those its neighbours found (and the
   /// pieces next to them), weighted by the share of its quarter-pixel cell that is ink (the
@@ -206,12 +248,17 @@ struct Bevel: Sendable {
         }
       }
       guard count > 0 else { return }
+      let center = SIMD2(Float(region.x + column) + 0.5, Float(region.y + row) + 0.5)
+      if count > 2 {
+        count = geometry.pieces.withUnsafeBufferPointer { pieces in
+          Self.nearCandidates(candidates, count: count, pieces: pieces, center: center)
+        }
+      }
       let n = SubSamples.perSide
       let step = 1 / Float(n)
       let start = samples.slopes.count
       var anyInk = false
       var closest: (distance: Float, gradient: SIMD2<Float>) = (.infinity, .zero)
-      let center = SIMD2(Float(region.x + column) + 0.5, Float(region.y + row) + 0.5)
       geometry.pieces.withUnsafeBufferPointer { pieces in
         for offset in Self.offsets {
           let p = center + offset
