@@ -598,27 +598,28 @@ public enum ShadedMaterial {
     window: PixelRect,
     ink: PixelRect, row: Int, column: Int, neighbour: Float = 1
   ) -> (SIMD2<Float>, SIMD2<Float>) {
-    func has(_ r: Int, _ c: Int) -> Bool {
-      r >= 0 && c >= 0 && r < ink.height && c < ink.width
-        && coverage[(ink.y + r - window.y) * window.width + ink.x + c - window.x] >= neighbour
-    }
-    func derivative(_ dr: Int, _ dc: Int) -> SIMD2<Float> {
-      let center = uv[row * ink.width + column]
-      let forward = has(row + dr, column + dc)
-      let backward = has(row - dr, column - dc)
+    // The four neighbours, each tested once: inside the ink bounds, with enough coverage.
+    let w = ink.width
+    let at = (ink.y + row - window.y) * window.width + ink.x + column - window.x
+    let right = column + 1 < w && coverage[at + 1] >= neighbour
+    let left = column > 0 && coverage[at - 1] >= neighbour
+    let below = row + 1 < ink.height && coverage[at + window.width] >= neighbour
+    let above = row > 0 && coverage[at - window.width] >= neighbour
+    let i = row * w + column
+    let center = uv[i]
+    @inline(__always)
+    func derivative(_ forward: Bool, _ backward: Bool, _ step: Int) -> SIMD2<Float> {
       var d = SIMD2<Float>.zero
       if forward && backward {
-        d =
-          (uv[(row + dr) * ink.width + column + dc] - uv[(row - dr) * ink.width + column - dc])
-          * 0.5
+        d = (uv[i + step] - uv[i - step]) * 0.5
       } else if forward {
-        d = uv[(row + dr) * ink.width + column + dc] - center
+        d = uv[i + step] - center
       } else if backward {
-        d = center - uv[(row - dr) * ink.width + column - dc]
+        d = center - uv[i - step]
       }
       return clamped(d, to: 256)
     }
-    return (derivative(0, 1), derivative(1, 0))
+    return (derivative(right, left, 1), derivative(below, above, w))
   }
 
   /// The pyramid level a footprint of sides `du`, `dv` (in ball texels) reads, and its taps
