@@ -920,7 +920,6 @@ public enum ShadedMaterial {
     case .translucent(let c, let alpha): fill = SIMD4(c, alpha)
     }
     let ink = shading.width > 0 ? rect : PixelRect(x: 0, y: 0, width: 0, height: 0)
-    let background = SIMD3(fill.x, fill.y, fill.z)
     let center = lookup(SIMD3(0, 0, 1), width: shading.width, height: shading.height)
     let flatColor =
       shading.width > 0
@@ -985,14 +984,10 @@ public enum ShadedMaterial {
                                 groups: Int(groups), group: &group, point: &point,
                                 weights: weights, grids: grids, levels: levels,
                                 points: points, centers: centers, pyramid: view.value)
-                            var rgb = SIMD3(color.x, color.y, color.z)
-                            if let tinting {
-                              rgb *= tinting.tint(x: ink.x + column, y: ink.y + row)
-                            }
                             (row0 + column).initialize(
-                              to: store(
-                                fill.w == 0
-                                  ? SIMD4(rgb, a) : SIMD4(rgb * a + background * (1 - a), 1)))
+                              to: inkPixel(
+                                color, coverage: a, x: ink.x + column, y: ink.y + row,
+                                tinting: tinting, fill: fill, store: store))
                           }
                         }
                       }
@@ -1007,6 +1002,21 @@ public enum ShadedMaterial {
       count = ink.width * ink.height
     }
     return (fillPixel, ink, pixels)
+  }
+
+  /// An ink pixel as the compositor stores it: `color` tinted by the detail at canvas pixel
+  /// (`x`, `y`), then over `fill` by its coverage `a` (`color * a + fill * (1 - a)`, alpha
+  /// 1), or with alpha `a` over a transparent fill.
+  @inline(__always)
+  static func inkPixel<Store: PixelStore>(
+    _ color: SIMD4<Float>, coverage a: Float, x: Int, y: Int, tinting: SurfaceDetail?,
+    fill: SIMD4<Float>, store: Store
+  ) -> Store.Pixel {
+    var rgb = SIMD3(color.x, color.y, color.z)
+    if let tinting { rgb *= tinting.tint(x: x, y: y) }
+    return store(
+      fill.w == 0
+        ? SIMD4(rgb, a) : SIMD4(rgb * a + SIMD3(fill.x, fill.y, fill.z) * (1 - a), 1))
   }
 
   /// A shape composited over a transparent background, put over an opaque color: the same

@@ -159,16 +159,10 @@ struct ColorSink<Store: PixelStore>: TapSink {
     let window = context.window
     let a = context.coverage[
       (ink.y + row - window.y) * window.width + ink.x + column - window.x]
-    var rgb = SIMD3(color.x, color.y, color.z)
-    if let tinting = context.tinting {
-      rgb *= tinting.tint(x: ink.x + column, y: ink.y + row)
-    }
-    let fill = context.fill
     (out + index).initialize(
-      to: context.store(
-        fill.w == 0
-          ? SIMD4(rgb, a)
-          : SIMD4(rgb * a + SIMD3(fill.x, fill.y, fill.z) * (1 - a), 1)))
+      to: ShadedMaterial.inkPixel(
+        color, coverage: a, x: ink.x + column, y: ink.y + row, tinting: context.tinting,
+        fill: context.fill, store: context.store))
     advance()
   }
 
