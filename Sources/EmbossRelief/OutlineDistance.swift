@@ -295,11 +295,20 @@ struct OutlineDistance {
             let half = ((1 + (piece.n * other.n).sum()) * 0.5).squareRoot()
             let reach = inner * ((1 - half * half).squareRoot() / half) * 1.01 + 0.05
             let uj = other.v * other.inverseLength2.squareRoot()
+            // Each piece's part: from its normal line at the joint (and a hair behind it) to
+            // past the bisector. Both ends of the far side lie beyond the bisector (0.05 along
+            // the piece at the joint, `reach` at the depth), so the whole side does: a
+            // triangle whose apex sat a hair behind the joint along the piece had its far side
+            // cross the bisector near the joint, and at a slight turn (a curve's joint that is
+            // not quite smooth) left a sliver along the bisector that neither piece covered (a
+            // pixel there kept no distance: a plateau height on the bevel).
+            let depth = inner * 1.01 + 0.05
             for (id, n, along) in [(k, piece.n, u), (j, other.n, -uj)] {
               polygon[0] = b - (n + along) * 0.05
-              polygon[1] = b + n * (inner * 1.01 + 0.05) - along * 0.05
-              polygon[2] = b + n * (inner * 1.01 + 0.05) + along * reach
-              fill(polygon, 3, id, pieces[id], region, rows, distance, feature)
+              polygon[1] = b + n * depth - along * 0.05
+              polygon[2] = b + n * depth + along * reach
+              polygon[3] = b - n * 0.05 + along * 0.05
+              fill(polygon, 4, id, pieces[id], region, rows, distance, feature)
             }
             continue
           }

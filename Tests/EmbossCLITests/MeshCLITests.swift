@@ -41,7 +41,9 @@ final class MeshCLITests: XCTestCase {
     try process.run()
     process.waitUntilExit()
     try handle.close()
-    return try String(contentsOfFile: log, encoding: .utf8)
+    // Lossy: admesh prints the STL's 80-byte header as a C string, so whatever follows it in
+    // admesh's memory (not always UTF-8) comes out too.
+    return String(decoding: try Data(contentsOf: URL(fileURLWithPath: log)), as: UTF8.self)
   }
 
   /// `key = value` lines of PrusaSlicer's `--info`.
