@@ -10,7 +10,7 @@ import Foundation
 /// Samples outside the plane count as 0.
 package enum GaussianBlur {
   /// The plane blurred with standard deviation `sigma` pixels; `sigma` <= 0 returns it as is.
-  package static func apply(_ plane: Plane, sigma: Float, parallelism: Parallelism = .serial)
+  static func apply(_ plane: Plane, sigma: Float, parallelism: Parallelism = .serial)
     -> Plane
   {
     guard sigma > 0, plane.width > 0, plane.height > 0 else { return plane }
@@ -25,7 +25,7 @@ package enum GaussianBlur {
   /// mercury (soften 8 at 160 px) rendered at 560 px was not the same relief as at 140 px
   /// scaled up (32 dB 1x against 4x on "Harbor Quest 9&" at 140 px, 41 dB at 100 px, where
   /// both sides were sampled; 42.4 dB at 140 px with the recursive Gaussian).
-  package static let sampledUpTo: Float = 24
+  static let sampledUpTo: Float = 24
 
   /// The two complex terms of Deriche's fourth-order Gaussian for `sigma`: on `n >= 0` the
   /// kernel is the real part of the sum over the terms of `a * l^n` (before normalizing),
@@ -152,7 +152,7 @@ package enum GaussianBlur {
   /// rows scaled by the kernel's taps (so it runs on whole rows at once), in bands of rows
   /// on `parallelism`'s threads (each output sample is the same sum in the same order
   /// whatever the bands).
-  package static func sampled(_ plane: Plane, sigma: Float, parallelism: Parallelism) -> Plane {
+  static func sampled(_ plane: Plane, sigma: Float, parallelism: Parallelism) -> Plane {
     let radius = Int((3 * sigma).rounded(.up))
     var kernel = (-radius...radius).map { i in exp(-Float(i * i) / (2 * sigma * sigma)) }
     let total = kernel.reduce(0, +)
