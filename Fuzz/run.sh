@@ -43,8 +43,12 @@ fi
 # EMBOSS_FUZZ_CONFIG=release builds with -O (several times the executions a second;
 # preconditions stay), in its own folder.
 config="${EMBOSS_FUZZ_CONFIG:-debug}"
+# swiftc keeps only the last of several -sanitize= flags, and SwiftPM passes --sanitize=fuzzer
+# and --sanitize=address as two: without the combined flag after them, Swift code is built
+# with AddressSanitizer but no coverage, and libFuzzer sees only the C targets' edges
+# ("no interesting inputs"). clang accumulates its flags, so C code gets both either way.
 EMBOSS_FUZZ=1 swift build -c "$config" --build-path ".build-fuzz-$target-$config" --product "$target" \
-  --sanitize=fuzzer --sanitize=address
+  --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address
 # Swift's crash handler would fight AddressSanitizer's.
 # Leaks outside emboss's code (fontconfig's process-wide caches) are suppressed as in CI.
 LSAN_OPTIONS="suppressions=$PWD/.ci/lsan.supp" SWIFT_BACKTRACE=enable=no \
