@@ -796,6 +796,24 @@ public enum ShadedMaterial {
 
   /// Where the compositor's taps come from: a kept lookup map's bands, or a plan, whose
   /// bands are made into pixels as the compositor reaches them (no taps stored).
+  /// Where each ink pixel's surface lies in depth, for detail that is a solid (wood grain,
+  /// whose rings a cut shows at its own depth): the relief's heights times its scale (the
+  /// factor on its slopes, so heights in pixels).
+  public struct SurfaceDepth: Sendable {
+    let field: HeightField
+    let scale: Float
+
+    /// The depth of `field`'s surface, whose slopes are multiplied by `scale`.
+    public init(_ field: HeightField, scale: Float) {
+      (self.field, self.scale) = (field, scale)
+    }
+
+    /// The surface's height at canvas pixel (`x`, `y`), in pixels (negative below the
+    /// plate).
+    @inline(__always)
+    func z(x: Int, y: Int) -> Float { field.height(x: x, y: y) * scale }
+  }
+
   struct TapSource: Sendable {
     /// The ink bounds on the canvas.
     let rect: PixelRect
@@ -823,12 +841,12 @@ public enum ShadedMaterial {
   public static func composite(
     map: LookupMap, mask: CoverageMask, shading: RGBAImage, background: Background,
     detail: DetailSpec = .none, surfaceColor: SIMD3<Float> = SIMD3(repeating: 1),
-    parallelism: Parallelism = .allCores
+    depth: SurfaceDepth? = nil, parallelism: Parallelism = .allCores
   ) -> CanvasImage {
     canvas(
       composite(
         TapSource(map), mask: mask, shading: shading, background: background, detail: detail,
-        surfaceColor: surfaceColor, parallelism: parallelism, store: LinearStore()
+        surfaceColor: surfaceColor, depth: depth, parallelism: parallelism, store: LinearStore()
       ), mask: mask)
   }
 
@@ -838,12 +856,12 @@ public enum ShadedMaterial {
   public static func composite(
     plan: LookupPlan, mask: CoverageMask, shading: RGBAImage, background: Background,
     detail: DetailSpec = .none, surfaceColor: SIMD3<Float> = SIMD3(repeating: 1),
-    parallelism: Parallelism = .allCores
+    depth: SurfaceDepth? = nil, parallelism: Parallelism = .allCores
   ) -> CanvasImage {
     canvas(
       composite(
         TapSource(plan), mask: mask, shading: shading, background: background, detail: detail,
-        surfaceColor: surfaceColor, parallelism: parallelism, store: LinearStore()
+        surfaceColor: surfaceColor, depth: depth, parallelism: parallelism, store: LinearStore()
       ), mask: mask)
   }
 
@@ -853,11 +871,11 @@ public enum ShadedMaterial {
   public static func compositeCodes(
     map: LookupMap, mask: CoverageMask, shading: RGBAImage, background: Background,
     detail: DetailSpec = .none, surfaceColor: SIMD3<Float> = SIMD3(repeating: 1),
-    parallelism: Parallelism = .allCores
+    depth: SurfaceDepth? = nil, parallelism: Parallelism = .allCores
   ) -> SRGBCanvas {
     codes(
       TapSource(map), mask: mask, shading: shading, background: background, detail: detail,
-      surfaceColor: surfaceColor, parallelism: parallelism)
+      surfaceColor: surfaceColor, depth: depth, parallelism: parallelism)
   }
 
   /// `compositeCodes(map:...)` from a lookup plan, each band of taps made as its rows are
@@ -865,22 +883,23 @@ public enum ShadedMaterial {
   public static func compositeCodes(
     plan: LookupPlan, mask: CoverageMask, shading: RGBAImage, background: Background,
     detail: DetailSpec = .none, surfaceColor: SIMD3<Float> = SIMD3(repeating: 1),
-    parallelism: Parallelism = .allCores
+    depth: SurfaceDepth? = nil, parallelism: Parallelism = .allCores
   ) -> SRGBCanvas {
     codes(
       TapSource(plan), mask: mask, shading: shading, background: background, detail: detail,
-      surfaceColor: surfaceColor, parallelism: parallelism)
+      surfaceColor: surfaceColor, depth: depth, parallelism: parallelism)
   }
 
   /// A composite that stores 8-bit sRGB codes (`SRGB.codes8`), as a canvas.
   private static func codes(
     _ taps: TapSource, mask: CoverageMask, shading: RGBAImage, background: Background,
-    detail: DetailSpec, surfaceColor: SIMD3<Float>, parallelism: Parallelism
+    detail: DetailSpec, surfaceColor: SIMD3<Float>, depth: SurfaceDepth?,
+    parallelism: Parallelism
   ) -> SRGBCanvas {
     SRGB.encode8Table.withUnsafeBufferPointer { table in
       let parts = composite(
         taps, mask: mask, shading: shading, background: background, detail: detail,
-        surfaceColor: surfaceColor, parallelism: parallelism,
+        surfaceColor: surfaceColor, depth: depth, parallelism: parallelism,
         store: CodeStore(table: UnsafeBufferPointerBox(table)))
       return SRGBCanvas(
         width: mask.width, height: mask.height, fill: parts.fill, contentRect: parts.ink,
@@ -905,7 +924,8 @@ public enum ShadedMaterial {
   /// their taps are found (`ColorSink`), the same arithmetic, so the same bytes.
   private static func composite<Store: PixelStore>(
     _ taps: TapSource, mask: CoverageMask, shading: RGBAImage, background: Background,
-    detail: DetailSpec, surfaceColor: SIMD3<Float>, parallelism: Parallelism, store: Store
+    detail: DetailSpec, surfaceColor: SIMD3<Float>, depth: SurfaceDepth?,
+    parallelism: Parallelism, store: Store
   ) -> (fill: Store.Pixel, ink: PixelRect, pixels: [Store.Pixel]) {
     precondition(
       taps.shadingWidth == shading.width && taps.shadingHeight == shading.height,
@@ -913,6 +933,8 @@ public enum ShadedMaterial {
     let rect = taps.rect
     let maxLevel = BallPyramid.maxLevel(width: shading.width, height: shading.height)
     let tinting = detail.colors ? SurfaceDetail(detail, base: surfaceColor) : nil
+    // Only a solid's tint reads the depth.
+    let depth = tinting?.grain == nil ? nil : depth
     let fill: SIMD4<Float>
     switch background {
     case .transparent: fill = .zero
@@ -950,7 +972,7 @@ public enum ShadedMaterial {
                   ColorSink.Context(
                     ink: ink, window: window, coverage: coverage.buffer, pyramid: view.value,
                     centers: centers, maxLevel: maxLevel, flatColor: flatColor, fill: fill,
-                    fillPixel: fillPixel, tinting: tinting, store: store),
+                    fillPixel: fillPixel, tinting: tinting, depth: depth, store: store),
                   row: rows.lowerBound,
                   out: out.value + rows.lowerBound * ink.width)
                 plan.band(index, into: &sink)
@@ -987,7 +1009,7 @@ public enum ShadedMaterial {
                             (row0 + column).initialize(
                               to: inkPixel(
                                 color, coverage: a, x: ink.x + column, y: ink.y + row,
-                                tinting: tinting, fill: fill, store: store))
+                                tinting: tinting, depth: depth, fill: fill, store: store))
                           }
                         }
                       }
@@ -1005,15 +1027,16 @@ public enum ShadedMaterial {
   }
 
   /// An ink pixel as the compositor stores it: `color` tinted by the detail at canvas pixel
-  /// (`x`, `y`), then over `fill` by its coverage `a` (`color * a + fill * (1 - a)`, alpha
-  /// 1), or with alpha `a` over a transparent fill.
+  /// (`x`, `y`) (at the surface's depth there, where `depth` is given), then over `fill` by
+  /// its coverage `a` (`color * a + fill * (1 - a)`, alpha 1), or with alpha `a` over a
+  /// transparent fill.
   @inline(__always)
   static func inkPixel<Store: PixelStore>(
     _ color: SIMD4<Float>, coverage a: Float, x: Int, y: Int, tinting: SurfaceDetail?,
-    fill: SIMD4<Float>, store: Store
+    depth: SurfaceDepth?, fill: SIMD4<Float>, store: Store
   ) -> Store.Pixel {
     var rgb = SIMD3(color.x, color.y, color.z)
-    if let tinting { rgb *= tinting.tint(x: x, y: y) }
+    if let tinting { rgb *= tinting.tint(x: x, y: y, z: depth?.z(x: x, y: y) ?? 0) }
     return store(
       fill.w == 0
         ? SIMD4(rgb, a) : SIMD4(rgb * a + SIMD3(fill.x, fill.y, fill.z) * (1 - a), 1))

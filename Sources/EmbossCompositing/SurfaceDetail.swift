@@ -168,11 +168,14 @@ struct SurfaceDetail: Sendable, Equatable {
 
   /// The factor pixel (`x`, `y`)'s color is multiplied by (1 where there is no color
   /// detail), averaged over the pixel (2 x 2 points; brushed lines, 2 across the grain).
+  ///
+  /// `z` is the surface's height there in pixels (negative below the plate: a cut's wall or
+  /// floor): wood grain is a solid, so a cut shows the rings that lie at its depth.
   @inline(__always)
-  func tint(x: Int, y: Int) -> SIMD3<Float> {
+  func tint(x: Int, y: Int, z: Float = 0) -> SIMD3<Float> {
     var t = SIMD3<Float>(repeating: 1)
     if let brushing { t *= brushing.tint(x: x, y: y) }
-    if let grain { t *= grain.pixelTint(x: x, y: y) }
+    if let grain { t *= grain.pixelTint(x: x, y: y, z: z) }
     if let speckle { t *= speckle.pixelTint(x: x, y: y) }
     return t
   }
@@ -376,7 +379,15 @@ struct Waviness: Sendable, Equatable {
 
 /// Wood grain: long lines across the grain direction, each ring darkening toward its end
 /// (late wood) by its own amount, waving with the figure, with fine pores along the grain.
+///
+/// The rings are a solid: surfaces of the board that lean `ringLean` (run over rise) from
+/// upright, as in a rift-sawn board, so the lines a cut shows move across the grain with
+/// its depth. A cut's wall facing one way shows them crowded, one facing the other way
+/// spread, and each line bends where it runs over the cut's edge, as carved wood does.
 struct WoodGrain: Sendable, Equatable {
+  /// How far a ring moves across the grain per pixel of depth: rings 30 degrees from
+  /// upright (tan 30).
+  static let ringLean: Float = 0.577
   let along: SIMD2<Float>
   let across: SIMD2<Float>
   let spacing: Float
@@ -419,16 +430,21 @@ struct WoodGrain: Sendable, Equatable {
     return tint(u: u, v: v, waving: waving(u, v))
   }
 
-  /// Pixel (`x`, `y`)'s tint, averaged over 2 x 2 points (the waving, which changes over
-  /// many lines, taken once at its center).
+  /// Pixel (`x`, `y`)'s tint at height `z` (pixels; negative below the plate), averaged
+  /// over 2 x 2 points (the waving, which changes over many lines, taken once at its
+  /// center).
   @inline(__always)
-  func pixelTint(x: Int, y: Int) -> SIMD3<Float> {
+  func pixelTint(x: Int, y: Int, z: Float = 0) -> SIMD3<Float> {
     let center = SIMD2(Float(x) + 0.5, Float(y) + 0.5)
-    let w = waving((center * along).sum() / spacing, (center * across).sum() / spacing)
+    // The rings at depth -z lie that much times the lean further across the grain.
+    let shift = -z * Self.ringLean / spacing
+    let w = waving(
+      (center * along).sum() / spacing, (center * across).sum() / spacing + shift)
     var sum = SIMD3<Float>.zero
     for k in 0..<4 {
       let p = center + SIMD2(Float(k & 1) * 0.5 - 0.25, Float(k >> 1) * 0.5 - 0.25)
-      sum += tint(u: (p * along).sum() / spacing, v: (p * across).sum() / spacing, waving: w)
+      sum += tint(
+        u: (p * along).sum() / spacing, v: (p * across).sum() / spacing + shift, waving: w)
     }
     return sum * 0.25
   }

@@ -85,6 +85,7 @@ struct ColorSink<Store: PixelStore>: TapSink {
     let fill: SIMD4<Float>
     let fillPixel: Store.Pixel
     let tinting: SurfaceDetail?
+    let depth: ShadedMaterial.SurfaceDepth?
     let store: Store
   }
   let context: Context
@@ -162,7 +163,7 @@ struct ColorSink<Store: PixelStore>: TapSink {
     (out + index).initialize(
       to: ShadedMaterial.inkPixel(
         color, coverage: a, x: ink.x + column, y: ink.y + row, tinting: context.tinting,
-        fill: context.fill, store: context.store))
+        depth: context.depth, fill: context.fill, store: context.store))
     advance()
   }
 

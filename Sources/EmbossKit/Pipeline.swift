@@ -169,9 +169,10 @@ public enum Pipeline {
       && !material.occlusion.isVisible
     let codes =
       plain && input.outputs.contains(.pictureCodes) && !input.outputs.contains(.shape)
+    // (Wood grain is a solid whose rings depend on each pixel's depth: it needs the heights.)
     let streamed =
       codes && !input.outputs.contains(.heightField) && !cache.keepsLookupMap
-      && relief.effectiveSoften == 0
+      && relief.effectiveSoften == 0 && material.detail.grain == 0
 
     // The lookup map needs only the ball's size, so it comes first. When it is reused, the
     // ball is re-shaded only where the composite reads it (found once, on the first reuse).
@@ -283,6 +284,8 @@ public enum Pipeline {
       } : ball
 
     let background = layered ? Background.transparent : material.background
+    // The surface's depth, for a tint that is a solid (wood grain).
+    let depth = field.map { ShadedMaterial.SurfaceDepth($0, scale: relief.scale) }
     // With the shape wanted too, it is composited (over transparent) and the picture made
     // from it: each pixel is shaded once.
     // Nothing laid over or under the letters and only an 8-bit file wanted: the compositor
@@ -291,7 +294,7 @@ public enum Pipeline {
       let codes = timings.measure("composite") {
         lookups.compositeCodes(
           mask: mask, shading: lookupBall, background: background, detail: material.detail,
-          surfaceColor: material.surface.base, parallelism: parallelism)
+          surfaceColor: material.surface.base, depth: depth, parallelism: parallelism)
       }
       return RenderResult(
         material: material, mask: mask, field: field, shadingImage: ball,
@@ -306,7 +309,7 @@ public enum Pipeline {
       let transparent = timings.measure("composite") {
         lookups.composite(
           mask: mask, shading: lookupBall, background: .transparent, detail: material.detail,
-          surfaceColor: material.surface.base, parallelism: parallelism)
+          surfaceColor: material.surface.base, depth: depth, parallelism: parallelism)
       }
       shape = transparent
       image = timings.measure("background") {
@@ -316,7 +319,7 @@ public enum Pipeline {
       image = timings.measure("composite") {
         lookups.composite(
           mask: mask, shading: lookupBall, background: background, detail: material.detail,
-          surfaceColor: material.surface.base, parallelism: parallelism)
+          surfaceColor: material.surface.base, depth: depth, parallelism: parallelism)
       }
       if input.outputs.contains(.shape) { shape = image }
     }
@@ -426,17 +429,17 @@ enum Lookups {
   /// The compositor over these lookups.
   func composite(
     mask: CoverageMask, shading: RGBAImage, background: Background, detail: DetailSpec,
-    surfaceColor: SIMD3<Float>, parallelism: Parallelism
+    surfaceColor: SIMD3<Float>, depth: ShadedMaterial.SurfaceDepth?, parallelism: Parallelism
   ) -> CanvasImage {
     switch self {
     case .map(let map):
       ShadedMaterial.composite(
         map: map, mask: mask, shading: shading, background: background, detail: detail,
-        surfaceColor: surfaceColor, parallelism: parallelism)
+        surfaceColor: surfaceColor, depth: depth, parallelism: parallelism)
     case .plan(let plan):
       ShadedMaterial.composite(
         plan: plan, mask: mask, shading: shading, background: background, detail: detail,
-        surfaceColor: surfaceColor, parallelism: parallelism)
+        surfaceColor: surfaceColor, depth: depth, parallelism: parallelism)
     }
   }
 
@@ -444,17 +447,17 @@ enum Lookups {
   /// encoder makes of `composite`'s picture).
   func compositeCodes(
     mask: CoverageMask, shading: RGBAImage, background: Background, detail: DetailSpec,
-    surfaceColor: SIMD3<Float>, parallelism: Parallelism
+    surfaceColor: SIMD3<Float>, depth: ShadedMaterial.SurfaceDepth?, parallelism: Parallelism
   ) -> SRGBCanvas {
     switch self {
     case .map(let map):
       ShadedMaterial.compositeCodes(
         map: map, mask: mask, shading: shading, background: background, detail: detail,
-        surfaceColor: surfaceColor, parallelism: parallelism)
+        surfaceColor: surfaceColor, depth: depth, parallelism: parallelism)
     case .plan(let plan):
       ShadedMaterial.compositeCodes(
         plan: plan, mask: mask, shading: shading, background: background, detail: detail,
-        surfaceColor: surfaceColor, parallelism: parallelism)
+        surfaceColor: surfaceColor, depth: depth, parallelism: parallelism)
     }
   }
 }

@@ -67,6 +67,7 @@ final class RenderCacheTests: XCTestCase {
       [], ["detail.hammered=0.7"], ["detail.brushed=0.8", "camera.distance=300"],
       ["relief.soften=2", "detail.sandblasted=0.6"],
       ["detail.grain=0.8", "plate.detail.speckle=0.7"],
+      ["detail.grain=0.8", "relief.direction=lowered", "plate.detail.grain=0.5"],
     ] {
       let spec = try MaterialLoader.apply(settings: settings, to: base)
       let kept = render(mask, spec, outputs: .shape, cache: StageCache())

@@ -69,6 +69,41 @@ final class SurfaceDetailTests: XCTestCase {
     XCTAssertGreaterThanOrEqual(offset.rough, 0.5 * hammer.tilt / hammer.size)
   }
 
+  /// Wood grain is a solid: a surface `d` pixels below the plate shows the rings that lie
+  /// `d * ringLean` further across the grain, so a cut's walls show the lines moved with
+  /// their depth (and bent where they run over the cut's edge), and the plate (depth 0)
+  /// shows what it always did.
+  func testWoodGrainIsASolidWhoseRingsLeanWithDepth() throws {
+    for angle: Float in [0, 90] {
+      let spec = try detail {
+        $0.grain = 1
+        $0.grainSpacing = 6
+        $0.grainAngle = angle
+        $0.grainFigure = 0.6
+        $0.seed = 5
+      }
+      let grain = try XCTUnwrap(WoodGrain(spec, base: SIMD3(0.5, 0.3, 0.2)))
+      // At 0 degrees the grain runs along x and "across" is +y (down); at 90 it runs up
+      // and "across" is +x.
+      let step = angle == 0 ? (0, 1) : (1, 0)
+      var moved: Float = 0
+      for i in 0..<400 {
+        let (x, y) = (i % 20 * 3, i / 20 * 3)
+        for k in 1...5 {
+          // k pixels across the grain at the plate = the same pixel k / lean pixels deep.
+          let deep = grain.pixelTint(x: x, y: y, z: -Float(k) / WoodGrain.ringLean)
+          let across = grain.pixelTint(x: x + k * step.0, y: y + k * step.1, z: 0)
+          XCTAssertEqual(deep.x, across.x, accuracy: 2e-3, "(\(x), \(y)) \(k) deep, \(angle)")
+          XCTAssertEqual(deep.z, across.z, accuracy: 2e-3)
+        }
+        XCTAssertEqual(grain.pixelTint(x: x, y: y, z: 0), grain.pixelTint(x: x, y: y))
+        moved += abs(grain.pixelTint(x: x, y: y, z: -4).x - grain.pixelTint(x: x, y: y).x)
+      }
+      // Depth moves the lines: not the same tint at 4 pixels deep.
+      XCTAssertGreaterThan(moved / 400, 0.02)
+    }
+  }
+
   func testGrainAndSpeckleTintWithinTheirColors() throws {
     let base = SIMD3<Float>(0.4, 0.2, 0.1)
     let spec = try detail {
