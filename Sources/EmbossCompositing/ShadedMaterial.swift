@@ -794,8 +794,6 @@ public enum ShadedMaterial {
       map: map, mask: mask, shading: shading, background: background, parallelism: parallelism)
   }
 
-  /// Where the compositor's taps come from: a kept lookup map's bands, or a plan, whose
-  /// bands are made into pixels as the compositor reaches them (no taps stored).
   /// Where each ink pixel's surface lies in depth, for detail that is a solid (wood grain,
   /// whose rings a cut shows at its own depth): the relief's heights times its scale (the
   /// factor on its slopes, so heights in pixels).
@@ -814,6 +812,8 @@ public enum ShadedMaterial {
     func z(x: Int, y: Int) -> Float { field.height(x: x, y: y) * scale }
   }
 
+  /// Where the compositor's taps come from: a kept lookup map's bands, or a plan, whose
+  /// bands are made into pixels as the compositor reaches them (no taps stored).
   struct TapSource: Sendable {
     /// The ink bounds on the canvas.
     let rect: PixelRect
