@@ -806,10 +806,29 @@ public enum ShadedMaterial {
       (self.field, self.scale) = (field, scale)
     }
 
-    /// The surface's height at canvas pixel (`x`, `y`), in pixels (negative below the
-    /// plate).
-    @inline(__always)
-    func z(x: Int, y: Int) -> Float { field.height(x: x, y: y) * scale }
+    /// A raw view of the heights for an inner loop (valid inside `withView` only): plain
+    /// values, so a sink holding it copies as cheaply as one without it.
+    struct View {
+      let heights: UnsafeBufferPointer<Float>
+      let region: PixelRect
+      let scale: Float
+
+      /// The surface's height at canvas pixel (`x`, `y`), in pixels (negative below the
+      /// plate; 0 outside the field's region).
+      @inline(__always)
+      func z(x: Int, y: Int) -> Float {
+        let (rx, ry) = (x - region.x, y - region.y)
+        guard rx >= 0, ry >= 0, rx < region.width, ry < region.height else { return 0 }
+        return heights[ry * region.width + rx] * scale
+      }
+    }
+
+    /// Calls `body` with a raw view of the heights.
+    func withView<R>(_ body: (View) -> R) -> R {
+      field.plane.pixels.withUnsafeBufferPointer { heights in
+        body(View(heights: heights, region: field.region, scale: scale))
+      }
+    }
   }
 
   /// Where the compositor's taps come from: a kept lookup map's bands, or a plan, whose
@@ -930,11 +949,28 @@ public enum ShadedMaterial {
     precondition(
       taps.shadingWidth == shading.width && taps.shadingHeight == shading.height,
       "lookups for another shading size")
-    let rect = taps.rect
-    let maxLevel = BallPyramid.maxLevel(width: shading.width, height: shading.height)
     let tinting = detail.colors ? SurfaceDetail(detail, base: surfaceColor) : nil
     // Only a solid's tint reads the depth.
-    let depth = tinting?.grain == nil ? nil : depth
+    guard let depth, tinting?.grain != nil else {
+      return composite(
+        taps, mask: mask, shading: shading, background: background, tinting: tinting,
+        depth: nil, parallelism: parallelism, store: store)
+    }
+    return depth.withView { view in
+      composite(
+        taps, mask: mask, shading: shading, background: background, tinting: tinting,
+        depth: view, parallelism: parallelism, store: store)
+    }
+  }
+
+  /// `composite` with the detail's tint made and the depth, where the tint reads it, viewed.
+  private static func composite<Store: PixelStore>(
+    _ taps: TapSource, mask: CoverageMask, shading: RGBAImage, background: Background,
+    tinting: SurfaceDetail?, depth: SurfaceDepth.View?, parallelism: Parallelism,
+    store: Store
+  ) -> (fill: Store.Pixel, ink: PixelRect, pixels: [Store.Pixel]) {
+    let rect = taps.rect
+    let maxLevel = BallPyramid.maxLevel(width: shading.width, height: shading.height)
     let fill: SIMD4<Float>
     switch background {
     case .transparent: fill = .zero
@@ -953,6 +989,8 @@ public enum ShadedMaterial {
     // storage starts uninitialized instead of being filled first.
     let pyramid = BallPyramid(shading, maxLevel: maxLevel)
     let fillPixel = store(fill)
+    // (A raw view, read only inside this call.)
+    let depth = UncheckedSendable(depth)
     let window = mask.window
     precondition(ink.intersection(window) == ink || ink.isEmpty, "ink outside the mask's window")
     let pixels = [Store.Pixel](unsafeUninitializedCapacity: ink.width * ink.height) {
@@ -972,7 +1010,7 @@ public enum ShadedMaterial {
                   ColorSink.Context(
                     ink: ink, window: window, coverage: coverage.buffer, pyramid: view.value,
                     centers: centers, maxLevel: maxLevel, flatColor: flatColor, fill: fill,
-                    fillPixel: fillPixel, tinting: tinting, depth: depth, store: store),
+                    fillPixel: fillPixel, tinting: tinting, depth: depth.value, store: store),
                   row: rows.lowerBound,
                   out: out.value + rows.lowerBound * ink.width)
                 plan.band(index, into: &sink)
@@ -1009,7 +1047,8 @@ public enum ShadedMaterial {
                             (row0 + column).initialize(
                               to: inkPixel(
                                 color, coverage: a, x: ink.x + column, y: ink.y + row,
-                                tinting: tinting, depth: depth, fill: fill, store: store))
+                                tinting: tinting, depth: depth.value, fill: fill,
+                                store: store))
                           }
                         }
                       }
@@ -1033,7 +1072,7 @@ public enum ShadedMaterial {
   @inline(__always)
   static func inkPixel<Store: PixelStore>(
     _ color: SIMD4<Float>, coverage a: Float, x: Int, y: Int, tinting: SurfaceDetail?,
-    depth: SurfaceDepth?, fill: SIMD4<Float>, store: Store
+    depth: SurfaceDepth.View?, fill: SIMD4<Float>, store: Store
   ) -> Store.Pixel {
     var rgb = SIMD3(color.x, color.y, color.z)
     if let tinting { rgb *= tinting.tint(x: x, y: y, z: depth?.z(x: x, y: y) ?? 0) }

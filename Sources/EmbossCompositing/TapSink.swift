@@ -85,7 +85,7 @@ struct ColorSink<Store: PixelStore>: TapSink {
     let fill: SIMD4<Float>
     let fillPixel: Store.Pixel
     let tinting: SurfaceDetail?
-    let depth: ShadedMaterial.SurfaceDepth?
+    let depth: ShadedMaterial.SurfaceDepth.View?
     let store: Store
   }
   let context: Context
