@@ -381,13 +381,15 @@ struct Waviness: Sendable, Equatable {
 /// (late wood) by its own amount, waving with the figure, with fine pores along the grain.
 ///
 /// The rings are a solid: surfaces of the board that lean `ringLean` (run over rise) from
-/// upright, as in a rift-sawn board, so the lines a cut shows move across the grain with
-/// its depth. A cut's wall facing one way shows them crowded, one facing the other way
-/// spread, and each line bends where it runs over the cut's edge, as carved wood does.
+/// upright, as in a quarter- or rift-sawn board, so the lines a cut shows move across the
+/// grain with its depth. A cut's wall facing one way shows them a little crowded, one
+/// facing the other way a little spread, and each line bends slightly where it runs over
+/// the cut's edge, as carved wood does. (A lean of 0.577, 30 degrees, spread the lines on
+/// a V-cut's walls into broad bands across the stroke, which a viewer read as terraces.)
 struct WoodGrain: Sendable, Equatable {
-  /// How far a ring moves across the grain per pixel of depth: rings 30 degrees from
-  /// upright (tan 30).
-  static let ringLean: Float = 0.577
+  /// How far a ring moves across the grain per pixel of depth: rings 14 degrees from
+  /// upright (tan 14 = 0.25).
+  static let ringLean: Float = 0.25
   let along: SIMD2<Float>
   let across: SIMD2<Float>
   let spacing: Float
