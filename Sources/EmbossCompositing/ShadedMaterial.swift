@@ -794,9 +794,10 @@ public enum ShadedMaterial {
       map: map, mask: mask, shading: shading, background: background, parallelism: parallelism)
   }
 
-  /// Where each ink pixel's surface lies in depth, for detail that is a solid (wood grain,
-  /// whose rings a cut shows at its own depth): the relief's heights times its scale (the
-  /// factor on its slopes, so heights in pixels).
+  /// Where each ink pixel's surface lies in depth and how it slopes, for detail that is a
+  /// solid (wood grain, whose rings a cut shows at its own depth) or laid on the surface
+  /// (stone's crystals, foreshortened on a steep wall): the relief's heights and slopes
+  /// times its scale (the factor on its slopes, so heights in pixels).
   public struct SurfaceDepth: Sendable {
     let field: HeightField
     let scale: Float
@@ -810,23 +811,29 @@ public enum ShadedMaterial {
     /// values, so a sink holding it copies as cheaply as one without it.
     struct View {
       let heights: UnsafeBufferPointer<Float>
+      let slopes: UnsafeBufferPointer<SIMD2<Float>>
       let region: PixelRect
       let scale: Float
 
       /// The surface's height at canvas pixel (`x`, `y`), in pixels (negative below the
-      /// plate; 0 outside the field's region).
+      /// plate; 0 outside the field's region), and where its own pattern point lies from
+      /// the pixel (`Speckle.unfolding`).
       @inline(__always)
-      func z(x: Int, y: Int) -> Float {
+      func surface(x: Int, y: Int) -> (z: Float, unfold: SIMD2<Float>) {
         let (rx, ry) = (x - region.x, y - region.y)
-        guard rx >= 0, ry >= 0, rx < region.width, ry < region.height else { return 0 }
-        return heights[ry * region.width + rx] * scale
+        guard rx >= 0, ry >= 0, rx < region.width, ry < region.height else { return (0, .zero) }
+        let i = ry * region.width + rx
+        let z = heights[i] * scale
+        return (z, Speckle.unfolding(z: z, gradient: slopes[i] * scale))
       }
     }
 
-    /// Calls `body` with a raw view of the heights.
+    /// Calls `body` with a raw view of the heights and slopes.
     func withView<R>(_ body: (View) -> R) -> R {
       field.plane.pixels.withUnsafeBufferPointer { heights in
-        body(View(heights: heights, region: field.region, scale: scale))
+        field.slopes.withUnsafeBufferPointer { slopes in
+          body(View(heights: heights, slopes: slopes, region: field.region, scale: scale))
+        }
       }
     }
   }
@@ -950,8 +957,8 @@ public enum ShadedMaterial {
       taps.shadingWidth == shading.width && taps.shadingHeight == shading.height,
       "lookups for another shading size")
     let tinting = detail.colors ? SurfaceDetail(detail, base: surfaceColor) : nil
-    // Only a solid's tint reads the depth.
-    guard let depth, tinting?.grain != nil else {
+    // Only a tint of a solid (grain) or of the surface itself (speckle) reads the depth.
+    guard let depth, tinting?.grain != nil || tinting?.speckle != nil else {
       return composite(
         taps, mask: mask, shading: shading, background: background, tinting: tinting,
         depth: nil, parallelism: parallelism, store: store)
@@ -1075,7 +1082,10 @@ public enum ShadedMaterial {
     depth: SurfaceDepth.View?, fill: SIMD4<Float>, store: Store
   ) -> Store.Pixel {
     var rgb = SIMD3(color.x, color.y, color.z)
-    if let tinting { rgb *= tinting.tint(x: x, y: y, z: depth?.z(x: x, y: y) ?? 0) }
+    if let tinting {
+      let surface = depth?.surface(x: x, y: y) ?? (0, .zero)
+      rgb *= tinting.tint(x: x, y: y, z: surface.z, unfold: surface.unfold)
+    }
     return store(
       fill.w == 0
         ? SIMD4(rgb, a) : SIMD4(rgb * a + SIMD3(fill.x, fill.y, fill.z) * (1 - a), 1))

@@ -171,12 +171,15 @@ struct SurfaceDetail: Sendable, Equatable {
   ///
   /// `z` is the surface's height there in pixels (negative below the plate: a cut's wall or
   /// floor): wood grain is a solid, so a cut shows the rings that lie at its depth.
+  /// `unfold` is where the surface's own pattern point lies from the pixel (see
+  /// `Speckle.unfolding`): stone's crystals are laid on the surface itself, so a steep
+  /// wall shows them foreshortened.
   @inline(__always)
-  func tint(x: Int, y: Int, z: Float = 0) -> SIMD3<Float> {
+  func tint(x: Int, y: Int, z: Float = 0, unfold: SIMD2<Float> = .zero) -> SIMD3<Float> {
     var t = SIMD3<Float>(repeating: 1)
     if let brushing { t *= brushing.tint(x: x, y: y) }
     if let grain { t *= grain.pixelTint(x: x, y: y, z: z) }
-    if let speckle { t *= speckle.pixelTint(x: x, y: y) }
+    if let speckle { t *= speckle.pixelTint(x: x, y: y, shift: unfold) }
     return t
   }
 }
@@ -525,19 +528,37 @@ struct Speckle: Sendable, Equatable {
     return (one + (mineral - one) * strength) * (1 + 0.1 * strength * m)
   }
 
+  /// Where the pattern point of a surface pixel lies from the pixel itself, for a surface
+  /// at height `z` (pixels) whose height rises by `gradient` per pixel: the pattern is laid
+  /// on the surface, so along a slope of `s` it advances `sqrt(1 + s^2)` per pixel of the
+  /// picture (its arc length) and a steep wall shows it foreshortened, as a photograph of
+  /// carved granite does. Measured from where the height is 0 (the plate's level), along
+  /// the gradient: `gradient / s * z * (sqrt(1 + s^2) - 1) / s`, exact on a planar wall;
+  /// zero on flat ground.
+  @inline(__always)
+  static func unfolding(z: Float, gradient: SIMD2<Float>) -> SIMD2<Float> {
+    let squared = (gradient * gradient).sum()
+    guard squared > 1e-8 else { return .zero }
+    // (sqrt(1 + s^2) - 1) / s^2, written so it stays exact as s goes to 0.
+    let stretch = 1 / ((1 + squared).squareRoot() + 1)
+    return gradient * (z * stretch)
+  }
+
   /// Pixel (`x`, `y`)'s tint, averaged over 2 x 2 points (the mottle and the cells near
   /// the pixel found once, at its center), or 3 x 3 where the grains are under two pixels
-  /// apart.
+  /// apart; the pattern read `shift` pixels away (see `unfolding`).
   @inline(__always)
-  func pixelTint(x: Int, y: Int) -> SIMD3<Float> {
-    let center = SIMD2(Float(x) + 0.5, Float(y) + 0.5) / size
+  func pixelTint(x: Int, y: Int, shift: SIMD2<Float> = .zero) -> SIMD3<Float> {
+    // The pixel's corner, where the pattern is read.
+    let (fx, fy) = (Float(x) + shift.x, Float(y) + shift.y)
+    let center = SIMD2(fx + 0.5, fy + 0.5) / size
     let m = mottle(center.x / 14, center.y / 14)
     // Grains under two pixels apart: 3 x 3 points, each finding its own grain and cell.
     if size * Self.grainScale < 2 {
       var sum = SIMD3<Float>.zero
       for k in 0..<9 {
         let p = SIMD2(
-          Float(x) + (Float(k % 3) + 0.5) / 3, Float(y) + (Float(k / 3) + 0.5) / 3)
+          fx + (Float(k % 3) + 0.5) / 3, fy + (Float(k / 3) + 0.5) / 3)
         sum += fleck(p / (size * Self.grainScale), mottle: m) ?? tint(p / size, mottle: m)
       }
       return sum / 9
@@ -548,7 +569,7 @@ struct Speckle: Sendable, Equatable {
       var sum = SIMD3<Float>.zero
       for k in 0..<4 {
         let p = SIMD2(
-          Float(x) + 0.25 + 0.5 * Float(k & 1), Float(y) + 0.25 + 0.5 * Float(k >> 1))
+          fx + 0.25 + 0.5 * Float(k & 1), fy + 0.25 + 0.5 * Float(k >> 1))
         sum += fleck(p / (size * Self.grainScale), mottle: m) ?? tint(p / size, mottle: m)
       }
       return sum * 0.25
@@ -566,7 +587,7 @@ struct Speckle: Sendable, Equatable {
     var sum = SIMD3<Float>.zero
     for s in 0..<4 {
       let q =
-        SIMD2(Float(x) + 0.25 + 0.5 * Float(s & 1), Float(y) + 0.25 + 0.5 * Float(s >> 1)) / size
+        SIMD2(fx + 0.25 + 0.5 * Float(s & 1), fy + 0.25 + 0.5 * Float(s >> 1)) / size
       // A fleck lies over the crystal: the crystal is found only where there is none.
       if let fleck = fleck(q / Self.grainScale, mottle: m) {
         sum += fleck

@@ -169,10 +169,12 @@ public enum Pipeline {
       && !material.occlusion.isVisible
     let codes =
       plain && input.outputs.contains(.pictureCodes) && !input.outputs.contains(.shape)
-    // (Wood grain is a solid whose rings depend on each pixel's depth: it needs the heights.)
+    // (Wood grain and stone speckle read each pixel's height and slope: they need the
+    // heights, which a relief made in bands does not keep.)
     let streamed =
       codes && !input.outputs.contains(.heightField) && !cache.keepsLookupMap
       && relief.effectiveSoften == 0 && material.detail.grain == 0
+      && material.detail.speckle == 0
 
     // The lookup map needs only the ball's size, so it comes first. When it is reused, the
     // ball is re-shaded only where the composite reads it (found once, on the first reuse).

@@ -68,6 +68,7 @@ final class RenderCacheTests: XCTestCase {
       ["relief.soften=2", "detail.sandblasted=0.6"],
       ["detail.grain=0.8", "plate.detail.speckle=0.7"],
       ["detail.grain=0.8", "relief.direction=lowered", "plate.detail.grain=0.5"],
+      ["detail.speckle=0.8", "relief.profile=linear", "plate.detail.speckle=0.5"],
     ] {
       let spec = try MaterialLoader.apply(settings: settings, to: base)
       let kept = render(mask, spec, outputs: .shape, cache: StageCache())
@@ -90,6 +91,7 @@ final class RenderCacheTests: XCTestCase {
       (["relief.soften=2", "relief.direction=lowered"], true),
       (["relief.profile=chisel-hard", "relief.direction=lowered", "relief.radius=4"], true),
       (["detail.grain=0.8", "background=transparent"], true),
+      (["detail.speckle=0.8", "relief.direction=lowered"], true),
       (["plate.detail.speckle=0.7"], false), (["shadow.opacity=0.6"], false),
     ] {
       let spec = try MaterialLoader.apply(settings: settings, to: base)

@@ -104,6 +104,37 @@ final class SurfaceDetailTests: XCTestCase {
     }
   }
 
+  /// Stone's crystals are laid on the surface: on a planar wall of slope `s` the pattern
+  /// point advances `sqrt(1 + s^2)` per pixel of the picture (the wall's arc length), so
+  /// the wall shows its crystals foreshortened; flat ground (the plate, a plateau, a
+  /// cut's floor) shows the pattern where it is. Raised and lowered walls alike.
+  func testSpeckleIsLaidOnTheSurfaceSoWallsForeshortenIt() {
+    for slope: Float in [0.2, 0.9, 3] {
+      for angle: Float in [0, 0.7, 2.5] {
+        let up = SIMD2(cosf(angle), sinf(angle))
+        for lowered in [false, true] {
+          // A wall rising along `up` from the plate's level (raised), or from a cut's
+          // bottom to the plate's level (lowered).
+          func z(_ t: Float) -> Float { lowered ? slope * (t - 10) : slope * t }
+          func point(_ t: Float) -> SIMD2<Float> {
+            let p = up * t + SIMD2(3, -2)
+            return p + Speckle.unfolding(z: z(t), gradient: up * slope)
+          }
+          for t: Float in stride(from: 0, through: 9, by: 1.5) {
+            let step = point(t + 1) - point(t)
+            XCTAssertEqual(
+              (step * step).sum().squareRoot(), (1 + slope * slope).squareRoot(),
+              accuracy: 1e-4, "slope \(slope), angle \(angle), lowered \(lowered), t \(t)")
+          }
+          // At the plate's level the pattern is where it always was.
+          let level = point(lowered ? 10 : 0) - up * (lowered ? 10 : 0) - SIMD2(3, -2)
+          XCTAssertEqual((level * level).sum(), 0, accuracy: 1e-8)
+        }
+      }
+    }
+    XCTAssertEqual(Speckle.unfolding(z: -12, gradient: .zero), .zero)
+  }
+
   func testGrainAndSpeckleTintWithinTheirColors() throws {
     let base = SIMD3<Float>(0.4, 0.2, 0.1)
     let spec = try detail {
