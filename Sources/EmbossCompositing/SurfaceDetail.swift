@@ -528,11 +528,12 @@ struct Speckle: Sendable, Equatable {
     return (one + (mineral - one) * strength) * (1 + 0.1 * strength * m)
   }
 
-  /// Where the pattern point of a surface pixel lies from the pixel itself, for a surface
-  /// at height `z` (pixels) whose height rises by `gradient` per pixel: the pattern is laid
-  /// on the surface, so along a slope of `s` it advances `sqrt(1 + s^2)` per pixel of the
-  /// picture (its arc length) and a steep wall shows it foreshortened, as a photograph of
-  /// carved granite does. Measured from where the height is 0 (the plate's level), along
+  /// Where the pattern point of a surface pixel lies from the pixel itself.
+  ///
+  /// For a surface at height `z` (pixels) whose height rises by `gradient` per pixel: the
+  /// pattern is laid on the surface, so along a slope of `s` it advances `sqrt(1 + s^2)` per
+  /// pixel of the picture (its arc length) and a steep wall shows it foreshortened, as a
+  /// photograph of carved granite does. Measured from where the height is 0 (the plate's level), along
   /// the gradient: `gradient / s * z * (sqrt(1 + s^2) - 1) / s`, exact on a planar wall;
   /// zero on flat ground.
   @inline(__always)

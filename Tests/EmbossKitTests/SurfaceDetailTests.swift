@@ -104,8 +104,9 @@ final class SurfaceDetailTests: XCTestCase {
     }
   }
 
-  /// Stone's crystals are laid on the surface: on a planar wall of slope `s` the pattern
-  /// point advances `sqrt(1 + s^2)` per pixel of the picture (the wall's arc length), so
+  /// Stone's crystals are laid on the surface.
+  ///
+  /// On a planar wall of slope `s` the pattern point advances `sqrt(1 + s^2)` per pixel of the picture (the wall's arc length), so
   /// the wall shows its crystals foreshortened; flat ground (the plate, a plateau, a
   /// cut's floor) shows the pattern where it is. Raised and lowered walls alike.
   func testSpeckleIsLaidOnTheSurfaceSoWallsForeshortenIt() {
