@@ -188,8 +188,23 @@ final class SurfaceDetailTests: XCTestCase {
       if t < 0.5 { dark += 1 }
       if t > 1.2 { light += 1 }
       XCTAssertGreaterThan(t, 0.05)
-      XCTAssertLessThan(t, 1.7)
+      // The lightest mineral (1.6) under the mottle (+10%) and its own shade (+13% per
+      // cell unit from its point).
+      XCTAssertLessThan(t, 1.6 * 1.1 * 1.13)
     }
+    // A crystal is not one flat color: it shades across itself.
+    var shaded = 0
+    for i in 0..<200 {
+      let q = SIMD2(Float(i % 20) * 1.7 + 0.3, Float(i / 20) * 1.9 + 0.4)
+      let cell = speckle.cells.nearestCell(to: q, weight: speckle.weight)
+      let nudged = q + SIMD2(0.05, 0.05)
+      guard speckle.cells.nearestCell(to: nudged, weight: speckle.weight) == cell else { continue }
+      let m = speckle.mottle(q.x / 14, q.y / 14)
+      if abs(speckle.tint(q, mottle: m).x - speckle.tint(nudged, mottle: m).x) > 1e-4 {
+        shaded += 1
+      }
+    }
+    XCTAssertGreaterThan(shaded, 100)
     // Flecks, not a wash: a few percent of the surface each.
     XCTAssertGreaterThan(dark, 25)
     XCTAssertLessThan(dark, 800)
