@@ -616,7 +616,8 @@ struct Speckle: Sendable, Equatable {
   func tint(_ q: SIMD2<Float>, mottle m: Float) -> SIMD3<Float> {
     let (i, j) = cells.nearestCell(to: q, weight: weight)
     return mineral(
-      i, j, mottle: m, at: q - SIMD2(Float(i) + cells.unit(i, j, 0), Float(j) + cells.unit(i, j, 1)))
+      i, j, mottle: m, at: q - SIMD2(Float(i) + cells.unit(i, j, 0), Float(j) + cells.unit(i, j, 1))
+    )
   }
 
   /// Cell (`i`, `j`)'s weight: crystals of mixed sizes (a power diagram: a cell reaches as
