@@ -819,9 +819,11 @@ public enum ShadedMaterial {
       /// plate; 0 outside the field's region), and where its own pattern point lies from
       /// the pixel (`Speckle.unfolding`).
       @inline(__always)
-      func surface(x: Int, y: Int) -> (z: Float, unfold: SIMD2<Float>) {
+      func surface(x: Int, y: Int) -> (z: Float, unfold: (offset: SIMD2<Float>, stretch: Float)) {
         let (rx, ry) = (x - region.x, y - region.y)
-        guard rx >= 0, ry >= 0, rx < region.width, ry < region.height else { return (0, .zero) }
+        guard rx >= 0, ry >= 0, rx < region.width, ry < region.height else {
+          return (0, (.zero, 1))
+        }
         let i = ry * region.width + rx
         let z = heights[i] * scale
         return (z, Speckle.unfolding(z: z, gradient: slopes[i] * scale))
@@ -1083,7 +1085,7 @@ public enum ShadedMaterial {
   ) -> Store.Pixel {
     var rgb = SIMD3(color.x, color.y, color.z)
     if let tinting {
-      let surface = depth?.surface(x: x, y: y) ?? (0, .zero)
+      let surface = depth?.surface(x: x, y: y) ?? (0, (.zero, 1))
       rgb *= tinting.tint(x: x, y: y, z: surface.z, unfold: surface.unfold)
     }
     return store(

@@ -171,15 +171,19 @@ struct SurfaceDetail: Sendable, Equatable {
   ///
   /// `z` is the surface's height there in pixels (negative below the plate: a cut's wall or
   /// floor): wood grain is a solid, so a cut shows the rings that lie at its depth.
-  /// `unfold` is where the surface's own pattern point lies from the pixel (see
-  /// `Speckle.unfolding`): stone's crystals are laid on the surface itself, so a steep
-  /// wall shows them foreshortened.
+  /// `unfold` is where the surface's own pattern point lies from the pixel and how far the
+  /// surface is foreshortened there (see `Speckle.unfolding`): stone's crystals are laid on
+  /// the surface itself, so a steep wall shows them foreshortened.
   @inline(__always)
-  func tint(x: Int, y: Int, z: Float = 0, unfold: SIMD2<Float> = .zero) -> SIMD3<Float> {
+  func tint(
+    x: Int, y: Int, z: Float = 0, unfold: (offset: SIMD2<Float>, stretch: Float) = (.zero, 1)
+  ) -> SIMD3<Float> {
     var t = SIMD3<Float>(repeating: 1)
     if let brushing { t *= brushing.tint(x: x, y: y) }
     if let grain { t *= grain.pixelTint(x: x, y: y, z: z) }
-    if let speckle { t *= speckle.pixelTint(x: x, y: y, shift: unfold) }
+    if let speckle {
+      t *= speckle.pixelTint(x: x, y: y, shift: unfold.offset, stretch: unfold.stretch)
+    }
     return t
   }
 }
@@ -488,9 +492,16 @@ struct Speckle: Sendable, Equatable {
   let cells: ValueNoise
   let mottle: ValueNoise
   let grains: ValueNoise
+  /// The pattern's mean tint (over 64 x 64 points a third of a crystal apart): what a
+  /// pixel whose footprint on the surface spans many crystals averages to.
+  private(set) var mean = SIMD3<Float>(repeating: 1)
 
   /// The small grains' spacing, in cells.
   static let grainScale: Float = 0.45
+
+  /// How far the surface may be foreshortened (its arc length per pixel) before a pixel's
+  /// points no longer resolve its crystals and the pattern fades toward its mean.
+  static let resolvedStretch: Float = 1.2
 
   init?(_ detail: DetailSpec, base: SIMD3<Float>) {
     guard detail.speckle > 0 else { return nil }
@@ -500,6 +511,11 @@ struct Speckle: Sendable, Equatable {
     cells = ValueNoise(seed: detail.seed, salt: 7)
     mottle = ValueNoise(seed: detail.seed, salt: 9)
     grains = ValueNoise(seed: detail.seed, salt: 10)
+    var sum = SIMD3<Float>.zero
+    for k in 0..<4096 {
+      sum += tint(at: SIMD2(Float(k % 64) + 0.5, Float(k / 64) + 0.5) * (size / 3))
+    }
+    mean = sum / 4096
   }
 
   /// The tint at canvas point `p`.
@@ -536,13 +552,29 @@ struct Speckle: Sendable, Equatable {
   /// photograph of carved granite does. Measured from where the height is 0 (the plate's level), along
   /// the gradient: `gradient / s * z * (sqrt(1 + s^2) - 1) / s`, exact on a planar wall;
   /// zero on flat ground.
+  ///
+  /// Also the surface's arc length per pixel there, `sqrt(1 + s^2)`: how many pixels of
+  /// pattern a pixel of the picture spans along the slope.
   @inline(__always)
-  static func unfolding(z: Float, gradient: SIMD2<Float>) -> SIMD2<Float> {
+  static func unfolding(z: Float, gradient: SIMD2<Float>) -> (
+    offset: SIMD2<Float>, stretch: Float
+  ) {
     let squared = (gradient * gradient).sum()
-    guard squared > 1e-8 else { return .zero }
+    guard squared > 1e-8 else { return (.zero, 1) }
+    let length = (1 + squared).squareRoot()
     // (sqrt(1 + s^2) - 1) / s^2, written so it stays exact as s goes to 0.
-    let stretch = 1 / ((1 + squared).squareRoot() + 1)
-    return gradient * (z * stretch)
+    return (gradient * (z / (length + 1)), length)
+  }
+
+  /// `pixelTint(x:y:shift:)` on a surface foreshortened by `stretch` (see `unfolding`):
+  /// where a pixel spans more of the pattern than its points resolve (a round bevel's
+  /// near-vertical foot), the pattern fades toward its mean as a render at a larger size
+  /// averages it, instead of aliasing.
+  @inline(__always)
+  func pixelTint(x: Int, y: Int, shift: SIMD2<Float>, stretch: Float) -> SIMD3<Float> {
+    let t = pixelTint(x: x, y: y, shift: shift)
+    guard stretch > Self.resolvedStretch else { return t }
+    return mean + (t - mean) * (Self.resolvedStretch / stretch)
   }
 
   /// Pixel (`x`, `y`)'s tint, averaged over 2 x 2 points (the mottle and the cells near

@@ -119,7 +119,9 @@ final class SurfaceDetailTests: XCTestCase {
           func z(_ t: Float) -> Float { lowered ? slope * (t - 10) : slope * t }
           func point(_ t: Float) -> SIMD2<Float> {
             let p = up * t + SIMD2(3, -2)
-            return p + Speckle.unfolding(z: z(t), gradient: up * slope)
+            let unfolded = Speckle.unfolding(z: z(t), gradient: up * slope)
+            XCTAssertEqual(unfolded.stretch, (1 + slope * slope).squareRoot(), accuracy: 1e-5)
+            return p + unfolded.offset
           }
           for t: Float in stride(from: 0, through: 9, by: 1.5) {
             let step = point(t + 1) - point(t)
@@ -133,7 +135,7 @@ final class SurfaceDetailTests: XCTestCase {
         }
       }
     }
-    XCTAssertEqual(Speckle.unfolding(z: -12, gradient: .zero), .zero)
+    XCTAssertEqual(Speckle.unfolding(z: -12, gradient: .zero).offset, .zero)
   }
 
   func testGrainAndSpeckleTintWithinTheirColors() throws {
