@@ -18,6 +18,12 @@ struct Bevel: Sendable {
   /// `HeightField.steepChange` across a pixel (a round bevel near the edge, where its slope
   /// grows without bound).
   let steepWithin: Float
+  /// Whether each pixel's (and sub-sample cell's) slope is the profile's mean over the
+  /// distances it spans, rather than its slope at the middle of them: for a softened relief,
+  /// whose slopes are blurred, so the blur spreads a steep bevel's whole rise (a round
+  /// bevel's slope grows without bound at the edge, and the middle's slope missed much of
+  /// it: the softened bevel came out flatter at 1x than at 4x).
+  let cellMeans: Bool
 
   /// The sub-samples' offsets from the pixel's center, row-major over a 4 x 4 grid.
   static let offsets: [SIMD2<Float>] = {
@@ -30,8 +36,9 @@ struct Bevel: Sendable {
 
   init(
     geometry: OutlineDistance, region: PixelRect, mask: CoverageMask, radius: Float,
-    profile: ReliefProfile, sign: Float
+    profile: ReliefProfile, sign: Float, cellMeans: Bool = false
   ) {
+    self.cellMeans = cellMeans
     self.geometry = geometry
     self.region = region
     self.mask = mask
@@ -60,6 +67,14 @@ struct Bevel: Sendable {
   @inline(__always)
   func rise(_ d: Float) -> Float {
     d >= 0 ? profile.slope(d / radius) / radius : 0
+  }
+
+  /// The mean slope of the 0...1 heights over signed distances `low...high` (inside), per
+  /// pixel: the heights' rise across the span over its length (its slope at `low` where it
+  /// is empty).
+  @inline(__always)
+  func meanRise(_ low: Float, _ high: Float) -> Float {
+    high > low + 1e-6 ? (height(high) - height(low)) / (high - low) : rise(low)
   }
 
   /// The coverage at region pixel (column, row): 0 off the canvas.
@@ -115,7 +130,15 @@ struct Bevel: Sendable {
         }
         heights?[i] = sign * height(d)
         let direction = directions[local]
-        slopes[i] = d > 0 && d < radius ? sign * rise(d) * direction : .zero
+        if cellMeans && c > 0 {
+          // The mean over the distances the pixel spans along its direction (a pixel
+          // without ink keeps no slope: the blur must not spread one from outside).
+          let half = (abs(direction.x) + abs(direction.y)) * 0.5
+          let (low, high) = (max(d - half, 0), d + half)
+          slopes[i] = high > 0 && low < radius ? sign * meanRise(low, high) * direction : .zero
+        } else {
+          slopes[i] = d > 0 && d < radius ? sign * rise(d) * direction : .zero
+        }
         guard sample, c > 0 else { continue }
         var flagged = c < 1 || (topKink && abs(d - radius) < 0.75)
         // Next to the edge on a steep bevel: the edge pixels' centers may lie outside, so
@@ -283,7 +306,8 @@ struct Bevel: Sendable {
           let high = signed + half
           let weight = half > 0 ? min(max((high - low) / (2 * half), 0), 1) : (signed > 0 ? 1 : 0)
           if weight > 0 {
-            samples.slopes.append(sign * rise((low + high) * 0.5) * g)
+            samples.slopes.append(
+              sign * (cellMeans ? meanRise(low, high) : rise((low + high) * 0.5)) * g)
             samples.weights.append(weight)
             anyInk = true
           } else {

@@ -205,7 +205,9 @@ public struct HeightField: Sendable, Equatable {
       self.geometry = geometry
       bevel = Bevel(
         geometry: geometry, region: region, mask: mask, radius: radius,
-        profile: relief.profile, sign: relief.direction == .raised ? 1 : -1)
+        profile: relief.profile, sign: relief.direction == .raised ? 1 : -1,
+        // A softened relief blurs its slopes: each pixel's the mean over its span.
+        cellMeans: relief.effectiveSoften > 0)
     }
 
     /// Heights and slopes of `rows` (rows of the region) into `heights` and `slopes`, which
