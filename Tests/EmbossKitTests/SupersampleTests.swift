@@ -186,9 +186,10 @@ final class SupersampleTests: XCTestCase {
     // and meet in ridges finer than a pixel, each pixel across one split into its dents'
     // parts), sandblasted 41.3 and 36.7 (the ball blurred by the grain's spread), grain with
     // a camera 42.4 and 37.2 (each ring's end a tenth of a ring wide, not a step), speckle
-    // 36.3 and 33.5 (a mosaic of crystals with hard edges, 2 px wide here, under grains
-    // 0.9 px apart, each pixel 3 x 3 points), waviness 44.6 and 37.2 (slopes that change
-    // over tens of pixels).
+    // 34.1 and 31.7 (a mosaic of crystals with hard edges, 2 px wide here, under grains
+    // 0.9 px apart, each pixel 3 x 3 points; laid on the surface, so foreshortened at the
+    // round bevel's foot, where it fades to its mean: 36.3 and 33.5 when it was printed
+    // flat on the canvas), waviness 44.6 and 37.2 (slopes that change over tens of pixels).
     let cases: [(String, [String], [Double])] = [
       ("hammered", ["detail.hammered=0.6", "detail.hammered-size=8"], [35, 27.5]),
       ("sandblasted", ["detail.sandblasted=0.7"], [38, 35]),
