@@ -849,26 +849,7 @@ struct NodeReader {
             let box = self.fields(
               item, path: itemPath, allowed: Parameters.keys(in: "environment.softboxes[]"))
           else { continue }
-          var angle = Parameters.softboxAngle.value
-          var altitude = Parameters.softboxAltitude.value
-          var width = Parameters.softboxWidth.value
-          var height = Parameters.softboxHeight.value
-          var color = Parameters.softboxColor.defaultValue
-          var strength = Parameters.softboxIntensity.value
-          read(box, Parameters.softboxAngle, path: itemPath, into: &angle)
-          read(box, Parameters.softboxAltitude, path: itemPath, into: &altitude)
-          read(box, Parameters.softboxWidth, path: itemPath, into: &width)
-          read(box, Parameters.softboxHeight, path: itemPath, into: &height)
-          read(box, Parameters.softboxColor, path: itemPath, into: &color)
-          read(box, Parameters.softboxIntensity, path: itemPath, into: &strength)
-          if let softbox = make(
-            at: item,
-            { () throws(ParameterError) in
-              try Softbox(
-                angle: angle, altitude: altitude, width: width, height: height, color: color,
-                intensity: strength)
-            })
-          {
+          if let softbox = softbox(box, path: itemPath, over: nil, at: item) {
             boxes.append(softbox)
           }
         }
@@ -883,6 +864,31 @@ struct NodeReader {
         intensity: intensity, sky: sky, horizon: horizon, ground: ground, band: band,
         bandWidth: bandWidth, horizonAngle: horizonAngle, softboxes: boxes)
     } ?? base
+  }
+
+  /// A softbox from the keys in `fields` (item `path`, such as
+  /// `environment.softboxes[1]`), the others `base`'s (a new one's defaults where nil);
+  /// nil when a value is invalid (reported).
+  mutating func softbox(_ fields: [String: Field], path: String, over base: Softbox?, at node: Node)
+    -> Softbox?
+  {
+    var angle = base?.angle ?? Parameters.softboxAngle.value
+    var altitude = base?.altitude ?? Parameters.softboxAltitude.value
+    var width = base?.width ?? Parameters.softboxWidth.value
+    var height = base?.height ?? Parameters.softboxHeight.value
+    var color = base?.color ?? Parameters.softboxColor.defaultValue
+    var strength = base?.intensity ?? Parameters.softboxIntensity.value
+    read(fields, Parameters.softboxAngle, path: path, into: &angle)
+    read(fields, Parameters.softboxAltitude, path: path, into: &altitude)
+    read(fields, Parameters.softboxWidth, path: path, into: &width)
+    read(fields, Parameters.softboxHeight, path: path, into: &height)
+    read(fields, Parameters.softboxColor, path: path, into: &color)
+    read(fields, Parameters.softboxIntensity, path: path, into: &strength)
+    return make(at: node) { () throws(ParameterError) in
+      try Softbox(
+        angle: angle, altitude: altitude, width: width, height: height, color: color,
+        intensity: strength)
+    }
   }
 
   /// `base` with the relief keys in `fields` replaced.

@@ -223,6 +223,44 @@ extension MaterialLoader {
         [section: NodeReader.Field(key: Node(section), value: mapping)], over: base)
       guard reader.sink.errorCount == errors else { return }
       update { () throws(ParameterError) in try spec.replacing(plate: .some(plate)) }
+    case ("environment", let key?) where key.hasPrefix("softboxes["):
+      // environment.softboxes[N].KEY=value or environment.softboxes[N]={...}: one softbox's
+      // keys over its own (N the count adds one).
+      let boxes = spec.environment.softboxes
+      let count = boxes.count
+      let parts = key.split(separator: ".", maxSplits: 1).map(String.init)
+      let item = parts[0]
+      guard item.hasSuffix("]"), var index = Int(item.dropFirst(10).dropLast()), index >= 0
+      else {
+        reader.sink.error(
+          "\"\(path)\": a softbox is environment.softboxes[N], N a number from 0",
+          at: at)
+        return
+      }
+      guard anyLight || index <= count else {
+        reader.sink.error(
+          "\"\(path)\": no softbox \(item.dropFirst(9)); the material has \(count) (index \(count) adds one)",
+          at: at)
+        return
+      }
+      if anyLight { index = min(index, count) }
+      let itemPath = "environment.\(item)"
+      let mapping = parts.count == 2 ? single(parts[1]) : value
+      guard
+        let fields = reader.fields(
+          mapping, path: itemPath, allowed: Parameters.keys(in: "environment.softboxes[]")),
+        let box = reader.softbox(
+          fields, path: itemPath, over: index < count ? boxes[index] : nil, at: mapping)
+      else { return }
+      var list = boxes
+      if index < count { list[index] = box } else { list.append(box) }
+      let e = spec.environment
+      update { () throws(ParameterError) in
+        try spec.replacing(
+          environment: Environment(
+            intensity: e.intensity, sky: e.sky, horizon: e.horizon, ground: e.ground,
+            band: e.band, bandWidth: e.bandWidth, horizonAngle: e.horizonAngle, softboxes: list))
+      }
     case ("environment", let key?):
       if let fields = reader.fields(single(key), path: head, allowed: Parameters.keys(in: head)) {
         let environment = reader.environment(fields, over: spec.environment, at: value)

@@ -306,6 +306,59 @@ final class MaterialLoaderTests: XCTestCase {
     XCTAssertEqual(spec.shadingSize, 128)
   }
 
+  /// `environment.softboxes[N].KEY` sets one key of one softbox, the others its own;
+  /// `environment.softboxes[N]={...}` merges a mapping; N the count adds one; a missing
+  /// softbox or an unknown key is located in the setting.
+  func testSettingsReachEachSoftbox() throws {
+    let base = try MaterialLoader.apply(
+      settings: ["environment.softboxes=[{angle: 10}, {angle: 20, intensity: 2}]"],
+      to: try Fixtures.material())
+    let spec = try MaterialLoader.apply(
+      settings: [
+        "environment.softboxes[1].intensity=0.5", "environment.softboxes[0]={width: 12}",
+        "environment.softboxes[2].color=#ff0000",
+      ], to: base)
+    let boxes = spec.environment.softboxes
+    XCTAssertEqual(boxes.count, 3, "index == count adds a softbox")
+    XCTAssertEqual(boxes[1].intensity, 0.5)
+    XCTAssertEqual(boxes[1].angle, 20, "other keys of the softbox stay")
+    XCTAssertEqual(boxes[0].width, 12)
+    XCTAssertEqual(boxes[0].angle, 10)
+    XCTAssertEqual(boxes[2].color, SIMD3(1, 0, 0))
+    XCTAssertEqual(boxes[2].angle, Parameters.softboxAngle.value, "a new one's defaults")
+    XCTAssertEqual(spec.environment.sky, base.environment.sky, "the rest of the room stays")
+    XCTAssertThrowsError(
+      try MaterialLoader.apply(settings: ["environment.softboxes[5].angle=3"], to: base)
+    ) { error in
+      XCTAssertEqual(
+        "\(error)",
+        "--set:1:1: error: \"environment.softboxes[5].angle\": no softbox [5]; the material has 2 (index 2 adds one)"
+      )
+    }
+    XCTAssertThrowsError(
+      try MaterialLoader.apply(settings: ["environment.softboxes[0].intensty=3"], to: base)
+    ) { error in
+      XCTAssertTrue("\(error)".hasPrefix("--set:1:"), "\(error)")
+      XCTAssertTrue("\(error)".contains("intensity"), "a suggestion: \(error)")
+    }
+    XCTAssertThrowsError(
+      try MaterialLoader.apply(settings: ["environment.softboxes[0].altitude=120"], to: base)
+    ) { error in
+      XCTAssertTrue("\(error)".contains("must be in -90...90"), "\(error)")
+    }
+    XCTAssertThrowsError(
+      try MaterialLoader.apply(settings: ["environment.softboxes[x].angle=3"], to: base)
+    ) { error in
+      XCTAssertEqual(
+        "\(error)",
+        "--set:1:1: error: \"environment.softboxes[x].angle\": a softbox is environment.softboxes[N], N a number from 0"
+      )
+    }
+    // Checked before any file is read: an index is taken to exist.
+    XCTAssertNil(
+      MaterialLoader.problems(in: [MaterialSetting(set: "environment.softboxes[3].width=40")]))
+  }
+
   func testBadSettingsAreLocatedInTheSetting() throws {
     let base = try Fixtures.material()
     XCTAssertThrowsError(try MaterialLoader.apply(settings: ["surface.shininess=0"], to: base)) {
