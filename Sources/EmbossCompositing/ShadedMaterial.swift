@@ -960,7 +960,7 @@ public enum ShadedMaterial {
       "lookups for another shading size")
     let tinting = detail.colors ? SurfaceDetail(detail, base: surfaceColor) : nil
     // Only a tint of a solid (grain) or of the surface itself (speckle) reads the depth.
-    guard let depth, tinting?.grain != nil || tinting?.speckle != nil else {
+    guard let depth, detail.colorsReadTheRelief else {
       return composite(
         taps, mask: mask, shading: shading, background: background, tinting: tinting,
         depth: nil, parallelism: parallelism, store: store)

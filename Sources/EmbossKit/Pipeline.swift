@@ -169,12 +169,11 @@ public enum Pipeline {
       && !material.occlusion.isVisible
     let codes =
       plain && input.outputs.contains(.pictureCodes) && !input.outputs.contains(.shape)
-    // (Wood grain and stone speckle read each pixel's height and slope: they need the
-    // heights, which a relief made in bands does not keep.)
+    // (Colors that read the relief need the heights, which a relief made in bands does
+    // not keep.)
     let streamed =
       codes && !input.outputs.contains(.heightField) && !cache.keepsLookupMap
-      && relief.effectiveSoften == 0 && material.detail.grain == 0
-      && material.detail.speckle == 0
+      && relief.effectiveSoften == 0 && !material.detail.colorsReadTheRelief
 
     // The lookup map needs only the ball's size, so it comes first. When it is reused, the
     // ball is re-shaded only where the composite reads it (found once, on the first reuse).
@@ -286,7 +285,7 @@ public enum Pipeline {
       } : ball
 
     let background = layered ? Background.transparent : material.background
-    // The surface's depth, for a tint that is a solid (wood grain).
+    // The relief's heights and slopes, for colors that read them (wood grain, speckle).
     let depth = field.map { ShadedMaterial.SurfaceDepth($0, scale: relief.scale) }
     // With the shape wanted too, it is composited (over transparent) and the picture made
     // from it: each pixel is shaded once.

@@ -152,6 +152,11 @@ public struct DetailSpec: Sendable, Equatable, Hashable {
   /// also change how much light it returns).
   public var colors: Bool { grain > 0 || speckle > 0 || brushed > 0 }
 
+  /// Whether the detail's colors read the relief at each pixel: wood grain is a solid (its
+  /// rings at the surface's depth) and speckle lies on the surface (foreshortened along its
+  /// slope), so the compositor needs the whole height field.
+  public var colorsReadTheRelief: Bool { grain > 0 || speckle > 0 }
+
   /// The keys whose values are lengths in pixels, with their parameters and values.
   nonisolated(unsafe) static let lengths: [(NumberParameter, WritableKeyPath<Values, Float>)] = [
     (Parameters.detailBrushedWidth, \.brushedWidth),
