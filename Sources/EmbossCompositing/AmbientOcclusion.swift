@@ -13,27 +13,33 @@ import EmbossSupport
 /// darkens by `strength * min(1, 1.6 * d / radius)`, an angle's worth of sky hidden. Convex
 /// places (a plateau's edge, a stroke's top) are above their surroundings and keep their
 /// light.
+///
+/// The ground is where there is no ink: a softened relief's blurred heights that spill past the
+/// ink's edge are not surface there (the picture shows the background), so they count as 0.
+/// Counted, they made the foot's darkening step back up where the field's region ended, a
+/// hard line along the ink bounds a little outside the letters.
 public enum AmbientOcclusion {
-  /// `image` darkened where the relief occludes it.
+  /// `image` darkened where the relief occludes it (`mask`: the ink the relief was made from).
   ///
   /// Its content grows to the occluded part of the background, within the canvas. Over a
   /// transparent background the occlusion on the background is black at its strength, under
   /// the letters.
   public static func apply(
-    to image: CanvasImage, height: HeightField, occlusion: OcclusionSpec, scale: Float,
-    parallelism: Parallelism = .allCores
+    to image: CanvasImage, height: HeightField, mask: CoverageMask, occlusion: OcclusionSpec,
+    scale: Float, parallelism: Parallelism = .allCores
   ) -> CanvasImage {
     let canvas = PixelRect(x: 0, y: 0, width: image.width, height: image.height)
     guard occlusion.isVisible, scale > 0, !height.region.isEmpty else { return image }
     let radii = DropShadow.boxRadii(sigma: occlusion.radius)
     let field = height.region.grown(by: radii.reduce(0, +) + 1)
-    // Heights in pixels over `field` (0 outside the height field's region), and their blur.
+    // Heights in pixels over `field` (0 outside the height field's region and where there is
+    // no ink), and their blur.
     var heights = [Float](repeating: 0, count: field.width * field.height)
     let region = height.region
     height.plane.pixels.withUnsafeBufferPointer { source in
       for y in 0..<region.height {
         let target = (y + region.y - field.y) * field.width + region.x - field.x
-        for x in 0..<region.width {
+        for x in 0..<region.width where mask[region.x + x, region.y + y] > 0 {
           heights[target + x] = source[y * region.width + x] * scale
         }
       }
@@ -53,13 +59,22 @@ public enum AmbientOcclusion {
         return image.recomposited(over: content, parallelism: parallelism) { p, x, y in
           guard field.contains(x: x, y: y) else { return p }
           let i = (y - field.y) * field.width + x - field.x
+          // The surface's occlusion (its own height) and the ground's (height 0), which
+          // differ only on the ink's edge: there the ground's share of the pixel darkens as
+          // the ground beside it does, so no light rim runs around the letters.
+          let ground = strength * min(1, gain * max(around.buffer[i], 0))
           let depth = around.buffer[i] - heights.buffer[i]
-          guard depth > 0 else { return p }
-          let o = strength * min(1, gain * depth)
-          if opaque { return SIMD4(SIMD3(p.x, p.y, p.z) * (1 - o), 1) }
-          // Black at `o` under the pixel, whose own color darkens by `o`.
-          let w = p.w + o * (1 - p.w)
-          return SIMD4(SIMD3(p.x, p.y, p.z) * ((1 - o) * p.w / w), w)
+          let surface = depth > 0 ? strength * min(1, gain * depth) : 0
+          guard ground > 0 || surface > 0 else { return p }
+          let a = mask[x, y]
+          if opaque {
+            let o = a * surface + (1 - a) * ground
+            return SIMD4(SIMD3(p.x, p.y, p.z) * (1 - o), 1)
+          }
+          // Black at the ground's occlusion under the pixel, whose own color darkens by the
+          // surface's.
+          let w = p.w + ground * (1 - p.w)
+          return SIMD4(SIMD3(p.x, p.y, p.z) * ((1 - surface) * p.w / w), w)
         }
       }
     }

@@ -383,8 +383,8 @@ public enum Pipeline {
     if material.occlusion.isVisible {
       image = timings.measure("occlusion") {
         AmbientOcclusion.apply(
-          to: image, height: field, occlusion: material.occlusion, scale: relief.scale,
-          parallelism: parallelism)
+          to: image, height: field, mask: mask, occlusion: material.occlusion,
+          scale: relief.scale, parallelism: parallelism)
       }
     }
     return RenderResult(

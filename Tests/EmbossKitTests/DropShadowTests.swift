@@ -199,9 +199,10 @@ final class AmbientOcclusionTests: XCTestCase {
     let image = CanvasImage(RGBAImage(width: 80, height: 80, fill: gray))
     let occlusion = try OcclusionSpec(strength: 1, radius: 4)
     let out = AmbientOcclusion.apply(
-      to: image, height: field, occlusion: occlusion, scale: relief.scale, parallelism: .serial)
+      to: image, height: field, mask: mask, occlusion: occlusion, scale: relief.scale,
+      parallelism: .serial)
     let threaded = AmbientOcclusion.apply(
-      to: image, height: field, occlusion: occlusion, scale: relief.scale,
+      to: image, height: field, mask: mask, occlusion: occlusion, scale: relief.scale,
       parallelism: Parallelism(threads: 3))
     XCTAssertEqual(out, threaded)
     let flat = out.flattened()
@@ -216,7 +217,37 @@ final class AmbientOcclusionTests: XCTestCase {
     XCTAssertEqual(flat[27, 40].x, 0.5, accuracy: 1e-3)
     // No occlusion, no change.
     XCTAssertEqual(
-      AmbientOcclusion.apply(to: image, height: field, occlusion: .none, scale: relief.scale),
+      AmbientOcclusion.apply(
+        to: image, height: field, mask: mask, occlusion: .none, scale: relief.scale),
       image)
+  }
+
+  /// A softened relief's heights spill past the ink's edge: the ground there is still ground.
+  ///
+  /// Beside a softened square the foot darkens steadily toward the wall, with no step
+  /// back up where the height field's region ends (it did, a hard line a few pixels out).
+  func testTheFootOfASoftenedReliefDarkensSteadily() throws {
+    var plane = Plane(width: 120, height: 120)
+    for y in 40..<80 {
+      for x in 40..<80 { plane[x, y] = 1 }
+    }
+    let mask = CoverageMask(plane: plane)
+    let relief = try ReliefSpec(
+      radius: 8, profile: .round, depth: .radiusMultiple(1), soften: 4)
+    let field = HeightField.make(mask: mask, relief: relief, parallelism: .serial)
+    // The softened heights do reach outside the ink: what the occlusion must not count.
+    XCTAssertGreaterThan(field.height(x: 39, y: 60), 0)
+    let gray = SIMD4<Float>(0.5, 0.5, 0.5, 1)
+    let image = CanvasImage(RGBAImage(width: 120, height: 120, fill: gray))
+    let occlusion = try OcclusionSpec(strength: 1, radius: 8)
+    let flat = AmbientOcclusion.apply(
+      to: image, height: field, mask: mask, occlusion: occlusion, scale: relief.scale,
+      parallelism: .serial
+    ).flattened()
+    // Along the row through the middle, from far out to the wall: never lighter nearer it.
+    for x in 2..<39 {
+      XCTAssertLessThanOrEqual(flat[x + 1, 60].x, flat[x, 60].x + 1e-6, "at x = \(x + 1)")
+    }
+    XCTAssertLessThan(flat[39, 60].x, 0.45)
   }
 }
