@@ -428,7 +428,7 @@ struct WoodGrain: Sendable, Equatable {
   func waving(_ u: Float, _ v: Float) -> Float {
     figure
       * (2.2 * warp(u / 22, v / 5) + 0.6 * warp(u / 7 + 31.7, v / 2.5 + 11.2)
-        + 0.9 * rings(v / 3.7 + 17.3, 7.1))
+        + 0.9 * rings(v / 3.7 + 17.3, 7.1) + 1.1 * rings(v / 1.3 + 3.1, 2.9))
   }
 
   /// The tint at canvas point `p`.
@@ -468,10 +468,15 @@ struct WoodGrain: Sendable, Equatable {
     let g = min(f / 0.9, 1)
     let late = g * g * g * (1 - smoothstep(0.9, 1, f))
     let dark = 0.55 + 0.45 * (0.5 + 0.5 * rings(ring * 0.7, 3.3))
+    // Pores: fine streaks along the grain, most in the early wood.
+    let streak = max(0, pores(u / 1.6, t * 7))
     let pore = 0.5 + 0.5 * pores(u / 3, v * 4)
-    let amount = strength * min(1, 0.8 * late * dark + 0.2 * pore * pore)
-    // Broad streaks of lighter and darker wood along the grain.
-    let tone = 1 + 0.16 * strength * warp(u / 45 + 5.3, t / 2.2 - 9.1)
+    let amount =
+      strength * min(1, 0.8 * late * dark + 0.2 * pore * pore + 0.45 * (1 - late) * streak * streak)
+    // Broad streaks of lighter and darker wood along the grain, and boards of their own tone.
+    let tone =
+      1 + 0.16 * strength * warp(u / 45 + 5.3, t / 2.2 - 9.1) + 0.1 * strength
+      * warp(u / 160 + 2.1, t / 14 + 4.7)
     return (SIMD3(repeating: 1) + (ratio - SIMD3(repeating: 1)) * amount) * tone
   }
 }
