@@ -159,6 +159,18 @@ public struct ReliefSpec: Sendable, Equatable {
     }
   }
 
-  /// The blur the relief gets: `soften`, at least what the profile implies.
-  public var effectiveSoften: Float { max(soften, profile.impliedSoften * radius) }
+  /// The blur the relief gets: `soften`, at least what the profile implies; none when that is
+  /// under `leastSoften`.
+  public var effectiveSoften: Float {
+    let blur = max(soften, profile.impliedSoften * radius)
+    return blur < Self.leastSoften ? 0 : blur
+  }
+
+  /// The least blur, in pixels, a relief is softened by.
+  ///
+  /// A smaller one leaves its creases sharp within a pixel, and the exact relief (each crease pixel sampled 4 x 4 from its
+  /// own faces) is nearer a render at a larger size than the softened one (a normal per
+  /// pixel, its slopes blurred). Measured 1x against 4x (`matte-plastic`, 40 px): at 0.15 px
+  /// 34.8 dB softened, 39.9 exact; at 0.35 px both 35.2; at 0.5 px 37.0 softened, 32.5 exact.
+  public static let leastSoften: Float = 0.35
 }
