@@ -3,6 +3,9 @@
 set of planes, so each face must come out one colour. Prints, per material and direction,
 the largest spread (max - min over the face, any channel, 8-bit levels) of any face, over
 pixels more than 1.5 px from the polygon's edge, from every mitre and from the plateau.
+The position-dependent terms that put an intended gradient across a flat face (a camera at a
+finite distance, waviness) and the shading laid over it (shadows, occlusion) are turned off:
+what is measured is the relief's geometry.
 
 usage: bench/flat_faces.py [--emboss PATH] [MATERIAL...]      Needs Pillow and NumPy.
 """
@@ -38,7 +41,9 @@ for material in a.materials:
         out = os.path.join(d, f"{material}-{direction}.png")
         subprocess.run([a.emboss, "render", "--mask", mask, "--mask-mode", "coverage", "--invert-mask",
                         "--padding", "0", "--canvas", "100x100", "--material", material, "--profile", "linear",
-                        "--radius", str(radius), "--direction", direction, "-o", out], check=True)
+                        "--radius", str(radius), "--direction", direction,
+                        "--set", "camera.distance=0", "--set", "detail.waviness=0", "--set", "shadow.opacity=0",
+                        "--set", "occlusion.strength=0", "-o", out], check=True)
         img = np.asarray(Image.open(out).convert("RGB")).astype(int)
         worst = 0
         for f in range(7):
