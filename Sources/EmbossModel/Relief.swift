@@ -168,9 +168,10 @@ public struct ReliefSpec: Sendable, Equatable {
 
   /// The least blur, in pixels, a relief is softened by.
   ///
-  /// A smaller one leaves its creases sharp within a pixel, and the exact relief (each crease pixel sampled 4 x 4 from its
-  /// own faces) is nearer a render at a larger size than the softened one (a normal per
-  /// pixel, its slopes blurred). Measured 1x against 4x (`matte-plastic`, 40 px): at 0.15 px
-  /// 34.8 dB softened, 39.9 exact; at 0.35 px both 35.2; at 0.5 px 37.0 softened, 32.5 exact.
+  /// A smaller one leaves its creases sharp within a pixel, and the exact relief (each
+  /// crease pixel sampled 4 x 4 from its own faces) is nearer a render at a larger size than
+  /// the softened one (a normal per pixel, its slopes blurred). Measured 1x against 4x
+  /// (`matte-plastic`, 40 px): at 0.15 px 34.8 dB softened, 39.9 exact; at 0.35 px both
+  /// 35.2; at 0.5 px 37.0 softened, 32.5 exact.
   public static let leastSoften: Float = 0.35
 }
