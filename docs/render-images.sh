@@ -7,7 +7,7 @@ e=.build/release/emboss
 out=docs/images
 mkdir -p "$out"
 $e render "Hello" --size 120 -o "$out/hello.png"
-for profile in round linear smooth chisel-soft; do
+for profile in round linear smooth chisel-soft inflated; do
   $e render "Bevel" --size 80 --profile "$profile" -o "$out/profile=$profile.png"
 done
 $e render "Soften" --size 80 --profile linear --soften 2 -o "$out/soften=2.png"

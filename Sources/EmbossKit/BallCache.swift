@@ -59,7 +59,7 @@ public struct BallCache: Sendable {
   }
 
   private func path(_ key: [UInt8]) -> String {
-    directory + "/" + key.map { String(format: "%02x", $0) }.joined() + ".ball"
+    directory + "/" + SHA256Digest.hex(bytes: key) + ".ball"
   }
 
   /// The ball stored under `key`, when a whole and intact one is there.

@@ -173,7 +173,8 @@ public enum Pipeline {
     // not keep.)
     let streamed =
       codes && !input.outputs.contains(.heightField) && !cache.keepsLookupMap
-      && relief.effectiveSoften == 0 && !material.detail.colorsReadTheRelief
+      && relief.effectiveSoften == 0 && relief.profile != .inflated
+      && !material.detail.colorsReadTheRelief
 
     // The lookup map needs only the ball's size, so it comes first. When it is reused, the
     // ball is re-shaded only where the composite reads it (found once, on the first reuse).

@@ -259,11 +259,12 @@ public enum Parameters {
   /// The `relief.profile` parameter.
   ///
   /// Fillet (quarter circle), chisel (straight), S-curve; Photoshop's Chisel Hard (= `linear`) and
-  /// Chisel Soft (the chisel with creases rounded: soften of at least 15% of the radius).
+  /// Chisel Soft (the chisel with creases rounded: soften of at least 15% of the radius); inflated
+  /// (swollen as a balloon or a liquid: round across every stroke, no crease).
   public static let profile = ChoiceParameter<ReliefProfile>(
     key: "relief.profile", defaultValue: .round,
     help:
-      "fillet (quarter circle), chisel (straight), S-curve; Photoshop's Chisel Hard (= `linear`) and Chisel Soft (the chisel with creases rounded: soften of at least 15% of the radius)",
+      "fillet (quarter circle), chisel (straight), S-curve; Photoshop's Chisel Hard (= `linear`) and Chisel Soft (the chisel with creases rounded: soften of at least 15% of the radius); inflated (swollen as a balloon or a liquid: round across every stroke, no crease; the radius caps the swell)",
     flag: "--profile")
   /// The `relief.depth` parameter.
   ///

@@ -14,6 +14,12 @@ public enum ReliefProfile: String, Sendable, CaseIterable {
   /// Photoshop's "Chisel Soft": the straight slope with its creases and top edge rounded
   /// (a softened chisel: `soften` of at least 15% of the radius).
   case chiselSoft = "chisel-soft"
+  /// Swollen across the whole shape, as a balloon or a drop of liquid: round across every
+  /// stroke and around its ends, with no crease (see `HeightField.make`). Its `t` is not a
+  /// distance: it is the inflation's swell `sqrt(2φ)` over the radius, where `-∇²φ = 1`
+  /// inside the ink and `φ = 0` on its outline; its height `1 - (1 - t)²` levels off at the
+  /// plateau.
+  case inflated
 
   /// The derivative dh/dt at `t` (0 past the plateau).
   ///
@@ -30,6 +36,8 @@ public enum ReliefProfile: String, Sendable, CaseIterable {
       return t >= 0 ? 1 : 0
     case .smooth:
       return t >= 0 ? 6 * t * (1 - t) : 0
+    case .inflated:
+      return t >= 0 ? 2 * (1 - t) : 0
     }
   }
 
@@ -48,6 +56,8 @@ public enum ReliefProfile: String, Sendable, CaseIterable {
       return t
     case .smooth:
       return t * t * (3 - 2 * t)
+    case .inflated:
+      return t * (2 - t)
     }
   }
 }

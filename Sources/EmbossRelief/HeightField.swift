@@ -119,34 +119,44 @@ public struct HeightField: Sendable, Equatable {
         plane: Plane(width: region.width, height: region.height), slopes: [],
         samples: SubSamples())
     }
-    // Heights and slopes are written once per pixel by their band: no need to zero them.
-    var heights = [Float](unsafeUninitializedCapacity: count) { $1 = count }
-    var slopes = [SIMD2<Float>](unsafeUninitializedCapacity: count) { $1 = count }
-    var bandSamples = [SubSamples](
-      repeating: SubSamples(), count: (region.height + bandRows - 1) / bandRows)
-    heights.withUnsafeMutableBufferPointer { heightOut in
-      let heightOut = SharedPointer(heightOut)
-      slopes.withUnsafeMutableBufferPointer { slopeOut in
-        let slopeOut = SharedPointer(slopeOut)
-        bandSamples.withUnsafeMutableBufferPointer { samplesOut in
-          let samplesOut = SharedPointer(samplesOut)
-          parallelism.forEachBand(region.height, bandSize: bandRows) { rows in
-            samplesOut[rows.lowerBound / bandRows] = bands.shade(
-              rows: rows, heights: heightOut.buffer, slopes: slopeOut.buffer, origin: 0)
+    var heights: [Float]
+    var slopes: [SIMD2<Float>]
+    var samples = SubSamples()
+    if relief.profile == .inflated, let geometry = bands.geometry {
+      // Swollen: one solve over the whole shape (see `Inflation`).
+      (heights, slopes, samples) = Inflation.field(
+        geometry: geometry, mask: mask, region: region, radius: relief.radius,
+        profile: relief.profile, sign: relief.direction == .raised ? 1 : -1,
+        subSamples: subSamples, cellMeans: soften > 0, parallelism: parallelism)
+    } else {
+      // Heights and slopes are written once per pixel by their band: no need to zero them.
+      heights = [Float](unsafeUninitializedCapacity: count) { $1 = count }
+      slopes = [SIMD2<Float>](unsafeUninitializedCapacity: count) { $1 = count }
+      var bandSamples = [SubSamples](
+        repeating: SubSamples(), count: (region.height + bandRows - 1) / bandRows)
+      heights.withUnsafeMutableBufferPointer { heightOut in
+        let heightOut = SharedPointer(heightOut)
+        slopes.withUnsafeMutableBufferPointer { slopeOut in
+          let slopeOut = SharedPointer(slopeOut)
+          bandSamples.withUnsafeMutableBufferPointer { samplesOut in
+            let samplesOut = SharedPointer(samplesOut)
+            parallelism.forEachBand(region.height, bandSize: bandRows) { rows in
+              samplesOut[rows.lowerBound / bandRows] = bands.shade(
+                rows: rows, heights: heightOut.buffer, slopes: slopeOut.buffer, origin: 0)
+            }
           }
         }
       }
-    }
-    var samples = SubSamples()
-    // Room for all of them first (growing would copy and touch fresh pages), each band let
-    // go once it is in.
-    samples.pixels.reserveCapacity(bandSamples.reduce(0) { $0 + $1.pixels.count })
-    samples.offsets.reserveCapacity(bandSamples.reduce(1) { $0 + $1.pixels.count })
-    samples.slopes.reserveCapacity(bandSamples.reduce(0) { $0 + $1.slopes.count })
-    samples.weights.reserveCapacity(bandSamples.reduce(0) { $0 + $1.weights.count })
-    for band in bandSamples.indices {
-      samples.append(bandSamples[band])
-      bandSamples[band] = SubSamples()
+      // Room for all of them first (growing would copy and touch fresh pages), each band let
+      // go once it is in.
+      samples.pixels.reserveCapacity(bandSamples.reduce(0) { $0 + $1.pixels.count })
+      samples.offsets.reserveCapacity(bandSamples.reduce(1) { $0 + $1.pixels.count })
+      samples.slopes.reserveCapacity(bandSamples.reduce(0) { $0 + $1.slopes.count })
+      samples.weights.reserveCapacity(bandSamples.reduce(0) { $0 + $1.weights.count })
+      for band in bandSamples.indices {
+        samples.append(bandSamples[band])
+        bandSamples[band] = SubSamples()
+      }
     }
     var plane = Plane(width: region.width, height: region.height, pixels: heights)
     if soften > 0 {

@@ -5,7 +5,22 @@ import Foundation
 public enum SHA256Digest {
   /// The SHA-256 digest of `data`, as 64 lowercase hexadecimal digits.
   public static func hex(_ data: Data) -> String {
-    bytes(data).map { String(format: "%02x", $0) }.joined()
+    hex(bytes: bytes(data))
+  }
+
+  /// `bytes` as lowercase hexadecimal, two digits each.
+  ///
+  /// Written out rather than with `String(format:)`, whose first call costs a process
+  /// milliseconds of Foundation's set-up.
+  public static func hex(bytes: [UInt8]) -> String {
+    let digits = Array("0123456789abcdef".utf8)
+    var out: [UInt8] = []
+    out.reserveCapacity(2 * bytes.count)
+    for byte in bytes {
+      out.append(digits[Int(byte >> 4)])
+      out.append(digits[Int(byte & 15)])
+    }
+    return String(decoding: out, as: UTF8.self)
   }
 
   /// The SHA-256 digest of `data`: 32 bytes.
