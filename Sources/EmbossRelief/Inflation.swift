@@ -397,9 +397,14 @@ enum Inflation {
       axis(y > 0 ? i - w : nil, y + 1 < h ? i + w : nil, arm[3], arm[2]))
   }
 
-  /// Pixels nearer the outline than this (and those on it) are sampled 4 x 4: the swell's
-  /// slope changes too fast there for one sample.
-  static let sampledWithin: Float = 2
+  /// Pixels nearer the outline than this (and those on it, or next to a pixel outside) are
+  /// sampled 4 x 4: the swell's slope changes too fast there for one sample.
+  ///
+  /// Half a pixel: a band of 2 px sampled most pixels of a thin stroke, each cell's footprint
+  /// reading at most 4 x 4 taps where a pixel's reads 12 x 12, and measured worse against a
+  /// render at 4x the size (mercury, radius 30 at 160 px, unsoftened, "Quartz Wave 9@" at
+  /// 40 px: 25.6 dB against 30.2).
+  static let sampledWithin: Float = 0.5
 
   /// The swell along the direction off the outline near it: `φ = g s + k s²` at distance `s`.
   struct Swell {

@@ -159,14 +159,14 @@ final class SupersampleTests: XCTestCase {
   /// against 4x: its pixels near the outline are sampled 4 x 4 from the swell along its own
   /// gradient.
   ///
-  /// Measured for "Wavy" at 64 px: the default material 32.7 dB, gold 31.3, mercury (softened)
-  /// 38.1. Below the bevels' figures: the swell curves everywhere, so a mirror's sharp
+  /// Measured for "Wavy" at 64 px: the default material 33.5 dB, gold 32.5, mercury (softened)
+  /// 38.5. Below the bevels' figures: the swell curves everywhere, so a mirror's sharp
   /// horizon crosses every stroke. With the direction to the nearest side instead of the
   /// gradient near corners, chrome measured 27.4 dB instead of 35.8 ("Harbor Quest 9&", 140
   /// px).
   func testInflatedReliefMatchesTheSupersampledRender() throws {
     let font = try Fixtures.font()
-    for (material, goal) in [("default", 32.0), ("gold", 30.5), ("mercury", 37.5)] {
+    for (material, goal) in [("default", 33.0), ("gold", 32.0), ("mercury", 38.0)] {
       let db = try compare(
         name: "inflated-\(material)", radius: 6, profile: .inflated, material: material
       ) { k in
