@@ -195,6 +195,22 @@ struct Bevel: Sendable {
     return side == 0 || (df > 0) != (side > 0) || (dg > 0) != (side > 0)
   }
 
+  /// The inked part of a sub-sample cell (a quarter pixel) whose center lies at signed
+  /// distance `signed` from the edge, the distance growing along unit `direction`: the share
+  /// of the cell that is ink (against a straight edge) and the distances it spans inside.
+  ///
+  /// The cell spans signed distances `signed` -/+ half, half = (|gx| + |gy|) / 2 of a cell.
+  @inline(__always)
+  static func inkedSpan(signed: Float, direction: SIMD2<Float>) -> (
+    weight: Float, low: Float, high: Float
+  ) {
+    let half = (abs(direction.x) + abs(direction.y)) * 0.5 / Float(SubSamples.perSide)
+    let low = max(0, signed - half)
+    let high = signed + half
+    let weight = half > 0 ? min(max((high - low) / (2 * half), 0), 1) : (signed > 0 ? 1 : 0)
+    return (weight, low, high)
+  }
+
   /// How far a sub-sample lies from its pixel's center at most (a corner point of the 4 x 4
   /// grid: 3/8 of a pixel along each axis).
   static let sampleReach: Float = (2 * 0.375 * 0.375 as Float).squareRoot()
@@ -299,12 +315,7 @@ struct Bevel: Sendable {
             }
           }
           let g = OutlineDistance.direction(pieces[Int(bestPiece)], p)
-          let signed = bestSigned
-          // The cell spans signed distances signed -/+ half, half = step * (|gx| + |gy|) / 2.
-          let half = step * (abs(g.x) + abs(g.y)) * 0.5
-          let low = max(0, signed - half)
-          let high = signed + half
-          let weight = half > 0 ? min(max((high - low) / (2 * half), 0), 1) : (signed > 0 ? 1 : 0)
+          let (weight, low, high) = Self.inkedSpan(signed: bestSigned, direction: g)
           if weight > 0 {
             samples.slopes.append(
               sign * (cellMeans ? meanRise(low, high) : rise((low + high) * 0.5)) * g)

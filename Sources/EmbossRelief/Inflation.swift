@@ -320,7 +320,7 @@ enum Inflation {
         let whole =
           inside[i] && x > 0 && y > 0 && x + 1 < w && y + 1 < h && inside[i - 1]
           && inside[i + 1] && inside[i - w] && inside[i + w]
-        if d.isFinite && feature[i] >= 0 && d < Self.sampledWithin || !whole {
+        if d < Self.sampledWithin || !whole {
           guard d.isFinite, feature[i] >= 0 else { continue }
           // Near the outline, where the swell rises as the square root of the distance and
           // one slope per pixel is not enough: the swell along a line off the outline
@@ -444,14 +444,11 @@ enum Inflation {
       to samples: inout SubSamples
     ) {
       let step = 1 / Float(SubSamples.perSide)
-      let half = step * (abs(direction.x) + abs(direction.y)) * 0.5
       var anyInk = false
       let start = samples.slopes.count
       for offset in Bevel.offsets {
-        let signed = d + (offset * direction).sum()
-        let low = max(0, signed - half)
-        let high = signed + half
-        let weight = half > 0 ? min(max((high - low) / (2 * half), 0), 1) : (signed > 0 ? 1 : 0)
+        let (weight, low, high) = Bevel.inkedSpan(
+          signed: d + (offset * direction).sum(), direction: direction)
         if weight > 0 {
           let r = cellMeans ? meanRise(low, high) : rise((low + high) * 0.5)
           samples.slopes.append(sign * r * direction)
