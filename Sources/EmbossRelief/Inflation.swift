@@ -14,9 +14,12 @@ import EmbossSupport
 /// stroke narrower than twice the radius is a dome and a wider shape levels off smoothly.
 ///
 /// The equation is solved on the pixel grid by full multigrid (red-black Gauss-Seidel,
-/// V-cycles), with the outline placed exactly: where a pixel's neighbour lies outside, the
-/// stencil's arm ends where the signed distance to the outline crosses zero between them
-/// (Shortley and Weller), so the swell follows the outline's sub-pixel position. Away from
+/// V-cycles), with the outline placed exactly: where the segment to a pixel's neighbour
+/// crosses the outline, the stencil's arm ends there (Shortley and Weller), so the swell
+/// follows the outline's sub-pixel position, and a slit narrower than a pixel cuts the grid
+/// even where no pixel center falls in it. Around each inside corner, where φ's gradient
+/// grows without bound, the relief is solved again on a grid 4 times finer (one node per
+/// sub-pixel sample), held at the coarse solution on its border (`refined`). Away from
 /// the outline a pixel's slope comes from central differences of `φ`. Near it, where the
 /// square root makes the slope change fast, `φ` (which is smooth) is its value plus its
 /// gradient across the pixel (one-sided at the outline, through the point where it is 0), and
@@ -75,7 +78,15 @@ enum Inflation {
       var count = [UInt8](repeating: 0, count: w * hh)
       for y in 0..<height {
         for x in 0..<width where self.inside[y * width + x] {
-          count[(y / 2) * w + x / 2] += 1
+          // A cell whose arm toward a neighbour inside is cut (a slit between them) is left
+          // out too: the coarse grid cannot hold the cut.
+          let i = y * width + x
+          let cut =
+            (x + 1 < width && self.inside[i + 1] && east[i] == 0)
+            || (x > 0 && self.inside[i - 1] && west[i] == 0)
+            || (y + 1 < height && self.inside[i + width] && south[i] == 0)
+            || (y > 0 && self.inside[i - width] && north[i] == 0)
+          if !cut { count[(y / 2) * w + x / 2] += 1 }
         }
       }
       // Wholly inside only: a coarse domain larger than the fine one over-corrects (the
@@ -271,33 +282,24 @@ enum Inflation {
       }
     }
     var grid = Grid(width: w, height: h, inside: inside, h: 1)
-    // Shortley-Weller: an arm toward a neighbour outside ends where the distance crosses 0,
-    // at a fraction theta of the way (the neighbour's value there is 0). Each pixel's arms
-    // (east, west, south, north) are kept for its gradient.
-    var arms = [SIMD4<Float>](repeating: SIMD4(repeating: 1), count: count)
-    for y in 0..<h {
-      for x in 0..<w {
-        let i = y * w + x
-        guard inside[i] else { continue }
-        func arm(_ j: Int?) -> Float {
-          guard let j, !inside[j] else { return 1 }
-          let (a, b) = (distance[i], distance[j])
-          guard a.isFinite, b.isFinite, a - b > 0 else { return 1 }
-          return max(a / (a - b), 0.05)
+    let arms = Self.placeOutline(
+      &grid, distance: distance, spacing: 1,
+      crossings: OutlineDistance.Crossings(geometry, region: region))
+    let phi = solve(grid, parallelism: parallelism)
+    // Around inside corners, a grid 4 times finer: which refined pixel each pixel is.
+    let refinements = Self.refined(
+      geometry: geometry, phi: phi, inside: inside, region: region, radius: radius,
+      profile: profile, sign: sign)
+    var refinedAt = [(window: Int32, pixel: Int32)](
+      repeating: (-1, -1), count: refinements.isEmpty ? 0 : count)
+    for (r, refinement) in refinements.enumerated() {
+      let window = refinement.window
+      for y in 0..<window.height {
+        for x in 0..<window.width where refinement.valid[y * window.width + x] {
+          refinedAt[(window.y + y) * w + window.x + x] = (Int32(r), Int32(y * window.width + x))
         }
-        let e = arm(x + 1 < w ? i + 1 : nil)
-        let wst = arm(x > 0 ? i - 1 : nil)
-        let s = arm(y + 1 < h ? i + w : nil)
-        let n = arm(y > 0 ? i - w : nil)
-        arms[i] = SIMD4(e, wst, s, n)
-        grid.east[i] = x + 1 < w && inside[i + 1] ? 2 / ((e + wst) * e) : 0
-        grid.west[i] = x > 0 && inside[i - 1] ? 2 / ((e + wst) * wst) : 0
-        grid.south[i] = y + 1 < h && inside[i + w] ? 2 / ((s + n) * s) : 0
-        grid.north[i] = y > 0 && inside[i - w] ? 2 / ((s + n) * n) : 0
-        grid.diagonal[i] = 2 / (e * wst) + 2 / (s * n)
       }
     }
-    let phi = solve(grid, parallelism: parallelism)
 
     // phi between pixel centers (0 at those outside).
     func sample(_ q: SIMD2<Float>) -> Float {
@@ -316,10 +318,24 @@ enum Inflation {
         let i = y * w + x
         let c = mask[region.x + x, region.y + y]
         guard c > 0 else { continue }
+        if !refinedAt.isEmpty, refinedAt[i].window >= 0 {
+          let r = refinements[Int(refinedAt[i].window)]
+          let k = Int(refinedAt[i].pixel)
+          heights[i] = r.heights[k]
+          slopes[i] = r.slopes[k]
+          if subSamples {
+            let cells = SubSamples.perSide * SubSamples.perSide
+            samples.slopes += r.cellSlopes[(k * cells)..<((k + 1) * cells)]
+            samples.weights += r.cellWeights[(k * cells)..<((k + 1) * cells)]
+            samples.pixels.append(Int32(i))
+            samples.offsets.append(Int32(samples.slopes.count))
+          }
+          continue
+        }
         let d = distance[i]
         let whole =
           inside[i] && x > 0 && y > 0 && x + 1 < w && y + 1 < h && inside[i - 1]
-          && inside[i + 1] && inside[i - w] && inside[i + w]
+          && inside[i + 1] && inside[i - w] && inside[i + w] && arms[i] == SIMD4(repeating: 1)
         if d < Self.sampledWithin || !whole {
           guard d.isFinite, feature[i] >= 0 else { continue }
           // Near the outline, where the swell rises as the square root of the distance and
@@ -379,8 +395,8 @@ enum Inflation {
   ) -> SIMD2<Float> {
     // The derivative toward `plus` of phi along one axis, with arms `a` (minus side) and `b`.
     func axis(_ minus: Int?, _ plus: Int?, _ a: Float, _ b: Float) -> Float {
-      let m = minus.flatMap { inside[$0] ? phi[$0] : nil }
-      let p = plus.flatMap { inside[$0] ? phi[$0] : nil }
+      let m = minus.flatMap { inside[$0] && a == 1 ? phi[$0] : nil }
+      let p = plus.flatMap { inside[$0] && b == 1 ? phi[$0] : nil }
       let v = phi[i]
       switch (m, p) {
       case (let m?, let p?): return (p - m) * 0.5
@@ -395,6 +411,278 @@ enum Inflation {
     return SIMD2(
       axis(x > 0 ? i - 1 : nil, x + 1 < w ? i + 1 : nil, arm[1], arm[0]),
       axis(y > 0 ? i - w : nil, y + 1 < h ? i + w : nil, arm[3], arm[2]))
+  }
+
+  /// How far (pixels) around an inside corner `refined` solves again.
+  static let refinedReach = 4
+  /// How many times finer the refined grid is: one node per sub-pixel sample.
+  static let refinedScale = SubSamples.perSide
+
+  /// A window of the region whose pixels take their relief from a grid `refinedScale` times
+  /// finer: heights, slopes, and each pixel's 4 x 4 sub-samples (one per fine node).
+  struct Refined {
+    /// The pixels that take the fine grid's values, in region pixels.
+    let window: PixelRect
+    /// Per pixel of `window`, row-major: height (0...1), slope, and whether the fine grid
+    /// covers it (false: the coarse values stand, as for a pixel with no inked sample).
+    var heights: [Float]
+    var slopes: [SIMD2<Float>]
+    var valid: [Bool]
+    /// 16 per pixel: each sample's slope and weight (the share of its cell that is ink).
+    var cellSlopes: [SIMD2<Float>]
+    var cellWeights: [Float]
+  }
+
+  /// The relief solved again around every inside corner of the outline, on a grid
+  /// `refinedScale` times finer, where one pixel per side is too coarse: at an inside corner
+  /// φ's gradient grows without bound (as a power of the distance to the corner below 1),
+  /// and a notch narrower than a pixel passes between the pixel centers unseen.
+  ///
+  /// Each corner's window reaches `refinedReach` pixels around it (windows that overlap are
+  /// merged). The fine grid's distances are exact (the outline scaled); its border holds
+  /// the coarse solution, and only the pixels a pixel inside that border take its values.
+  static func refined(
+    geometry: OutlineDistance, phi: [Float], inside: [Bool], region: PixelRect,
+    radius: Float, profile: ReliefProfile, sign: Float
+  ) -> [Refined] {
+    let (w, h) = (region.width, region.height)
+    let pieces = geometry.pieces
+    // Inside corners (the outline turns into the ink by more than a few degrees).
+    var windows: [PixelRect] = []
+    let reach = refinedReach
+    for k in pieces.indices {
+      let piece = pieces[k]
+      let j = Int(geometry.next[k])
+      guard j >= 0, piece.endSide > 0, piece.flags & OutlineDistance.Piece.smoothEnd == 0,
+        (piece.n * pieces[j].n).sum() < 0.97
+      else { continue }
+      let corner = piece.a + piece.v - SIMD2(Float(region.x), Float(region.y))
+      let (cx, cy) = (Int(corner.x.rounded(.down)), Int(corner.y.rounded(.down)))
+      let x0 = max(cx - reach, 1)
+      let y0 = max(cy - reach, 1)
+      let x1 = min(cx + reach + 1, w - 1)
+      let y1 = min(cy + reach + 1, h - 1)
+      guard x1 - x0 >= 3, y1 - y0 >= 3 else { continue }
+      windows.append(PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0))
+    }
+    // Merge overlapping windows into their bounds.
+    var merged = true
+    while merged {
+      merged = false
+      outer: for a in windows.indices {
+        for b in windows.indices where b > a {
+          let (p, q) = (windows[a], windows[b])
+          guard p.x < q.maxX, q.x < p.maxX, p.y < q.maxY, q.y < p.maxY else { continue }
+          let x = min(p.x, q.x)
+          let y = min(p.y, q.y)
+          windows[a] = PixelRect(
+            x: x, y: y, width: max(p.maxX, q.maxX) - x, height: max(p.maxY, q.maxY) - y)
+          windows.remove(at: b)
+          merged = true
+          break outer
+        }
+      }
+    }
+    let fineGeometry = geometry.scaled(by: Float(refinedScale))
+    return windows.map {
+      refine(
+        window: $0, fine: fineGeometry, phi: phi, inside: inside, region: region,
+        radius: radius, profile: profile, sign: sign)
+    }
+  }
+
+  /// `refined`'s solve of one window (in region pixels, at least one pixel inside the
+  /// region's edge).
+  static func refine(
+    window: PixelRect, fine geometry: OutlineDistance, phi coarse: [Float], inside: [Bool],
+    region: PixelRect, radius: Float, profile: ReliefProfile, sign: Float
+  ) -> Refined {
+    let n = refinedScale
+    let (w, h) = (region.width, region.height)
+    // Nodes: n per pixel side, and a ring of held values around them.
+    let fw = window.width * n + 2
+    let fh = window.height * n + 2
+    let count = fw * fh
+    let spacing = 1 / Float(n)
+    var distance = [Float](repeating: .infinity, count: count)
+    var feature = [Int32](repeating: -1, count: count)
+    let fineRegion = PixelRect(
+      x: (region.x + window.x) * n - 1, y: (region.y + window.y) * n - 1, width: fw, height: fh)
+    // Distances within 2 pixels of the outline (the arms and the cells' shares of ink need
+    // no more), from the pieces that can reach the window; farther in or out, a node is
+    // inside where its pixel is.
+    let depth = Float(2 * n)
+    let margin = depth * 1.5 + 2
+    let low = SIMD2(Float(fineRegion.x), Float(fineRegion.y)) - margin
+    let high = SIMD2(Float(fineRegion.maxX), Float(fineRegion.maxY)) + margin
+    let near = geometry.pieces.indices.filter { k in
+      let piece = geometry.pieces[k]
+      let (a, b) = (piece.a, piece.a + piece.v)
+      return all(pointwiseMax(a, b) .>= low) && all(pointwiseMin(a, b) .<= high)
+    }
+    distance.withUnsafeMutableBufferPointer { distance in
+      feature.withUnsafeMutableBufferPointer { feature in
+        geometry.scan(
+          region: fineRegion, rows: 0..<fh, inner: depth, outer: depth, distance: distance,
+          feature: feature, only: near)
+      }
+    }
+    // Coarse phi at a point in region pixels (0 at pixels outside).
+    func coarsePhi(_ q: SIMD2<Float>) -> Float {
+      let t = RGBAImage.bilinearTexels(width: w, height: h, x: q.x, y: q.y)
+      let top = coarse[t.y0 * w + t.x0] * (1 - t.tx) + coarse[t.y0 * w + t.x1] * t.tx
+      let bottom = coarse[t.y1 * w + t.x0] * (1 - t.tx) + coarse[t.y1 * w + t.x1] * t.tx
+      return top * (1 - t.ty) + bottom * t.ty
+    }
+    var fineInside = [Bool](repeating: false, count: count)
+    var fixed = [Bool](repeating: false, count: count)
+    var values = [Float](repeating: 0, count: count)
+    for y in 0..<fh {
+      for x in 0..<fw {
+        let i = y * fw + x
+        let q = SIMD2(
+          Float(window.x) + (Float(x - 1) + 0.5) * spacing,
+          Float(window.y) + (Float(y - 1) + 0.5) * spacing)
+        var d = distance[i]
+        if !d.isFinite {
+          // Far from the outline: on the side its pixel is.
+          let (px, py) = (Int(q.x.rounded(.down)), Int(q.y.rounded(.down)))
+          d = inside[min(max(py, 0), h - 1) * w + min(max(px, 0), w - 1)] ? .infinity : -.infinity
+          distance[i] = d
+        }
+        guard d > 0 else { continue }
+        values[i] = coarsePhi(q)
+        if x == 0 || y == 0 || x == fw - 1 || y == fh - 1 {
+          fixed[i] = true
+        } else {
+          fineInside[i] = true
+        }
+      }
+    }
+    var grid = Grid(width: fw, height: fh, inside: fineInside, h: spacing)
+    let arms = placeOutline(
+      &grid, distance: distance, spacing: spacing, fixed: fixed,
+      crossings: OutlineDistance.Crossings(geometry, region: fineRegion))
+    var grids = [grid]
+    var coarseSpacing = 2 * spacing
+    while min(grids[grids.count - 1].width, grids[grids.count - 1].height) > 4 {
+      grids.append(grids[grids.count - 1].coarser(h: coarseSpacing))
+      coarseSpacing *= 2
+    }
+    let rhs = fineInside.map { $0 ? Float(1) : 0 }
+    var last = Float.infinity
+    for _ in 0..<maxCycles {
+      cycle(grids, 0, &values, rhs, .serial)
+      let r = grid.residual(values, rhs)
+      var (step, top): (Float, Float) = (0, 0)
+      for i in r.indices where fineInside[i] {
+        step = max(step, abs(r[i]) / grid.diagonal[i])
+        top = max(top, values[i])
+      }
+      if step <= top * tolerance || step > 0.9 * last { break }
+      last = step
+    }
+    // The pixels one in from the window's edge: each cell's node is one of theirs.
+    let pixels = PixelRect(
+      x: window.x + 1, y: window.y + 1, width: window.width - 2, height: window.height - 2)
+    let cells = n * n
+    var out = Refined(
+      window: pixels, heights: [Float](repeating: 0, count: pixels.width * pixels.height),
+      slopes: [SIMD2<Float>](repeating: .zero, count: pixels.width * pixels.height),
+      valid: [Bool](repeating: false, count: pixels.width * pixels.height),
+      cellSlopes: [SIMD2<Float>](repeating: .zero, count: pixels.width * pixels.height * cells),
+      cellWeights: [Float](repeating: 0, count: pixels.width * pixels.height * cells))
+    for py in 0..<pixels.height {
+      for px in 0..<pixels.width {
+        let k = py * pixels.width + px
+        var total: Float = 0
+        var mean = SIMD2<Float>.zero
+        for cy in 0..<n {
+          for cx in 0..<n {
+            let x = (px + 1) * n + cx + 1
+            let y = (py + 1) * n + cy + 1
+            let i = y * fw + x
+            guard fineInside[i] else { continue }
+            // The cell's share of ink: its node's distance across the cell (fine pixels).
+            let weight = min(0.5 + distance[i], 1)
+            let gradient =
+              gradient(values, arms, fineInside, i, x, y, fw, fh) / spacing
+            let swell = (2 * max(values[i], 0)).squareRoot()
+            let rise = profile.slope(swell / radius) / (radius * max(swell, 1e-4 * radius))
+            let slope = sign * rise * gradient
+            out.cellSlopes[k * cells + cy * n + cx] = slope
+            out.cellWeights[k * cells + cy * n + cx] = weight
+            total += weight
+            mean += weight * slope
+          }
+        }
+        guard total > 0 else { continue }
+        // The pixel's center: the mean of its four middle nodes.
+        let x = (px + 1) * n + n / 2 + 1
+        let y = (py + 1) * n + n / 2 + 1
+        let middle =
+          (values[y * fw + x] + values[y * fw + x - 1] + values[(y - 1) * fw + x]
+            + values[(y - 1) * fw + x - 1]) * 0.25
+        out.heights[k] = sign * profile.height((2 * max(middle, 0)).squareRoot() / radius)
+        out.slopes[k] = mean / total
+        out.valid[k] = true
+      }
+    }
+    return out
+  }
+
+  /// Places the outline in `grid`'s operator (cells `spacing` wide) by Shortley and Weller.
+  ///
+  /// An arm ends where the segment to its neighbour first crosses the outline (exactly, from
+  /// `crossings`), at a fraction of the way, and the value there is 0: toward a neighbour
+  /// outside, or one inside across a slit that no pixel center falls in (the arm is then
+  /// cut). A `fixed` neighbour (a value held, not solved for) counts as inside. Returns each
+  /// cell's arms (east, west, south, north; 1 where the neighbour is inside and not cut off),
+  /// which its gradient needs.
+  static func placeOutline(
+    _ grid: inout Grid, distance: [Float], spacing: Float, fixed: [Bool]? = nil,
+    crossings: OutlineDistance.Crossings
+  ) -> [SIMD4<Float>] {
+    let (w, h) = (grid.width, grid.height)
+    let inside = grid.inside
+    var arms = [SIMD4<Float>](repeating: SIMD4(repeating: 1), count: w * h)
+    let scale = 1 / (spacing * spacing)
+    for y in 0..<h {
+      for x in 0..<w {
+        let i = y * w + x
+        guard inside[i] else { continue }
+        // An arm ends where the segment to the neighbour first crosses the outline (a
+        // neighbour inside can lie across a slit no center falls in); failing that, toward a
+        // neighbour outside, where the distance crosses 0 between them.
+        func arm(_ j: Int?) -> Float {
+          guard let j else { return 1 }
+          let (a, b) = (distance[i], distance[j])
+          // (Distances are in the grid's own steps: neighbours lie 1 apart.)
+          if abs(a) <= 1.5, abs(b) <= 1.5 || !b.isFinite,
+            let t = crossings.first(i, j)
+          {
+            return max(t, 0.05)
+          }
+          guard !(inside[j] || fixed?[j] == true) else { return 1 }
+          guard a.isFinite, b.isFinite, a - b > 0 else { return 1 }
+          return max(a / (a - b), 0.05)
+        }
+        let e = arm(x + 1 < w ? i + 1 : nil)
+        let wst = arm(x > 0 ? i - 1 : nil)
+        let s = arm(y + 1 < h ? i + w : nil)
+        let n = arm(y > 0 ? i - w : nil)
+        arms[i] = SIMD4(e, wst, s, n)
+        @inline(__always) func open(_ j: Int, _ arm: Float) -> Bool {
+          arm == 1 && (inside[j] || fixed?[j] == true)
+        }
+        grid.east[i] = x + 1 < w && open(i + 1, e) ? 2 * scale / ((e + wst) * e) : 0
+        grid.west[i] = x > 0 && open(i - 1, wst) ? 2 * scale / ((e + wst) * wst) : 0
+        grid.south[i] = y + 1 < h && open(i + w, s) ? 2 * scale / ((s + n) * s) : 0
+        grid.north[i] = y > 0 && open(i - w, n) ? 2 * scale / ((s + n) * n) : 0
+        grid.diagonal[i] = (2 / (e * wst) + 2 / (s * n)) * scale
+      }
+    }
+    return arms
   }
 
   /// Pixels nearer the outline than this (and those on it, or next to a pixel outside) are

@@ -52,7 +52,7 @@ struct OutlineDistance {
     static let mitreEnd: UInt8 = 32
   }
 
-  let pieces: [Piece]
+  private(set) var pieces: [Piece]
   let next: [Int32]
   let previous: [Int32]
 
@@ -127,6 +127,91 @@ struct OutlineDistance {
     self.pieces = pieces
     next = outline.next
     previous = outline.previous
+  }
+
+  /// The same outline with every length times `factor` (a grid `factor` times finer: its
+  /// pixel (x, y) has its center at ((x + 0.5) / factor, (y + 0.5) / factor) of this one's).
+  func scaled(by factor: Float) -> OutlineDistance {
+    var out = self
+    out.pieces = pieces.map { piece in
+      var piece = piece
+      piece.a *= factor
+      piece.v *= factor
+      piece.inverseLength2 /= factor * factor
+      return piece
+    }
+    return out
+  }
+
+  /// Where segments between neighbouring pixel centers first cross the outline: the pieces
+  /// (spurs aside) bucketed by the pixels of a region that they pass through.
+  struct Crossings {
+    let geometry: OutlineDistance
+    let region: PixelRect
+    /// Pieces per pixel of the region, as offsets into `items` (one more than pixels).
+    let starts: [Int32]
+    let items: [Int32]
+
+    init(_ geometry: OutlineDistance, region: PixelRect) {
+      self.geometry = geometry
+      self.region = region
+      let (w, h) = (region.width, region.height)
+      var counts = [Int32](repeating: 0, count: w * h + 1)
+      // Each piece's pixels: those its bounds (grown by a hair) touch.
+      func cells(_ piece: Piece, _ body: (Int) -> Void) {
+        let b = piece.a + piece.v
+        let low = pointwiseMin(piece.a, b) - 0.01
+        let high = pointwiseMax(piece.a, b) + 0.01
+        let x0 = max(Int((low.x - Float(region.x)).rounded(.down)), 0)
+        let y0 = max(Int((low.y - Float(region.y)).rounded(.down)), 0)
+        let x1 = min(Int((high.x - Float(region.x)).rounded(.down)), w - 1)
+        let y1 = min(Int((high.y - Float(region.y)).rounded(.down)), h - 1)
+        guard x0 <= x1, y0 <= y1 else { return }
+        for y in y0...y1 { for x in x0...x1 { body(y * w + x) } }
+      }
+      let pieces = geometry.pieces
+      for piece in pieces where piece.flags & Piece.spur == 0 {
+        cells(piece) { counts[$0 + 1] += 1 }
+      }
+      for i in 0..<(w * h) { counts[i + 1] += counts[i] }
+      var fill = counts
+      var items = [Int32](repeating: 0, count: Int(counts[w * h]))
+      for k in pieces.indices where pieces[k].flags & Piece.spur == 0 {
+        cells(pieces[k]) {
+          items[Int(fill[$0])] = Int32(k)
+          fill[$0] += 1
+        }
+      }
+      starts = counts
+      self.items = items
+    }
+
+    /// The fraction (0...1] of the way from pixel `i`'s center to pixel `j`'s (a neighbour;
+    /// indices in the region) at which the segment between them first crosses the outline;
+    /// nil where it does not.
+    func first(_ i: Int, _ j: Int) -> Float? {
+      let w = region.width
+      func center(_ k: Int) -> SIMD2<Float> {
+        SIMD2(Float(region.x + k % w) + 0.5, Float(region.y + k / w) + 0.5)
+      }
+      let p = center(i)
+      let d = center(j) - p
+      var best: Float?
+      for cell in [i, j] {
+        for item in starts[cell]..<starts[cell + 1] {
+          let piece = geometry.pieces[Int(items[Int(item)])]
+          // p + t d = a + s v.
+          let denominator = d.x * piece.v.y - d.y * piece.v.x
+          guard abs(denominator) > 1e-12 else { continue }
+          let w = piece.a - p
+          let t = (w.x * piece.v.y - w.y * piece.v.x) / denominator
+          let s = (w.x * d.y - w.y * d.x) / denominator
+          guard t > 0, t <= 1, s >= 0, s <= 1 else { continue }
+          if best.map({ t < $0 }) ?? true { best = t }
+        }
+      }
+      return best
+    }
   }
 
   /// Signed distance from `p` to piece `piece` (exact: to the nearest point of the piece,
@@ -239,16 +324,19 @@ struct OutlineDistance {
   /// Rows are rows of `region`, in canvas pixels; pieces count within `inner` pixels inside
   /// or `outer` outside, and a pixel takes one where it is nearer than what `distance` holds
   /// (ties: the smaller piece index). Pixel (x, y)'s center is at (x + 0.5, y + 0.5). Untouched pixels keep their values.
+  /// With `only`, just those pieces are scanned (the ones that can reach the region).
   func scan(
     region: PixelRect, rows: Range<Int>, inner: Float, outer: Float,
-    distance: UnsafeMutableBufferPointer<Float>, feature: UnsafeMutableBufferPointer<Int32>
+    distance: UnsafeMutableBufferPointer<Float>, feature: UnsafeMutableBufferPointer<Int32>,
+    only: [Int]? = nil
   ) {
     let top = Float(region.y + rows.lowerBound)
     let bottom = Float(region.y + rows.upperBound)
     let reach = max(inner, outer) * 1.5 + 1
     pieces.withUnsafeBufferPointer { pieces in
       withUnsafeTemporaryAllocation(of: SIMD2<Float>.self, capacity: 8) { polygon in
-        for k in 0..<pieces.count {
+        for index in 0..<(only?.count ?? pieces.count) {
+          let k = only?[index] ?? index
           let piece = pieces[k]
           let b = piece.a + piece.v
           // A mitre at b reaches along its bisector to the depth inside over cos of half the

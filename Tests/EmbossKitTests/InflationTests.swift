@@ -134,6 +134,70 @@ final class InflationTests: XCTestCase {
     }
   }
 
+  /// Around inside corners, where φ's gradient grows without bound, and at a slit narrower
+  /// than a pixel that no pixel center falls in, each pixel's mean slope (over its
+  /// sub-samples) agrees with the mean over its 4 x 4 pixels of the field made at 4 times the
+  /// size: the relief there is solved on a grid 4 times finer.
+  func testInsideCornersAgreeWithFourTimesTheSize() throws {
+    // An L with a slit 0.4 px wide and 10 px deep up from its foot.
+    let points: [SIMD2<Float>] = [
+      SIMD2(10.2, 10.1), SIMD2(10.2, 50.1), SIMD2(20.55, 50.1), SIMD2(20.55, 40.3),
+      SIMD2(20.95, 40.3), SIMD2(20.95, 50.1), SIMD2(50.2, 50.1), SIMD2(50.2, 30.27),
+      SIMD2(30.37, 30.27), SIMD2(30.37, 10.1),
+    ]
+    func field(_ scale: Int) throws -> (CoverageMask, HeightField) {
+      let f = Float(scale)
+      let mask = Self.mask(
+        width: 60 * scale, height: 60 * scale, contours: [Self.polygon(points.map { $0 * f })])
+      let relief = try ReliefSpec(radius: 12 * f, profile: .inflated)
+      return (mask, HeightField.make(mask: mask, relief: relief, parallelism: .serial))
+    }
+    let (mask, one) = try field(1)
+    let (_, four) = try field(4)
+    // Each sampled pixel's weighted mean slope.
+    var means: [Int: SIMD2<Float>] = [:]
+    for (k, pixel) in one.samples.pixels.enumerated() {
+      let range = Int(one.samples.offsets[k])..<Int(one.samples.offsets[k + 1])
+      var (sum, total) = (SIMD2<Float>.zero, Float(0))
+      for j in range {
+        sum += one.samples.weights[j] * one.samples.slopes[j]
+        total += one.samples.weights[j]
+      }
+      means[Int(pixel)] = sum / total
+    }
+    // Relative error of each full pixel's mean slope within 3 pixels of `corner`.
+    func errors(around corner: SIMD2<Float>) -> (mean: Float, worst: Float, at: String) {
+      var (worst, sum, count): (Float, Float, Int) = (0, 0, 0)
+      var worstAt = ""
+      for y in (Int(corner.y) - 3)...(Int(corner.y) + 3) {
+        for x in (Int(corner.x) - 3)...(Int(corner.x) + 3) where mask[x, y] == 1 {
+          let i = (y - one.region.y) * one.region.width + x - one.region.x
+          let got = means[i] ?? one.slope(x: x, y: y)
+          var want = SIMD2<Float>.zero
+          for v in 0..<4 {
+            for u in 0..<4 { want += four.slope(x: 4 * x + u, y: 4 * y + v) }
+          }
+          // A slope per pixel at 4x is a quarter of one per pixel at 1x.
+          want *= 4.0 / 16
+          let off =
+            ((got - want) * (got - want)).sum().squareRoot()
+            / max((want * want).sum().squareRoot(), 0.05)
+          if off > worst { (worst, worstAt) = (off, "(\(x), \(y)): \(got) for \(want)") }
+          sum += off
+          count += 1
+        }
+      }
+      XCTAssertGreaterThan(count, 30)
+      return (sum / Float(count), worst, worstAt)
+    }
+    for corner in [SIMD2<Float>(30.37, 30.27), SIMD2(20.75, 40.3)] {
+      let (mean, worst, at) = errors(around: corner)
+      print("inside corner \(corner): relative slope error mean \(mean), worst \(worst)")
+      XCTAssertLessThan(mean, 0.02, "mean relative slope error around \(corner)")
+      XCTAssertLessThan(worst, 0.1, "worst relative slope error at \(at)")
+    }
+  }
+
   /// The same field on any thread count, and a lowered one is its negative.
   func testSameOnAnyThreadCountAndLoweredIsNegated() throws {
     let mask = try TextLayout(

@@ -157,16 +157,16 @@ final class SupersampleTests: XCTestCase {
 
   /// An inflated relief (round across whole strokes, steep as a square root at the outline)
   /// against 4x: its pixels near the outline are sampled 4 x 4 from the swell along its own
-  /// gradient.
+  /// gradient, and around inside corners the relief is solved again on a grid 4 times finer.
   ///
-  /// Measured for "Wavy" at 64 px: the default material 33.5 dB, gold 32.5, mercury (softened)
-  /// 38.5. Below the bevels' figures: the swell curves everywhere, so a mirror's sharp
-  /// horizon crosses every stroke. With the direction to the nearest side instead of the
-  /// gradient near corners, chrome measured 27.4 dB instead of 35.8 ("Harbor Quest 9&", 140
-  /// px).
+  /// Measured for "Wavy" at 64 px: the default material 35.6 dB, gold 35.8, mercury (softened)
+  /// 40.8; without the finer grid around inside corners 33.5, 32.5 and 38.5. Below the
+  /// bevels' figures: the swell curves everywhere, so a mirror's sharp horizon crosses every
+  /// stroke. With the direction to the nearest side instead of the gradient near corners,
+  /// chrome measured 27.4 dB instead of 35.8 ("Harbor Quest 9&", 140 px).
   func testInflatedReliefMatchesTheSupersampledRender() throws {
     let font = try Fixtures.font()
-    for (material, goal) in [("default", 33.0), ("gold", 32.0), ("mercury", 38.0)] {
+    for (material, goal) in [("default", 35.0), ("gold", 35.0), ("mercury", 40.0)] {
       let db = try compare(
         name: "inflated-\(material)", radius: 6, profile: .inflated, material: material
       ) { k in
