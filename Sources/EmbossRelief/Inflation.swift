@@ -415,6 +415,8 @@ enum Inflation {
 
   /// How far (pixels) around an inside corner `refined` solves again.
   static let refinedReach = 4
+  /// `tolerance` for a refined window, whose start (the coarse solution) is close already.
+  static let refinedTolerance: Float = 1e-3
   /// How many times finer the refined grid is: one node per sub-pixel sample.
   static let refinedScale = SubSamples.perSide
 
@@ -562,7 +564,7 @@ enum Inflation {
     var grid = Grid(width: fw, height: fh, inside: fineInside, h: spacing)
     let arms = placeOutline(
       &grid, distance: distance, spacing: spacing, fixed: fixed,
-      crossings: OutlineDistance.Crossings(geometry, region: fineRegion))
+      crossings: OutlineDistance.Crossings(geometry, region: fineRegion, only: near))
     var grids = [grid]
     var coarseSpacing = 2 * spacing
     while min(grids[grids.count - 1].width, grids[grids.count - 1].height) > 4 {
@@ -579,7 +581,7 @@ enum Inflation {
         step = max(step, abs(r[i]) / grid.diagonal[i])
         top = max(top, values[i])
       }
-      if step <= top * tolerance || step > 0.9 * last { break }
+      if step <= top * refinedTolerance || step > 0.9 * last { break }
       last = step
     }
     // The pixels one in from the window's edge: each cell's node is one of theirs.

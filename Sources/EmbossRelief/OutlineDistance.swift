@@ -152,7 +152,9 @@ struct OutlineDistance {
     let starts: [Int32]
     let items: [Int32]
 
-    init(_ geometry: OutlineDistance, region: PixelRect) {
+    /// The crossings of `geometry`'s pieces (only those of `only`, where given) over the
+    /// pixels of `region`.
+    init(_ geometry: OutlineDistance, region: PixelRect, only: [Int]? = nil) {
       self.geometry = geometry
       self.region = region
       let (w, h) = (region.width, region.height)
@@ -170,13 +172,14 @@ struct OutlineDistance {
         for y in y0...y1 { for x in x0...x1 { body(y * w + x) } }
       }
       let pieces = geometry.pieces
-      for piece in pieces where piece.flags & Piece.spur == 0 {
-        cells(piece) { counts[$0 + 1] += 1 }
+      let chosen = only ?? Array(pieces.indices)
+      for k in chosen where pieces[k].flags & Piece.spur == 0 {
+        cells(pieces[k]) { counts[$0 + 1] += 1 }
       }
       for i in 0..<(w * h) { counts[i + 1] += counts[i] }
       var fill = counts
       var items = [Int32](repeating: 0, count: Int(counts[w * h]))
-      for k in pieces.indices where pieces[k].flags & Piece.spur == 0 {
+      for k in chosen where pieces[k].flags & Piece.spur == 0 {
         cells(pieces[k]) {
           items[Int(fill[$0])] = Int32(k)
           fill[$0] += 1
