@@ -902,6 +902,7 @@ struct NodeReader {
     var profile = base.profile
     var direction = base.direction
     var insideCorners = base.insideCorners
+    var roundCorners = base.roundCorners
     read(fields, Parameters.radius, path: path, into: &radius)
     if let n = fields["depth"]?.value, let v = self.depth(n) { depth = v }
     if let n = fields["scale"]?.value,
@@ -918,10 +919,11 @@ struct NodeReader {
     read(fields, Parameters.profile, path: path, into: &profile)
     read(fields, Parameters.direction, path: path, into: &direction)
     read(fields, Parameters.insideCorners, path: path, into: &insideCorners)
+    read(fields, Parameters.roundCorners, path: path, into: &roundCorners)
     return make(at: node) { () throws(ParameterError) in
       try ReliefSpec(
         radius: radius, profile: profile, depth: depth, direction: direction, soften: soften,
-        insideCorners: insideCorners)
+        insideCorners: insideCorners, roundCorners: roundCorners)
     } ?? base
   }
 

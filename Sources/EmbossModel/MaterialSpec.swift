@@ -95,7 +95,8 @@ public struct MaterialSpec: Sendable, Equatable {
       shadow, detail, occlusion, plate, camera)
   }
 
-  /// This material with its relief's lengths (the radius, the soften and a depth in pixels)
+  /// This material with its relief's lengths (the radius, the soften, the corners' rounding
+  /// and a depth in pixels)
   /// and its shadow's and detail's (distance, softness, line width) times `factor`, each within its parameter's range, except those in `fixed` (keys such
   /// as `relief.radius`: values given for this render).
   public func scalingRelief(by factor: Float, except fixed: Set<String> = []) -> MaterialSpec {
@@ -112,12 +113,15 @@ public struct MaterialSpec: Sendable, Equatable {
       fixed.contains(Parameters.radius.key) ? r.radius : scaled(r.radius, Parameters.radius.range)
     let soften =
       fixed.contains(Parameters.soften.key) ? r.soften : scaled(r.soften, Parameters.soften.range)
+    let roundCorners =
+      fixed.contains(Parameters.roundCorners.key)
+      ? r.roundCorners : scaled(r.roundCorners, Parameters.roundCorners.range)
     // Every value is within its range, so the check cannot fail; should it, the material
     // stays as it was.
     guard
       let relief = try? ReliefSpec(
         radius: radius, profile: r.profile, depth: depth, direction: r.direction, soften: soften,
-        insideCorners: r.insideCorners)
+        insideCorners: r.insideCorners, roundCorners: roundCorners)
     else { return self }
     return MaterialSpec(
       unchecked: name, description, surface, lights, environment, relief, shadingSize, background,

@@ -293,6 +293,14 @@ public enum Parameters {
     help:
       "blur of the relief (standard deviation): rounds creases and the top edge; scales with the text as the radius does (on the command line a length)",
     flag: "--soften")
+  /// The `relief.round-corners` parameter.
+  ///
+  /// Rounds every corner of the ink's outline, outside and inside, before the relief rises.
+  public static let roundCorners = NumberParameter(
+    key: "relief.round-corners", range: 0...1000, defaultValue: 0, unit: "pixels",
+    help:
+      "rounds every corner of the ink's outline, outside and inside, to this radius before the relief rises, as a liquid's surface tension or a casting would: a stroke's square end becomes a half circle (a rounding reaches at most half way along each side, so no stroke vanishes); scales with the text as the radius does; text only (a picture's mask is kept)"
+  )
   /// The `relief.direction` parameter.
   ///
   /// Embossed or debossed.
@@ -564,7 +572,7 @@ public enum Parameters {
     environmentIntensity, sky, horizon, ground, band, bandWidth, horizonAngle,
     softboxes, softboxAngle, softboxAltitude, softboxWidth, softboxHeight, softboxColor,
     softboxIntensity,
-    radius, profile, depth, scale, soften, direction, insideCorners,
+    radius, profile, depth, scale, soften, roundCorners, direction, insideCorners,
     shadowOpacity, shadowDistance, shadowSoftness, shadowColor, shadowAngle,
     occlusionStrength, occlusionRadius,
     detailBrushed, detailBrushedAngle, detailBrushedWidth, detailHammered, detailHammeredSize,

@@ -118,6 +118,8 @@ public struct ReliefSpec: Sendable, Equatable {
   public let soften: Float
   /// What the bevel does at inside corners.
   public let insideCorners: InsideCorners
+  /// The radius, in pixels, every corner of the ink's outline is rounded to first (0: none).
+  public let roundCorners: Float
 
   /// A relief from validated values; see each property for its meaning.
   public init(
@@ -126,7 +128,8 @@ public struct ReliefSpec: Sendable, Equatable {
     depth: ReliefDepth = .radiusMultiple(Parameters.depth.value),
     direction: ReliefDirection = Parameters.direction.defaultValue,
     soften: Float = Parameters.soften.value,
-    insideCorners: InsideCorners = Parameters.insideCorners.defaultValue
+    insideCorners: InsideCorners = Parameters.insideCorners.defaultValue,
+    roundCorners: Float = Parameters.roundCorners.value
   ) throws(ParameterError) {
     try Parameters.radius.check(radius)
     switch depth {
@@ -139,12 +142,14 @@ public struct ReliefSpec: Sendable, Equatable {
       }
     }
     try Parameters.soften.check(soften)
+    try Parameters.roundCorners.check(roundCorners)
     self.radius = radius
     self.profile = profile
     self.depth = depth
     self.direction = direction
     self.soften = soften
     self.insideCorners = insideCorners
+    self.roundCorners = roundCorners
   }
 
   /// Every value at its default.
@@ -157,6 +162,7 @@ public struct ReliefSpec: Sendable, Equatable {
     direction = Parameters.direction.defaultValue
     soften = Parameters.soften.value
     insideCorners = Parameters.insideCorners.defaultValue
+    roundCorners = Parameters.roundCorners.value
   }
 
   /// CIShadedMaterial's `inputScale` the depth comes to at this radius: the factor on the

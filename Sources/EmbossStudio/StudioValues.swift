@@ -119,6 +119,7 @@ public struct StudioValues: Sendable, Encodable, Equatable {
     v.texts["relief.direction"] = r.direction.rawValue
     v.texts["relief.inside-corners"] = r.insideCorners.rawValue
     v.numbers["relief.soften"] = exact(r.soften)
+    v.numbers["relief.round-corners"] = exact(r.roundCorners)
     switch r.depth {
     case .radiusMultiple(let x): v.numbers["relief.depth"] = exact(x)
     case .pixels(let px): v.texts["relief.depth"] = "\(formatNumber(px))px"

@@ -24,7 +24,10 @@ final class ParameterTableTests: XCTestCase {
     XCTAssertEqual(Set(keys).count, keys.count)
     XCTAssertEqual(
       Parameters.keys(in: "relief"),
-      ["radius", "profile", "depth", "scale", "soften", "direction", "inside-corners"])
+      [
+        "radius", "profile", "depth", "scale", "soften", "round-corners", "direction",
+        "inside-corners",
+      ])
     XCTAssertEqual(
       Parameters.keys(in: "lights[]"),
       ["kind", "position", "angle", "altitude", "color", "intensity", "target", "cone"])
