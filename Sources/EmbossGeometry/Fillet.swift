@@ -159,14 +159,13 @@ extension Outline {
       var offset = from - from.truncatingRemainder(dividingBy: total)
       var last = exit
       while start[i] + offset < to - 1e-6 {
-        let (s0, s1) = (start[i] + offset, start[i + 1] + offset)
+        let s1 = start[i + 1] + offset
         if s1 > from + 1e-6 {
           let end = s1 >= to - 1e-6 ? entries[next] : at(i, 1)
           if end.p != last.p { edges.append(Edge(a: last.p, b: end.p, ta: last.t, tb: end.t)) }
           last = end
           if s1 >= to - 1e-6 { break }
         }
-        _ = s0
         i += 1
         if i == n {
           i = 0

@@ -138,6 +138,31 @@ enum Inflation {
       }
     }
 
+    /// This grid and its coarser ones (`coarser`), cells `spacing` wide on this one, down
+    /// to one whose shorter side is at most 4 cells.
+    func hierarchy(spacing: Float) -> [Grid] {
+      var grids = [self]
+      var h = 2 * spacing
+      while min(grids[grids.count - 1].width, grids[grids.count - 1].height) > 4 {
+        grids.append(grids[grids.count - 1].coarser(h: h))
+        h *= 2
+      }
+      return grids
+    }
+
+    /// How far `phi` is from solved: the largest change a Jacobi step toward `rhs` would
+    /// make, and the largest value (the cycles stop when the one falls under a fraction of
+    /// the other).
+    func progress(_ phi: [Float], _ rhs: [Float]) -> (step: Float, top: Float) {
+      let r = residual(phi, rhs)
+      var (step, top): (Float, Float) = (0, 0)
+      for i in r.indices where inside[i] {
+        step = max(step, abs(r[i]) / diagonal[i])
+        top = max(top, phi[i])
+      }
+      return (step, top)
+    }
+
     /// `rhs - A phi` inside (0 outside).
     func residual(_ phi: [Float], _ rhs: [Float]) -> [Float] {
       let w = width
@@ -221,23 +246,12 @@ enum Inflation {
   /// Solves `-∇²φ = 1` on `fine` (whose operator carries the outline's exact position) by
   /// full multigrid, then V-cycles until the residual has fallen by `tolerance`.
   static func solve(_ fine: Grid, parallelism: Parallelism) -> [Float] {
-    var grids = [fine]
-    var h: Float = 2
-    while min(grids[grids.count - 1].width, grids[grids.count - 1].height) > 4 {
-      grids.append(grids[grids.count - 1].coarser(h: h))
-      h *= 2
-    }
+    let grids = fine.hierarchy(spacing: 1)
     let rhs = fine.inside.map { $0 ? Float(1) : 0 }
     var phi = fullCycle(grids, 0, parallelism)
     var last = Float.infinity
     for _ in 0..<maxCycles {
-      // The largest change a Jacobi step would make, against the largest value.
-      let r = fine.residual(phi, rhs)
-      var (step, top): (Float, Float) = (0, 0)
-      for i in r.indices where fine.inside[i] {
-        step = max(step, abs(r[i]) / fine.diagonal[i])
-        top = max(top, phi[i])
-      }
+      let (step, top) = fine.progress(phi, rhs)
       // Done, or at the floor of `Float`'s precision (the step no longer falls).
       if step <= top * tolerance || step > 0.9 * last { break }
       last = step
@@ -565,22 +579,12 @@ enum Inflation {
     let arms = placeOutline(
       &grid, distance: distance, spacing: spacing, fixed: fixed,
       crossings: OutlineDistance.Crossings(geometry, region: fineRegion, only: near))
-    var grids = [grid]
-    var coarseSpacing = 2 * spacing
-    while min(grids[grids.count - 1].width, grids[grids.count - 1].height) > 4 {
-      grids.append(grids[grids.count - 1].coarser(h: coarseSpacing))
-      coarseSpacing *= 2
-    }
+    let grids = grid.hierarchy(spacing: spacing)
     let rhs = fineInside.map { $0 ? Float(1) : 0 }
     var last = Float.infinity
     for _ in 0..<maxCycles {
       cycle(grids, 0, &values, rhs, .serial)
-      let r = grid.residual(values, rhs)
-      var (step, top): (Float, Float) = (0, 0)
-      for i in r.indices where fineInside[i] {
-        step = max(step, abs(r[i]) / grid.diagonal[i])
-        top = max(top, values[i])
-      }
+      let (step, top) = grid.progress(values, rhs)
       if step <= top * refinedTolerance || step > 0.9 * last { break }
       last = step
     }

@@ -159,17 +159,33 @@ struct OutlineDistance {
       self.region = region
       let (w, h) = (region.width, region.height)
       var counts = [Int32](repeating: 0, count: w * h + 1)
-      // Each piece's pixels: those its bounds (grown by a hair) touch.
+      // Each piece's pixels: row by row, those the part of the piece in that row (grown by
+      // a hair) touches, so a long diagonal piece lists the pixels along it, not its bounds.
       func cells(_ piece: Piece, _ body: (Int) -> Void) {
-        let b = piece.a + piece.v
-        let low = pointwiseMin(piece.a, b) - 0.01
-        let high = pointwiseMax(piece.a, b) + 0.01
-        let x0 = max(Int((low.x - Float(region.x)).rounded(.down)), 0)
-        let y0 = max(Int((low.y - Float(region.y)).rounded(.down)), 0)
-        let x1 = min(Int((high.x - Float(region.x)).rounded(.down)), w - 1)
-        let y1 = min(Int((high.y - Float(region.y)).rounded(.down)), h - 1)
-        guard x0 <= x1, y0 <= y1 else { return }
-        for y in y0...y1 { for x in x0...x1 { body(y * w + x) } }
+        let origin = SIMD2(Float(region.x), Float(region.y))
+        let a = piece.a - origin
+        let b = a + piece.v
+        let y0 = max(Int((min(a.y, b.y) - 0.01).rounded(.down)), 0)
+        let y1 = min(Int((max(a.y, b.y) + 0.01).rounded(.down)), h - 1)
+        guard y0 <= y1 else { return }
+        for y in y0...y1 {
+          // The piece's x extent within rows y - 0.01 ... y + 1.01.
+          var (low, high) = (min(a.x, b.x), max(a.x, b.x))
+          if abs(piece.v.y) > 1e-9 {
+            let t0 = (Float(y) - 0.01 - a.y) / piece.v.y
+            let t1 = (Float(y + 1) + 0.01 - a.y) / piece.v.y
+            let (u0, u1) = (max(min(t0, t1), 0), min(max(t0, t1), 1))
+            guard u0 <= u1 else { continue }
+            (low, high) = (
+              min(a.x + piece.v.x * u0, a.x + piece.v.x * u1),
+              max(a.x + piece.v.x * u0, a.x + piece.v.x * u1)
+            )
+          }
+          let x0 = max(Int((low - 0.01).rounded(.down)), 0)
+          let x1 = min(Int((high + 0.01).rounded(.down)), w - 1)
+          guard x0 <= x1 else { continue }
+          for x in x0...x1 { body(y * w + x) }
+        }
       }
       let pieces = geometry.pieces
       let chosen = only ?? Array(pieces.indices)
