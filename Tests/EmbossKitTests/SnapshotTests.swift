@@ -158,7 +158,7 @@ final class SnapshotTests: XCTestCase {
     assertSnapshot(
       of: try render(set: "shadow.opacity=0.8"), as: .png(), named: "shadow.opacity=0.8")
     let lowered = try MaterialLoader.apply(
-      settings: ["shadow.opacity=0.8", "relief.direction=lowered"], to: try Fixtures.material())
+      settings: ["shadow.opacity=0.8", "relief.direction=lowered"], to: try self.material())
     assertSnapshot(of: try render(base: lowered), as: .png(), named: "shadow-lowered")
     assertSnapshot(
       of: try render(set: "detail.brushed=0.8"), as: .png(), named: "detail.brushed=0.8")
@@ -170,7 +170,7 @@ final class SnapshotTests: XCTestCase {
   /// finite distance, and a see-through background.
   func testSurfaceDetailPlateAndCamera() throws {
     func material(_ settings: [String]) throws -> MaterialSpec {
-      try MaterialLoader.apply(settings: settings, to: try Fixtures.material())
+      try MaterialLoader.apply(settings: settings, to: try self.material())
     }
     assertSnapshot(
       of: try render(set: "detail.hammered=0.7"), as: .png(), named: "detail.hammered=0.7")
