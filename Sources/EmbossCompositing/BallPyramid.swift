@@ -108,13 +108,50 @@ public struct BallPyramid: Sendable {
     /// Bilinear sample of level `level` at ball coordinates (`x`, `y`).
     @inline(__always)
     func sample(level: Int, x: Float, y: Float) -> SIMD4<Float> {
+      plane(level).sample(x: x, y: y)
+    }
+
+    /// Level `level`'s texels and size, for many samples on it.
+    @inline(__always)
+    func plane(_ level: Int) -> Plane {
       let l = levels[level]
-      if level == 0 {
-        return RGBAImage.sampleBilinear(ball, width: l.width, height: l.height, x: x, y: y)
-      }
-      return RGBAImage.sampleBilinear(
-        UnsafeBufferPointer(rebasing: upper[l.offset..<(l.offset + l.width * l.height)]),
-        width: l.width, height: l.height, x: x * l.scale, y: y * l.scale)
+      // (A level is read only where the ball has texels: the compositor reads none of an
+      // empty ball, and levels above 0 exist only for a ball of at least 32 x 32.)
+      guard let texels = level == 0 ? ball.baseAddress : upper.baseAddress.map({ $0 + l.offset })
+      else { preconditionFailure("a pyramid level without texels") }
+      return Plane(
+        texels: texels, width: l.width, height: l.height, scale: l.scale,
+        maxX: Float(l.width - 1), maxY: Float(l.height - 1))
+    }
+  }
+
+  /// One level's texels and size, resolved once for a group's taps (`View.plane(_:)`).
+  struct Plane {
+    /// The level's texels, row-major.
+    let texels: UnsafePointer<SIMD4<Float>>
+    let width: Int
+    let height: Int
+    /// 2^-k: ball coordinates times this are this level's (1 for the ball: exact).
+    let scale: Float
+    /// `width - 1` and `height - 1`, the clamp's bounds.
+    let maxX: Float
+    let maxY: Float
+
+    /// Bilinear sample at ball coordinates (`x`, `y`), clamped to the level, as
+    /// `RGBAImage.sampleBilinear` samples (at `x * scale`, `y * scale`: exact on the ball).
+    @inline(__always)
+    func sample(x: Float, y: Float) -> SIMD4<Float> {
+      let fx = min(max(x * scale - 0.5, 0), maxX)
+      let fy = min(max(y * scale - 0.5, 0), maxY)
+      let x0 = Int(fx)
+      let y0 = Int(fy)
+      let (tx, ty) = (fx - Float(x0), fy - Float(y0))
+      let x1 = x0 + 1 < width ? x0 + 1 : width - 1
+      let row0 = texels + y0 * width
+      let row1 = y0 + 1 < height ? row0 + width : row0
+      let top = row0[x0] * (1 - tx) + row0[x1] * tx
+      let bottom = row1[x0] * (1 - tx) + row1[x1] * tx
+      return top * (1 - ty) + bottom * ty
     }
   }
 

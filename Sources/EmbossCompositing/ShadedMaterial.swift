@@ -655,7 +655,11 @@ public enum ShadedMaterial {
   static func taps(_ d: SIMD2<Float>, maxTaps: Int) -> Int {
     let squared = (d * d).sum()
     guard squared > 4 else { return 1 }
-    return min(maxTaps, max(1, Int((squared.squareRoot() * 0.5).rounded(.up))))
+    // Half the length rounded up (by a comparison: `rounded(.up)` is a call to libm's ceil).
+    let half = squared.squareRoot() * 0.5
+    var n = Int(half)
+    if Float(n) < half { n += 1 }
+    return min(maxTaps, max(1, n))
   }
 
   /// `d` shortened to at most `limit` long.
@@ -721,16 +725,23 @@ public enum ShadedMaterial {
     level: Int, p: SIMD2<Float>, du: SIMD2<Float>, dv: SIMD2<Float>, nu: Int, nv: Int,
     centers: UnsafeBufferPointer<Float>, pyramid: BallPyramid.View
   ) -> SIMD4<Float> {
-    var sum = SIMD4<Float>.zero
-    for j in 0...nv {
-      let b = centers[16 * nv + j]
-      let (ox, oy) = (dv.x * b, dv.y * b)
+    let plane = pyramid.plane(level)
+    // Each column's point along `du` (from `p`), the same for every row.
+    return withUnsafeTemporaryAllocation(of: SIMD2<Float>.self, capacity: nu + 1) { along in
       for i in 0...nu {
         let a = centers[16 * nu + i]
-        sum += pyramid.sample(level: level, x: p.x + du.x * a + ox, y: p.y + du.y * a + oy)
+        along[i] = SIMD2(p.x + du.x * a, p.y + du.y * a)
       }
+      var sum = SIMD4<Float>.zero
+      for j in 0...nv {
+        let b = centers[16 * nv + j]
+        let (ox, oy) = (dv.x * b, dv.y * b)
+        for i in 0...nu {
+          sum += plane.sample(x: along[i].x + ox, y: along[i].y + oy)
+        }
+      }
+      return sum / Float((nu + 1) * (nv + 1))
     }
-    return sum / Float((nu + 1) * (nv + 1))
   }
 
   /// The color of an ink pixel: the weighted mean of its groups' means.
@@ -1019,7 +1030,8 @@ public enum ShadedMaterial {
                   ColorSink.Context(
                     ink: ink, window: window, coverage: coverage.buffer, pyramid: view.value,
                     centers: centers, maxLevel: maxLevel, flatColor: flatColor, fill: fill,
-                    fillPixel: fillPixel, tinting: tinting, depth: depth.value, store: store),
+                    fillPixel: fillPixel, tinting: tinting, depth: depth.value, store: store,
+                    untinted: tinting == nil),
                   row: rows.lowerBound,
                   out: out.value + rows.lowerBound * ink.width)
                 plan.band(index, into: &sink)

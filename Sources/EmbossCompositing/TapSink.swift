@@ -87,6 +87,8 @@ struct ColorSink<Store: PixelStore>: TapSink {
     let tinting: SurfaceDetail?
     let depth: ShadedMaterial.SurfaceDepth.View?
     let store: Store
+    /// Whether there is no tinting (`tinting == nil`): `inkPixel`'s plain case.
+    let untinted: Bool
   }
   let context: Context
   /// The output's pixel at the band's first row, first column of the ink bounds.
@@ -160,6 +162,18 @@ struct ColorSink<Store: PixelStore>: TapSink {
     let window = context.window
     let a = context.coverage[
       (ink.y + row - window.y) * window.width + ink.x + column - window.x]
+    if context.untinted {
+      // `inkPixel` without tinting, written out: passing the (absent) detail by value
+      // copied it at every pixel.
+      let fill = context.fill
+      let rgb = SIMD3(color.x, color.y, color.z)
+      (out + index).initialize(
+        to: context.store(
+          fill.w == 0
+            ? SIMD4(rgb, a) : SIMD4(rgb * a + SIMD3(fill.x, fill.y, fill.z) * (1 - a), 1)))
+      advance()
+      return
+    }
     (out + index).initialize(
       to: ShadedMaterial.inkPixel(
         color, coverage: a, x: ink.x + column, y: ink.y + row, tinting: context.tinting,

@@ -111,6 +111,11 @@ struct Bevel: Sendable {
         }
       }
     }
+    // Which neighbours each pixel of the window creases with (see `creases`).
+    let creasing =
+      sample
+      ? creases(window: window, distance: distance, feature: feature, directions: directions)
+      : []
     var samples = SubSamples()
     for row in rows {
       for column in 0..<w {
@@ -148,21 +153,7 @@ struct Bevel: Sendable {
             coverage(column - 1, row) < 1 || coverage(column + 1, row) < 1
             || coverage(column, row - 1) < 1 || coverage(column, row + 1) < 1
         }
-        if !flagged {
-          neighbours: for dy in -1...1 {
-            let ny = row + dy
-            guard ny >= first, ny <= last else { continue }
-            for dx in -1...1 where dx != 0 || dy != 0 {
-              let nx = column + dx
-              guard nx >= 0, nx < w else { continue }
-              let j = (ny - first) * w + nx
-              if crease(f, d, direction, Int(feature[j]), distance[j], directions[j]) {
-                flagged = true
-                break neighbours
-              }
-            }
-          }
-        }
+        if !flagged { flagged = creasing[local] }
         if flagged {
           appendSamples(
             column: column, row: row, feature: feature, first: first, last: last,
@@ -171,6 +162,69 @@ struct Bevel: Sendable {
       }
     }
     return samples
+  }
+
+  /// Per pixel of `window` (rows of the region): whether it creases (`crease`) with one of its
+  /// eight neighbours in the window, as the pixel sees it (its own distance corrected by its
+  /// coverage, the neighbour's as it is).
+  ///
+  /// Each neighbouring pair is tested once for both (the test is symmetric), and twice only
+  /// where the two views differ: a distance the coverage corrects, or two pieces that follow
+  /// each other both ways.
+  func creases(
+    window: Range<Int>, distance: UnsafeBufferPointer<Float>,
+    feature: UnsafeBufferPointer<Int32>, directions: [SIMD2<Float>]
+  ) -> [Bool] {
+    let w = region.width
+    let first = window.lowerBound
+    let rows = window.count
+    var creasing = [Bool](repeating: false, count: rows * w)
+    // Each pixel's distance as it sees it: corrected by its coverage.
+    var corrected = [Float](repeating: 0, count: rows * w)
+    for row in 0..<rows {
+      for column in 0..<w {
+        let i = row * w + column
+        var d = distance[i]
+        let c = coverage(column, first + row)
+        if c == 1 { d = abs(d) } else if c == 0 { d = -abs(d) }
+        corrected[i] = d
+      }
+    }
+    geometry.next.withUnsafeBufferPointer { next in
+      directions.withUnsafeBufferPointer { directions in
+        corrected.withUnsafeBufferPointer { corrected in
+          creasing.withUnsafeMutableBufferPointer { creasing in
+            @inline(__always) func pair(_ i: Int, _ j: Int) {
+              let (f, g) = (Int(feature[i]), Int(feature[j]))
+              guard f >= 0, g >= 0, f != g else { return }
+              let (fi, fj) = (corrected[i], corrected[j])
+              let (ri, rj) = (distance[i], distance[j])
+              if fi == ri && fj == rj && !(Int(next[f]) == g && Int(next[g]) == f) {
+                if crease(f, fi, directions[i], g, rj, directions[j]) {
+                  creasing[i] = true
+                  creasing[j] = true
+                }
+                return
+              }
+              if crease(f, fi, directions[i], g, rj, directions[j]) { creasing[i] = true }
+              if crease(g, fj, directions[j], f, ri, directions[i]) { creasing[j] = true }
+            }
+            for row in 0..<rows {
+              for column in 0..<w {
+                let i = row * w + column
+                guard feature[i] >= 0 else { continue }
+                if column + 1 < w { pair(i, i + 1) }
+                guard row + 1 < rows else { continue }
+                if column > 0 { pair(i, i + w - 1) }
+                pair(i, i + w)
+                if column + 1 < w { pair(i, i + w + 1) }
+              }
+            }
+          }
+        }
+      }
+    }
+    return creasing
   }
 
   /// Whether the slope field folds between two neighbouring pixels with nearest features
