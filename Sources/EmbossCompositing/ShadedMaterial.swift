@@ -289,8 +289,11 @@ public enum ShadedMaterial {
     }
 
     /// The relief over `rows` of the ink bounds (and the sub-sampled ink pixels among them):
-    /// the whole field's, or those rows' made now.
-    func relief(rows: Range<Int>) -> (height: HeightField, sampled: [Int32], sampleIndex: [Int32]) {
+    /// the whole field's, or those rows' made now, sub-sampled in `sampledRows` (rows of the
+    /// ink bounds) only.
+    func relief(rows: Range<Int>, sampledRows: Range<Int>) -> (
+      height: HeightField, sampled: [Int32], sampleIndex: [Int32]
+    ) {
       switch relief {
       case .whole(let height, let sampled, let sampleIndex):
         return (height, sampled, sampleIndex)
@@ -298,7 +301,8 @@ public enum ShadedMaterial {
         let top = ink.y - bands.region.y
         // Slopes only: colors are looked up by slope.
         let height = bands.field(
-          rows: (top + rows.lowerBound)..<(top + rows.upperBound), heights: false)
+          rows: (top + rows.lowerBound)..<(top + rows.upperBound), heights: false,
+          sampledRows: (top + sampledRows.lowerBound)..<(top + sampledRows.upperBound))
         let (sampled, sampleIndex) = ShadedMaterial.sampledInk(height, mask: mask, ink: ink)
         return (height, sampled, sampleIndex)
       }
@@ -394,7 +398,9 @@ public enum ShadedMaterial {
       let near = PixelRect(
         x: ink.x, y: ink.y + first, width: ink.width,
         height: min(ink.height, rows.upperBound + 1) - first)
-      let (height, sampled, sampleIndex) = relief(rows: first..<(first + near.height))
+      // (Sub-samples only in the band's rows: those beside it give footprints slopes.)
+      let (height, sampled, sampleIndex) = relief(
+        rows: first..<(first + near.height), sampledRows: rows)
       let region = height.region
       let samples = height.samples
       let texelsPerNormal = SIMD2(Float(shadingWidth), Float(shadingHeight)) * 0.5

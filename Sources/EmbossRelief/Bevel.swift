@@ -85,16 +85,18 @@ struct Bevel: Sendable {
 
   /// Heights (unless `heights` is nil) and slopes of `rows` (rows of `region`) into
   /// `heights` and `slopes` (over the region's rows from `origin` on), and the sub-samples of
-  /// their pixels that need them (with `sample`; their pixel indices count from row `origin`
-  /// too).
+  /// their pixels that need them (with `sample`, in the rows of `sampled` only; their pixel
+  /// indices count from row `origin` too).
   ///
   /// `distance` and `feature` hold the rows of `window`: `rows` and the rows next to them
   /// (one more on each side, within the region).
   func shade(
     rows: Range<Int>, window: Range<Int>, distance: UnsafeBufferPointer<Float>,
     feature: UnsafeBufferPointer<Int32>, heights: UnsafeMutableBufferPointer<Float>?,
-    slopes: UnsafeMutableBufferPointer<SIMD2<Float>>, origin: Int = 0, sample: Bool
+    slopes: UnsafeMutableBufferPointer<SIMD2<Float>>, origin: Int = 0, sample: Bool,
+    sampled: Range<Int>? = nil
   ) -> SubSamples {
+    let sampled = sample ? (sampled ?? rows).clamped(to: rows) : rows.lowerBound..<rows.lowerBound
     let w = region.width
     let first = window.lowerBound
     let last = window.upperBound - 1
@@ -113,9 +115,11 @@ struct Bevel: Sendable {
     }
     // Which neighbours each pixel of the window creases with (see `creases`).
     let creasing =
-      sample
-      ? creases(window: window, distance: distance, feature: feature, directions: directions)
-      : []
+      sampled.isEmpty
+      ? []
+      : creases(
+        window: window, rows: sampled, distance: distance, feature: feature,
+        directions: directions)
     var samples = SubSamples()
     for row in rows {
       for column in 0..<w {
@@ -144,7 +148,7 @@ struct Bevel: Sendable {
         } else {
           slopes[i] = d > 0 && d < radius ? sign * rise(d) * direction : .zero
         }
-        guard sample, c > 0 else { continue }
+        guard c > 0, sampled.contains(row) else { continue }
         var flagged = c < 1 || (topKink && abs(d - radius) < 0.75)
         // Next to the edge on a steep bevel: the edge pixels' centers may lie outside, so
         // the compositor's footprint would see the slope change on one side only.
@@ -166,13 +170,14 @@ struct Bevel: Sendable {
 
   /// Per pixel of `window` (rows of the region): whether it creases (`crease`) with one of its
   /// eight neighbours in the window, as the pixel sees it (its own distance corrected by its
-  /// coverage, the neighbour's as it is).
+  /// coverage, the neighbour's as it is); found for the pixels of `rows` (within the window)
+  /// only, false elsewhere.
   ///
   /// Each neighbouring pair is tested once for both (the test is symmetric), and twice only
   /// where the two views differ: a distance the coverage corrects, or two pieces that follow
   /// each other both ways.
   func creases(
-    window: Range<Int>, distance: UnsafeBufferPointer<Float>,
+    window: Range<Int>, rows wanted: Range<Int>, distance: UnsafeBufferPointer<Float>,
     feature: UnsafeBufferPointer<Int32>, directions: [SIMD2<Float>]
   ) -> [Bool] {
     let w = region.width
@@ -209,7 +214,10 @@ struct Bevel: Sendable {
               if crease(f, fi, directions[i], g, rj, directions[j]) { creasing[i] = true }
               if crease(g, fj, directions[j], f, ri, directions[i]) { creasing[j] = true }
             }
-            for row in 0..<rows {
+            // The pairs with a pixel of `wanted`: from the row above it to its last.
+            let top = max(wanted.lowerBound - 1, first) - first
+            let bottom = min(wanted.upperBound, window.upperBound) - first
+            for row in top..<bottom {
               for column in 0..<w {
                 let i = row * w + column
                 guard feature[i] >= 0 else { continue }
@@ -349,42 +357,51 @@ struct Bevel: Sendable {
       }
       let n = SubSamples.perSide
       let step = 1 / Float(n)
-      let start = samples.slopes.count
-      var anyInk = false
       var closest: (distance: Float, gradient: SIMD2<Float>) = (.infinity, .zero)
-      geometry.pieces.withUnsafeBufferPointer { pieces in
-        for offset in Self.offsets {
-          let p = center + offset
-          var best = Float.infinity
-          var bestSigned: Float = 0
-          var bestPiece: Int32 = -1
-          for j in 0..<count {
-            let k = candidates[j]
-            let d = OutlineDistance.signedDistance(pieces[Int(k)], p)
-            let m = abs(d)
-            if m < best || (m == best && k < bestPiece) {
-              best = m
-              bestSigned = d
-              bestPiece = k
+      // The samples, made in a buffer on the stack and appended at once.
+      let cells = n * n
+      let anyInk = withUnsafeTemporaryAllocation(of: SIMD2<Float>.self, capacity: cells) {
+        slopes in
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: cells) { weights in
+          var anyInk = false
+          geometry.pieces.withUnsafeBufferPointer { pieces in
+            for (index, offset) in Self.offsets.enumerated() {
+              let p = center + offset
+              var best = Float.infinity
+              var bestSigned: Float = 0
+              var bestPiece: Int32 = -1
+              for j in 0..<count {
+                let k = candidates[j]
+                let d = OutlineDistance.signedDistance(pieces[Int(k)], p)
+                let m = abs(d)
+                if m < best || (m == best && k < bestPiece) {
+                  best = m
+                  bestSigned = d
+                  bestPiece = k
+                }
+              }
+              let g = OutlineDistance.direction(pieces[Int(bestPiece)], p)
+              let (weight, low, high) = Self.inkedSpan(signed: bestSigned, direction: g)
+              if weight > 0 {
+                slopes[index] =
+                  sign * (cellMeans ? meanRise(low, high) : rise((low + high) * 0.5)) * g
+                weights[index] = weight
+                anyInk = true
+              } else {
+                slopes[index] = .zero
+                weights[index] = 0
+                if best < closest.distance { closest = (best, g) }
+              }
             }
           }
-          let g = OutlineDistance.direction(pieces[Int(bestPiece)], p)
-          let (weight, low, high) = Self.inkedSpan(signed: bestSigned, direction: g)
-          if weight > 0 {
-            samples.slopes.append(
-              sign * (cellMeans ? meanRise(low, high) : rise((low + high) * 0.5)) * g)
-            samples.weights.append(weight)
-            anyInk = true
-          } else {
-            samples.slopes.append(.zero)
-            samples.weights.append(0)
-            if best < closest.distance { closest = (best, g) }
+          if anyInk {
+            samples.slopes.append(contentsOf: UnsafeBufferPointer(slopes))
+            samples.weights.append(contentsOf: UnsafeBufferPointer(weights))
           }
+          return anyInk
         }
       }
       if !anyInk {
-        samples.slopes.removeLast(samples.slopes.count - start)
-        samples.weights.removeLast(samples.weights.count - start)
         guard closest.distance.isFinite else { return }
         samples.slopes.append(sign * rise(step / 4) * closest.gradient)
         samples.weights.append(1)

@@ -224,7 +224,7 @@ public struct HeightField: Sendable, Equatable {
     /// hold the region's rows from `origin` on, and the sub-samples of their pixels.
     func shade(
       rows: Range<Int>, heights: UnsafeMutableBufferPointer<Float>?,
-      slopes: UnsafeMutableBufferPointer<SIMD2<Float>>, origin: Int
+      slopes: UnsafeMutableBufferPointer<SIMD2<Float>>, origin: Int, sampled: Range<Int>? = nil
     ) -> SubSamples {
       guard let geometry, let bevel, !rows.isEmpty else { return SubSamples() }
       // The band's distances and features, and one row more on each side (the crease test
@@ -245,7 +245,7 @@ public struct HeightField: Sendable, Equatable {
           return bevel.shade(
             rows: rows, window: window, distance: UnsafeBufferPointer(distance),
             feature: UnsafeBufferPointer(feature), heights: heights, slopes: slopes,
-            origin: origin, sample: subSamples)
+            origin: origin, sample: subSamples, sampled: sampled)
         }
       }
     }
@@ -259,8 +259,12 @@ public struct HeightField: Sendable, Equatable {
 
     /// `field(rows:)`, with `heights` false the slopes and sub-samples alone: its plane is
     /// empty (every height reads 0), for a compositor, which looks up colors by slope only
-    /// and so skips each pixel's profile height.
-    package func field(rows: Range<Int>, heights withHeights: Bool) -> HeightField {
+    /// and so skips each pixel's profile height; with `sampledRows`, sub-samples in those
+    /// rows only (a compositor's band, whose rows on each side give its footprints their
+    /// neighbours' slopes and nothing more).
+    package func field(
+      rows: Range<Int>, heights withHeights: Bool, sampledRows: Range<Int>? = nil
+    ) -> HeightField {
       let rows = rows.clamped(to: 0..<region.height)
       let count = rows.count * region.width
       var heights = [Float](unsafeUninitializedCapacity: withHeights ? count : 0) {
@@ -271,7 +275,7 @@ public struct HeightField: Sendable, Equatable {
         slopes.withUnsafeMutableBufferPointer { slopes in
           shade(
             rows: rows, heights: withHeights ? heights : nil, slopes: slopes,
-            origin: rows.lowerBound)
+            origin: rows.lowerBound, sampled: sampledRows)
         }
       }
       return HeightField(
