@@ -125,18 +125,19 @@ struct Bevel: Sendable {
       for column in 0..<w {
         let i = (row - origin) * w + column
         let local = (row - first) * w + column
-        var d = distance[local]
         let f = Int(feature[local])
+        if f < 0 {
+          // Untouched: far inside (plateau) or outside (the coverage tells which, for the
+          // height only).
+          if let heights { heights[i] = coverage(column, row) >= 0.5 ? sign : 0 }
+          slopes[i] = .zero
+          continue
+        }
+        var d = distance[local]
         let c = coverage(column, row)
         // Wholly in or out by the coverage: a wrong side where the traced or rasterized
         // edge and the outline disagree by a hair at a tiny feature.
         if c == 1 { d = abs(d) } else if c == 0 { d = -abs(d) }
-        if f < 0 {
-          // Untouched: far inside (plateau) or outside.
-          heights?[i] = c >= 0.5 ? sign : 0
-          slopes[i] = .zero
-          continue
-        }
         heights?[i] = sign * height(d)
         let direction = directions[local]
         if cellMeans && c > 0 {
@@ -184,11 +185,13 @@ struct Bevel: Sendable {
     let first = window.lowerBound
     let rows = window.count
     var creasing = [Bool](repeating: false, count: rows * w)
-    // Each pixel's distance as it sees it: corrected by its coverage.
+    // Each pixel's distance as it sees it: corrected by its coverage (for pixels with a
+    // nearest feature: no other is in a pair).
     var corrected = [Float](repeating: 0, count: rows * w)
     for row in 0..<rows {
       for column in 0..<w {
         let i = row * w + column
+        guard feature[i] >= 0 else { continue }
         var d = distance[i]
         let c = coverage(column, first + row)
         if c == 1 { d = abs(d) } else if c == 0 { d = -abs(d) }
