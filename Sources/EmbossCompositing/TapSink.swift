@@ -120,6 +120,12 @@ struct ColorSink<Store: PixelStore>: TapSink {
     weight: Float, at p: SIMD2<Float>, du: SIMD2<Float>, dv: SIMD2<Float>, maxTaps: Int,
     spread: SIMD2<Float>, rough: Float
   ) {
+    // A footprint at most 2 texels along each side, on a smooth surface: one tap on the
+    // ball, as `TapBand.taps` finds it (level 0, 1 x 1), without the search.
+    if rough <= 0 && spread == .zero && (du * du).sum() <= 4 && (dv * dv).sum() <= 4 {
+      add(context.pyramid.sample(level: 0, x: p.x, y: p.y), weight: weight)
+      return
+    }
     let taps = ShadedMaterial.TapBand.taps(
       du: du, dv: dv, maxTaps: maxTaps, spread: spread, rough: rough,
       maxLevel: context.maxLevel)
@@ -129,6 +135,12 @@ struct ColorSink<Store: PixelStore>: TapSink {
       : ShadedMaterial.tapMean(
         level: taps.level, p: p, du: taps.du, dv: taps.dv, nu: taps.nu - 1, nv: taps.nv - 1,
         centers: context.centers, pyramid: context.pyramid)
+    add(color, weight: weight)
+  }
+
+  /// A group's color into the pixel's running mean.
+  @inline(__always)
+  private mutating func add(_ color: SIMD4<Float>, weight: Float) {
     if count == 0 { (first, firstWeight) = (color, weight) }
     sum += weight * color
     total += weight
