@@ -138,7 +138,9 @@ public struct BallPyramid: Sendable {
     let maxY: Float
 
     /// Bilinear sample at ball coordinates (`x`, `y`), clamped to the level, as
-    /// `RGBAImage.sampleBilinear` samples (at `x * scale`, `y * scale`: exact on the ball).
+    /// `RGBAImage.sampleBilinear` samples (at `x * scale`, `y * scale`: exact on the ball),
+    /// written out over a row pointer: through `sampleBilinear` on the level's buffer the
+    /// compositor ran 2.7% more instructions on case B.
     @inline(__always)
     func sample(x: Float, y: Float) -> SIMD4<Float> {
       let fx = min(max(x * scale - 0.5, 0), maxX)

@@ -1106,9 +1106,14 @@ public enum ShadedMaterial {
       let surface = depth?.surface(x: x, y: y) ?? (0, (.zero, 1))
       rgb *= tinting.tint(x: x, y: y, z: surface.z, unfold: surface.unfold)
     }
-    return store(
-      fill.w == 0
-        ? SIMD4(rgb, a) : SIMD4(rgb * a + SIMD3(fill.x, fill.y, fill.z) * (1 - a), 1))
+    return store(overFill(rgb, coverage: a, fill: fill))
+  }
+
+  /// `rgb` with coverage `a` over `fill`: opaque (`rgb * a + fill * (1 - a)`, alpha 1), or
+  /// `rgb` with alpha `a` over a transparent fill.
+  @inline(__always)
+  static func overFill(_ rgb: SIMD3<Float>, coverage a: Float, fill: SIMD4<Float>) -> SIMD4<Float> {
+    fill.w == 0 ? SIMD4(rgb, a) : SIMD4(rgb * a + SIMD3(fill.x, fill.y, fill.z) * (1 - a), 1)
   }
 
   /// A shape composited over a transparent background, put over an opaque color: the same

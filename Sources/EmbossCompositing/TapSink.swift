@@ -87,7 +87,8 @@ struct ColorSink<Store: PixelStore>: TapSink {
     let tinting: SurfaceDetail?
     let depth: ShadedMaterial.SurfaceDepth.View?
     let store: Store
-    /// Whether there is no tinting (`tinting == nil`): `inkPixel`'s plain case.
+    /// `tinting == nil`, found once: testing the optional at each pixel copies the detail
+    /// (as passing it to `inkPixel` did).
     let untinted: Bool
   }
   let context: Context
@@ -175,14 +176,11 @@ struct ColorSink<Store: PixelStore>: TapSink {
     let a = context.coverage[
       (ink.y + row - window.y) * window.width + ink.x + column - window.x]
     if context.untinted {
-      // `inkPixel` without tinting, written out: passing the (absent) detail by value
-      // copied it at every pixel.
-      let fill = context.fill
-      let rgb = SIMD3(color.x, color.y, color.z)
+      // `inkPixel`'s untinted case, without passing it the absent detail (a copy).
       (out + index).initialize(
         to: context.store(
-          fill.w == 0
-            ? SIMD4(rgb, a) : SIMD4(rgb * a + SIMD3(fill.x, fill.y, fill.z) * (1 - a), 1)))
+          ShadedMaterial.overFill(
+            SIMD3(color.x, color.y, color.z), coverage: a, fill: context.fill)))
       advance()
       return
     }

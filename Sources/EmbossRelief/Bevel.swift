@@ -85,18 +85,17 @@ struct Bevel: Sendable {
 
   /// Heights (unless `heights` is nil) and slopes of `rows` (rows of `region`) into
   /// `heights` and `slopes` (over the region's rows from `origin` on), and the sub-samples of
-  /// their pixels that need them (with `sample`, in the rows of `sampled` only; their pixel
-  /// indices count from row `origin` too).
+  /// their pixels in the rows of `sampled` that need them (their pixel indices count from row
+  /// `origin` too; an empty `sampled` for none).
   ///
   /// `distance` and `feature` hold the rows of `window`: `rows` and the rows next to them
   /// (one more on each side, within the region).
   func shade(
     rows: Range<Int>, window: Range<Int>, distance: UnsafeBufferPointer<Float>,
     feature: UnsafeBufferPointer<Int32>, heights: UnsafeMutableBufferPointer<Float>?,
-    slopes: UnsafeMutableBufferPointer<SIMD2<Float>>, origin: Int = 0, sample: Bool,
-    sampled: Range<Int>? = nil
+    slopes: UnsafeMutableBufferPointer<SIMD2<Float>>, origin: Int = 0, sampled: Range<Int>
   ) -> SubSamples {
-    let sampled = sample ? (sampled ?? rows).clamped(to: rows) : rows.lowerBound..<rows.lowerBound
+    let sampled = sampled.clamped(to: rows)
     let w = region.width
     let first = window.lowerBound
     let last = window.upperBound - 1

@@ -245,7 +245,8 @@ public struct HeightField: Sendable, Equatable {
           return bevel.shade(
             rows: rows, window: window, distance: UnsafeBufferPointer(distance),
             feature: UnsafeBufferPointer(feature), heights: heights, slopes: slopes,
-            origin: origin, sample: subSamples, sampled: sampled)
+            origin: origin,
+            sampled: subSamples ? sampled ?? rows : rows.lowerBound..<rows.lowerBound)
         }
       }
     }
