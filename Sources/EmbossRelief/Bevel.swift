@@ -12,7 +12,12 @@ struct Bevel: Sendable {
   let radius: Float
   let profile: ReliefProfile
   let sign: Float
-  /// Whether the profile's slope jumps at the plateau (a chisel's top edge).
+  /// Whether the pixels across the plateau's edge are sub-sampled.
+  ///
+  /// They are where the profile's slope jumps there (a chisel's top edge), or bends there by
+  /// more than `HeightField.topChange` over the last half pixel (a round or smooth bevel of a
+  /// small radius). A footprint taken across the bend would read normals past the flat top's,
+  /// on the ball's far side.
   let topKink: Bool
   /// Distances from the edge within which the profile's slope changes by more than
   /// `HeightField.steepChange` across a pixel (a round bevel near the edge, where its slope
@@ -45,7 +50,9 @@ struct Bevel: Sendable {
     self.radius = radius
     self.profile = profile
     self.sign = sign
-    topKink = profile.slope(0.999) > 0.01
+    topKink =
+      profile.slope(0.999) > 0.01
+      || profile.slope(max(0, 1 - 0.5 / radius)) > HeightField.topChange
     var d: Float = 0
     while d < radius,
       abs(profile.slope((d - 0.5) / radius) - profile.slope((d + 0.5) / radius))

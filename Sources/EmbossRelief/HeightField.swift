@@ -81,6 +81,13 @@ public struct HeightField: Sendable, Equatable {
   /// How much the profile's slope (per unit of the radius) may change across a pixel before
   /// the pixel is sampled 4 x 4.
   static let steepChange: Float = 0.25
+  /// The least bend of a bevel's slope at its plateau that sub-samples the pixels across it.
+  ///
+  /// It is the slope half a pixel below the plateau (`Bevel.topKink`). A round bevel's slope
+  /// there is about 0.5 / radius, so this sub-samples the top of round bevels up to about 11
+  /// pixels wide. Measured 1x against 4x ("Quartz Wave 9@" at 40 px, radius 2.25, chrome):
+  /// 31.8 dB without, 35.3 dB with ("Bramble & Fox" at 96 px, radius 5.4: 34.6 and 38.5).
+  static let topChange: Float = 0.045
 
   /// Rows of the region shaded together: their distances are scanned into a buffer of the
   /// band's own (with a row more on each side), so memory follows the band, not the region.
