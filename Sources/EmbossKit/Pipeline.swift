@@ -269,9 +269,22 @@ public enum Pipeline {
         let (shaded, read) = timings.measure("shading image") { () -> (RGBAImage, [Bool]?) in
           // (Only a kept map is reused, so only a map is asked which texels it reads.)
           let read = partial ? (cache.texelsRead ?? lookups.map?.texelsRead()) : nil
+          // A cache kept for relights keeps the environment's terms too: a light change then
+          // shades the lights alone (the same floats).
+          let reflections =
+            cache.keepsLookupMap
+            ? cache.memo(
+              \.reflections,
+              key: StageCache.ReflectionKey(
+                surface: material.surface, environment: material.environment, size: size)
+            ) {
+              geometry.reflections(
+                surface: material.surface, environment: material.environment,
+                parallelism: parallelism)
+            } : nil
           let image = geometry.shade(
             surface: material.surface, lights: material.lights, environment: material.environment,
-            only: read, parallelism: parallelism)
+            only: read, reflections: reflections, parallelism: parallelism)
           return (image, read)
         }
         if partial { cache.texelsRead = read }
@@ -506,6 +519,13 @@ public final class StageCache {
     }
   }
 
+  /// What the environment's terms of a lit ball depend on (not the lights).
+  struct ReflectionKey: Equatable {
+    var surface: Surface
+    var environment: Environment
+    var size: Int
+  }
+
   struct LookupKey: Equatable {
     var field: HeightField
     var scale: Float
@@ -530,6 +550,9 @@ public final class StageCache {
   var geometry: (key: Int, value: BallGeometry)?
   /// The ball, the lookup map it was shaded for and whether every texel was shaded.
   var ball: (key: BallKey, value: RGBAImage, lookup: LookupKey?, whole: Bool)?
+  /// The environment's terms of the last ball shaded (nil: it reflects nothing), kept where
+  /// the lookup map is: a light change then shades the lights alone.
+  var reflections: (key: ReflectionKey, value: BallGeometry.Reflections?)?
   /// The plate's lit ball (whole).
   var plateBall: (key: BallKey, value: RGBAImage)?
   var lookup: (key: LookupKey, value: ShadedMaterial.LookupMap)? {

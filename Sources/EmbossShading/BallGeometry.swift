@@ -107,17 +107,26 @@ public struct BallGeometry: Sendable, Equatable {
   ///   - environment: what the surface reflects besides the lights.
   ///   - only: when given (size * size flags), only those pixels are shaded and the others
   ///     left transparent black: what a composite reads, when its lookups are known.
+  ///   - reflections: the environment's terms at every normal, kept from an earlier shading
+  ///     of the same surface and environment (`reflections(surface:environment:)`): only
+  ///     the lights are shaded, the same floats in the same order.
   ///   - parallelism: threads; the result does not depend on it.
   /// - Returns: the shading image, `size` x `size`, linear light (at most 1: highlights
   ///   clip as in a picture), straight alpha.
   public func shade(
     surface: Surface, lights: [Light], environment: Environment = .none, only: [Bool]? = nil,
-    parallelism: Parallelism = .allCores
+    reflections: Reflections? = nil, parallelism: Parallelism = .allCores
   ) -> RGBAImage {
     guard size > 0 else { return RGBAImage(width: 0, height: 0) }
     var pixels = [SIMD4<Float>](repeating: .zero, count: size * size)
     let geometry = self
     let shader = Shader(surface: surface, lights: lights, environment: environment)
+    @Sendable @inline(__always)
+    func color(_ n: SIMD3<Float>, _ kept: SIMD3<Float>?) -> SIMD3<Float> {
+      displayable(
+        kept.map { shader.shade(normal: n, point: n, reflection: $0) }
+          ?? shader.shade(normal: n, point: n))
+    }
     pixels.withUnsafeMutableBufferPointer { out in
       let out = SharedPointer(out)
       parallelism.forEachBand(size, bandSize: 8) { rows in
@@ -128,20 +137,63 @@ public struct BallGeometry: Sendable, Equatable {
             var sum = SIMD3<Float>(repeating: 0)
             let end = start + Int(geometry.coverage[index] * 16 + 0.5)
             for k in start..<end {
-              let n = geometry.samples[k]
-              sum += displayable(shader.shade(normal: n, point: n))
+              sum += color(geometry.samples[k], reflections?.samples[k])
             }
             out[index] = SIMD4(sum / Float(end - start), geometry.coverage[index])
             continue
           }
           let n = geometry.normals[index]
           guard n != .zero else { continue }
-          out[index] = SIMD4(
-            displayable(shader.shade(normal: n, point: n)), geometry.coverage[index])
+          out[index] = SIMD4(color(n, reflections?.texels[index]), geometry.coverage[index])
         }
       }
     }
     return RGBAImage(width: size, height: size, pixels: pixels)
+  }
+
+  /// The environment's term of the lit ball at each normal `shade` reads, per pixel and per
+  /// rim sample: about two thirds of shading a ball in a material with softboxes, and the same
+  /// whatever the lights (see `reflections(surface:environment:parallelism:)`).
+  public struct Reflections: Sendable {
+    /// Per pixel (zero where the ball has no normal, or where it has rim samples).
+    let texels: [SIMD3<Float>]
+    /// Per rim sample, as the geometry's samples.
+    let samples: [SIMD3<Float>]
+  }
+
+  /// The environment's terms for `shade(...reflections:)`, so that a change of the lights
+  /// alone (a watch, the studio) shades the lights only; nil when the environment reflects
+  /// nothing.
+  public func reflections(
+    surface: Surface, environment: Environment, parallelism: Parallelism = .allCores
+  ) -> Reflections? {
+    guard size > 0, environment.intensity > 0 else { return nil }
+    let shader = Shader(surface: surface, lights: [], environment: environment)
+    var texels = [SIMD3<Float>](repeating: .zero, count: size * size)
+    var terms = [SIMD3<Float>](repeating: .zero, count: samples.count)
+    let geometry = self
+    texels.withUnsafeMutableBufferPointer { texelsOut in
+      let texelsOut = SharedPointer(texelsOut)
+      terms.withUnsafeMutableBufferPointer { termsOut in
+        let termsOut = SharedPointer(termsOut)
+        parallelism.forEachBand(size, bandSize: 8) { rows in
+          for index in rows.lowerBound * geometry.size..<rows.upperBound * geometry.size {
+            let start = Int(geometry.sampleStart[index])
+            if start >= 0 {
+              let end = start + Int(geometry.coverage[index] * 16 + 0.5)
+              for k in start..<end {
+                termsOut[k] = shader.reflection(normal: geometry.samples[k])
+              }
+              continue
+            }
+            let n = geometry.normals[index]
+            guard n != .zero else { continue }
+            texelsOut[index] = shader.reflection(normal: n)
+          }
+        }
+      }
+    }
+    return Reflections(texels: texels, samples: terms)
   }
 }
 

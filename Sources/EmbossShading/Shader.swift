@@ -94,6 +94,25 @@ struct Shader: Sendable {
 
   @inline(__always)
   func shade(normal n: SIMD3<Float>, point: SIMD3<Float>) -> SIMD3<Float> {
+    var color = lit(normal: n, point: point)
+    if environment.intensity > 0 { color += reflection(normal: n) }
+    return color
+  }
+
+  /// `shade` with the environment's term given (`reflection` at the same normal, kept from an
+  /// earlier shading under other lights): the same floats, in the same order.
+  @inline(__always)
+  func shade(normal n: SIMD3<Float>, point: SIMD3<Float>, reflection: SIMD3<Float>)
+    -> SIMD3<Float>
+  {
+    var color = lit(normal: n, point: point)
+    if environment.intensity > 0 { color += reflection }
+    return color
+  }
+
+  /// The ambient light and the lights' terms of `shade`.
+  @inline(__always)
+  func lit(normal n: SIMD3<Float>, point: SIMD3<Float>) -> SIMD3<Float> {
     let view = SIMD3<Float>(0, 0, 1)
     let nv = max(n.z, 1e-4)
     var color = ambient
@@ -119,13 +138,18 @@ struct Shader: Sendable {
       }
       color += radiance * (diffuse * nl + specularTerm)
     }
-    if environment.intensity > 0 {
-      let r = 2 * nv * n - view
-      let reflected = environment.radiance(r, spread: spread, boxes: boxes)
-      color +=
-        environment.intensity
-        * (diffuse * environment.irradiance(n, boxes: boxes) + schlick(nv) * reflected)
-    }
     return color
+  }
+
+  /// The environment's term of `shade` (what the surface reflects of the room and its
+  /// softboxes): most of a lit ball's cost, and independent of the lights.
+  @inline(__always)
+  func reflection(normal n: SIMD3<Float>) -> SIMD3<Float> {
+    let view = SIMD3<Float>(0, 0, 1)
+    let nv = max(n.z, 1e-4)
+    let r = 2 * nv * n - view
+    let reflected = environment.radiance(r, spread: spread, boxes: boxes)
+    return environment.intensity
+      * (diffuse * environment.irradiance(n, boxes: boxes) + schlick(nv) * reflected)
   }
 }

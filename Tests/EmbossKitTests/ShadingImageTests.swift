@@ -59,6 +59,25 @@ final class ShadingImageTests: XCTestCase {
     }
   }
 
+  /// The environment's terms kept from one shading serve another under other lights: the
+  /// same floats as shading everything again (a relight shades the lights alone).
+  func testKeptReflectionsShadeTheSameBallUnderOtherLights() throws {
+    let material = try Fixtures.material("default")
+    XCTAssertGreaterThan(material.environment.intensity, 0)
+    let geometry = BallGeometry.march(size: 64, parallelism: .serial)
+    let reflections = try XCTUnwrap(
+      geometry.reflections(surface: material.surface, environment: material.environment))
+    for lights in [material.lights, try self.lights, []] {
+      let kept = geometry.shade(
+        surface: material.surface, lights: lights, environment: material.environment,
+        reflections: reflections)
+      let fresh = geometry.shade(
+        surface: material.surface, lights: lights, environment: material.environment)
+      XCTAssertEqual(kept, fresh)
+    }
+    XCTAssertNil(geometry.reflections(surface: material.surface, environment: .none))
+  }
+
   func testRimIsAntiAliasedAndOutsideIsTransparent() throws {
     let size = 64
     let image = ShadingImage.render(
