@@ -112,38 +112,43 @@ final class SupersampleTests: XCTestCase {
     }
   }
 
-  /// Text from the glyphs' own outlines, in the default material and in chrome (a mirror:
-  /// its sharp horizon and highlights are what a 1x render gets wrong first): junctions,
-  /// forks, crossbar ends, thin strokes.
-  func testTextMatchesTheSupersampledRenderInAMirrorMaterial() throws {
+  /// 1x against 4x for `text` in the bundled font at `size` px on a canvas `width` x
+  /// `height` (at 1x), in each material against its goal in dB.
+  func compareText(
+    _ text: String, name: String, size: Int, width: Int, height: Int, radius: Float,
+    goals: [(material: String, db: Double)]
+  ) throws {
     let font = try Fixtures.font()
-    for (material, goal) in [("default", 36.0), ("chrome", 33.0)] {
-      let db = try compare(name: "text-\(material)", radius: 6, material: material) { k in
+    for (material, goal) in goals {
+      let db = try compare(name: "\(name)-\(material)", radius: radius, material: material) { k in
         try TextLayout(
-          text: "Ry&@", font: font, style: TextStyle(pixelSize: Float(64 * k)),
-          canvas: CanvasSize(width: 230 * k, height: 90 * k)
+          text: text, font: font, style: TextStyle(pixelSize: Float(size * k)),
+          canvas: CanvasSize(width: width * k, height: height * k)
         ).rasterize()
       }
       XCTAssertGreaterThanOrEqual(db, goal, material)
     }
   }
 
+  /// Text from the glyphs' own outlines, in the default material and in chrome (a mirror:
+  /// its sharp horizon and highlights are what a 1x render gets wrong first): junctions,
+  /// forks, crossbar ends, thin strokes.
+  func testTextMatchesTheSupersampledRenderInAMirrorMaterial() throws {
+    try compareText(
+      "Ry&@", name: "text", size: 64, width: 230, height: 90, radius: 6,
+      goals: [("default", 36), ("chrome", 33)])
+  }
+
   /// Small text on a narrow round bevel matches 4x at its flat top.
   ///
-  /// The slope still bends sharply in the last pixel below the flat top, so a footprint taken across that bend read normals past the top's, on the
-  /// ball's far side (bright specks along every bottom bevel in chrome: 31.8 dB on "Quartz
-  /// Wave 9@" at 40 px). Those pixels are sub-sampled now.
+  /// The slope still bends sharply in the last pixel below the flat top, so a footprint taken
+  /// across that bend read normals past the top's, on the ball's far side (bright specks
+  /// along every bottom bevel in chrome: 31.8 dB on "Quartz Wave 9@" at 40 px). Those pixels
+  /// are sub-sampled now.
   func testNarrowRoundBevelTopMatchesTheSupersampledRender() throws {
-    let font = try Fixtures.font()
-    for (material, goal) in [("default", 36.0), ("chrome", 33.0), ("gold", 33.0)] {
-      let db = try compare(name: "narrow-\(material)", radius: 2.25, material: material) { k in
-        try TextLayout(
-          text: "Quay", font: font, style: TextStyle(pixelSize: Float(40 * k)),
-          canvas: CanvasSize(width: 124 * k, height: 56 * k)
-        ).rasterize()
-      }
-      XCTAssertGreaterThanOrEqual(db, goal, material)
-    }
+    try compareText(
+      "Quay", name: "narrow", size: 40, width: 124, height: 56, radius: 2.25,
+      goals: [("default", 36), ("chrome", 33), ("gold", 33)])
   }
 
   /// A softened relief (mercury's `soften`, the chisel-soft profile) matches 4x.
