@@ -129,26 +129,41 @@ public struct BallGeometry: Sendable, Equatable {
     }
     pixels.withUnsafeMutableBufferPointer { out in
       let out = SharedPointer(out)
-      parallelism.forEachBand(size, bandSize: 8) { rows in
-        for index in rows.lowerBound * geometry.size..<rows.upperBound * geometry.size {
-          if let only, !only[index] { continue }
-          let start = Int(geometry.sampleStart[index])
-          if start >= 0 {
-            var sum = SIMD3<Float>(repeating: 0)
-            let end = start + Int(geometry.coverage[index] * 16 + 0.5)
-            for k in start..<end {
-              sum += color(geometry.samples[k], reflections?.samples[k])
-            }
-            out[index] = SIMD4(sum / Float(end - start), geometry.coverage[index])
-            continue
-          }
-          let n = geometry.normals[index]
-          guard n != .zero else { continue }
-          out[index] = SIMD4(color(n, reflections?.texels[index]), geometry.coverage[index])
+      forEachNormal(only: only, parallelism: parallelism) { index, n in
+        out[index] = SIMD4(color(n, reflections?.texels[index]), geometry.coverage[index])
+      } rim: { index, range in
+        var sum = SIMD3<Float>(repeating: 0)
+        for k in range {
+          sum += color(geometry.samples[k], reflections?.samples[k])
         }
+        out[index] = SIMD4(sum / Float(range.count), geometry.coverage[index])
       }
     }
     return RGBAImage(width: size, height: size, pixels: pixels)
+  }
+
+  /// Visits, in bands of rows over `parallelism`'s threads, each pixel (of `only`, when
+  /// given) with one normal (`texel`: its index and normal) and each rim pixel with hits
+  /// (`rim`: its index and its samples' range in `samples`).
+  @inline(__always)
+  private func forEachNormal(
+    only: [Bool]? = nil, parallelism: Parallelism,
+    texel: @Sendable (Int, SIMD3<Float>) -> Void, rim: @Sendable (Int, Range<Int>) -> Void
+  ) {
+    let geometry = self
+    parallelism.forEachBand(size, bandSize: 8) { rows in
+      for index in rows.lowerBound * geometry.size..<rows.upperBound * geometry.size {
+        if let only, !only[index] { continue }
+        let start = Int(geometry.sampleStart[index])
+        if start >= 0 {
+          rim(index, start..<(start + Int(geometry.coverage[index] * 16 + 0.5)))
+          continue
+        }
+        let n = geometry.normals[index]
+        guard n != .zero else { continue }
+        texel(index, n)
+      }
+    }
   }
 
   /// The environment's term of the lit ball at each normal `shade` reads, per pixel and per
@@ -176,20 +191,10 @@ public struct BallGeometry: Sendable, Equatable {
       let texelsOut = SharedPointer(texelsOut)
       terms.withUnsafeMutableBufferPointer { termsOut in
         let termsOut = SharedPointer(termsOut)
-        parallelism.forEachBand(size, bandSize: 8) { rows in
-          for index in rows.lowerBound * geometry.size..<rows.upperBound * geometry.size {
-            let start = Int(geometry.sampleStart[index])
-            if start >= 0 {
-              let end = start + Int(geometry.coverage[index] * 16 + 0.5)
-              for k in start..<end {
-                termsOut[k] = shader.reflection(normal: geometry.samples[k])
-              }
-              continue
-            }
-            let n = geometry.normals[index]
-            guard n != .zero else { continue }
-            texelsOut[index] = shader.reflection(normal: n)
-          }
+        forEachNormal(parallelism: parallelism) { index, n in
+          texelsOut[index] = shader.reflection(normal: n)
+        } rim: { _, range in
+          for k in range { termsOut[k] = shader.reflection(normal: geometry.samples[k]) }
         }
       }
     }
