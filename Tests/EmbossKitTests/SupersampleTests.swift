@@ -182,15 +182,16 @@ final class SupersampleTests: XCTestCase {
   /// against 4x: its pixels near the outline are sampled 4 x 4 from the swell along its own
   /// gradient, and around inside corners the relief is solved again on a grid 4 times finer.
   ///
-  /// Measured for "Wavy" at 64 px: the default material 35.6 dB, gold 35.8, mercury 36.4 (the
-  /// inflated preset, unsoftened, in its dark room); without the finer grid around inside
-  /// corners 33.5, 32.5 and (the bevelled mercury of then, softened) 38.5. Below the
+  /// Measured for "Wavy" at 64 px: the default material 35.6 dB, gold 35.8, mercury 33.1 (the
+  /// inflated preset, unsoftened, in its light room: a mirror's goal, 33; 36.4 in the dark
+  /// room it had before); without the finer grid around inside corners 33.5, 32.5 and (the
+  /// bevelled mercury of then, softened) 38.5. Below the
   /// bevels' figures: the swell curves everywhere, so a mirror's sharp horizon crosses every
   /// stroke. With the direction to the nearest side instead of the gradient near corners,
   /// chrome measured 27.4 dB instead of 35.8 ("Harbor Quest 9&", 140 px).
   func testInflatedReliefMatchesTheSupersampledRender() throws {
     let font = try Fixtures.font()
-    for (material, goal) in [("default", 35.0), ("gold", 35.0), ("mercury", 36.0)] {
+    for (material, goal) in [("default", 35.0), ("gold", 35.0), ("mercury", 33.0)] {
       let db = try compare(
         name: "inflated-\(material)", radius: 6, profile: .inflated, material: material
       ) { k in
