@@ -185,9 +185,8 @@ final class SupersampleTests: XCTestCase {
   /// Measured for "Wavy" at 64 px: the default material 35.6 dB, gold 35.8, mercury 33.1 (the
   /// inflated preset, unsoftened, in its light room: a mirror's goal, 33; 36.4 in the dark
   /// room it had before); without the finer grid around inside corners 33.5, 32.5 and (the
-  /// bevelled mercury of then, softened) 38.5. Below the
-  /// bevels' figures: the swell curves everywhere, so a mirror's sharp horizon crosses every
-  /// stroke. With the direction to the nearest side instead of the gradient near corners,
+  /// bevelled mercury of then, softened) 38.5. Below the bevels' figures: the swell curves
+  /// everywhere, so a mirror's sharp horizon crosses every stroke. With the direction to the nearest side instead of the gradient near corners,
   /// chrome measured 27.4 dB instead of 35.8 ("Harbor Quest 9&", 140 px).
   func testInflatedReliefMatchesTheSupersampledRender() throws {
     let font = try Fixtures.font()
