@@ -4,6 +4,7 @@ import EmbossRaster
 import EmbossRelief
 import EmbossShading
 import EmbossSupport
+import Foundation
 
 /// The shaded-material compositor (CIShadedMaterial's role): each pixel's normal, from the
 /// height field's slopes times `scale`, picks its color from the shading image.
@@ -456,6 +457,18 @@ public enum ShadedMaterial {
                       offset = surface.normalOffset(x: ink.x + column, y: ink.y + row)
                     }
                     let spread = offset.spread * texelsPerNormal
+                    if count == SubSamples.stripCount {
+                      ShadedMaterial.appendStripGroups(
+                        slopes: UnsafeBufferPointer(
+                          rebasing: sampleSlopes[start..<(start + count)]),
+                        weights: UnsafeBufferPointer(
+                          rebasing: sampleWeights[start..<(start + count)]),
+                        scale: scale, tilt: offset.tilt + view(ink.x + column, ink.y + row),
+                        width: shadingWidth, height: shadingHeight, spread: spread,
+                        rough: offset.rough * texelsPerNormal.x, to: &band)
+                      band.endPixel(groupsSince: before)
+                      continue
+                    }
                     // The samples' lookups (at most 16).
                     withUnsafeTemporaryAllocation(of: SIMD2<Float>.self, capacity: count) {
                       lookups in
@@ -675,6 +688,47 @@ public enum ShadedMaterial {
     guard squared > limit * limit else { return d }
     let length = squared.squareRoot()
     return length > limit ? d * (limit / length) : d
+  }
+
+  /// The groups of a strip (see `SubSamples`): one per bin of distance, weighted by its
+  /// share of the pixel, its footprint along the differences to the bins beside it and
+  /// across how far the lookup moves as the slope turns by the strip's turn (to first order:
+  /// the lookup's derivative along the turn, so no more normals are made).
+  @inline(__always)
+  private static func appendStripGroups(
+    slopes: UnsafeBufferPointer<SIMD2<Float>>, weights: UnsafeBufferPointer<Float>,
+    scale: Float, tilt: SIMD2<Float>, width: Int, height: Int, spread: SIMD2<Float>,
+    rough: Float, to band: inout some TapSink
+  ) {
+    let bins = SubSamples.stripBins
+    let turn = slopes[bins].x
+    let texelsPerNormal = SIMD2(Float(width), Float(height)) * 0.5
+    withUnsafeTemporaryAllocation(of: SIMD2<Float>.self, capacity: bins) { lookups in
+      for k in 0..<bins {
+        lookups[k] = lookup(
+          normal(slope: slopes[k], scale: scale, tilt: tilt), width: width, height: height)
+      }
+      for k in 0..<bins where weights[k] > 0 {
+        let forward = k + 1 < bins ? lookups[k + 1] : lookups[k]
+        let backward = k > 0 ? lookups[k - 1] : lookups[k]
+        let du = clamped(
+          (forward - backward) * (k > 0 && k + 1 < bins ? 0.5 : 1), to: 16)
+        var dv = SIMD2<Float>.zero
+        if turn != 0 {
+          // The normal's x, y are m / sqrt(1 + |m|^2), m = tilt - scale * slope; the slope
+          // turning by `turn` moves m by `delta`.
+          let q = slopes[k]
+          let m = tilt - scale * q
+          let delta = -scale * turn * SIMD2(-q.y, q.x)
+          let r = 1 / (1 + (m * m).sum()).squareRoot()
+          let moved = r * delta - (r * r * r * (m * delta).sum()) * m
+          dv = clamped(moved * texelsPerNormal, to: 16)
+        }
+        band.appendGroup(
+          weight: weights[k], at: lookups[k], du: du, dv: dv, maxTaps: 4, spread: spread,
+          rough: rough)
+      }
+    }
   }
 
   /// The groups of a sub-sampled pixel, as a render at 4x the size filters its pixels.

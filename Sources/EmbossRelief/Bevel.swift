@@ -2,6 +2,7 @@ import EmbossGeometry
 import EmbossModel
 import EmbossRaster
 import EmbossSupport
+import Foundation
 
 /// The bevel over an outline's distances: heights and slopes at pixel centers, and the
 /// sub-pixel samples of pixels whose slope changes inside them.
@@ -324,6 +325,107 @@ struct Bevel: Sendable {
     }
   }
 
+  /// The share of a unit pixel whose signed distance from its center's, along unit
+  /// direction `g`, is at most `u`: the distances over a pixel spread as a trapezoid (two
+  /// uniform spreads, of widths |gx| and |gy|, added), whose integral this is.
+  @inline(__always)
+  static func pixelShare(below u: Float, direction g: SIMD2<Float>) -> Float {
+    let (a, b) = (abs(g.x), abs(g.y))
+    let outer = (a + b) * 0.5
+    guard u > -outer else { return 0 }
+    guard u < outer else { return 1 }
+    let (wide, narrow) = (max(a, b), min(a, b))
+    // Along an axis: even over the pixel's width.
+    guard narrow > 1e-4 else { return (u + outer) / (2 * outer) }
+    let inner = (wide - narrow) * 0.5
+    if u < -inner { return (u + outer) * (u + outer) / (2 * a * b) }
+    if u > inner { return 1 - (outer - u) * (outer - u) / (2 * a * b) }
+    return narrow / (2 * wide) + (u + inner) / wide
+  }
+
+  /// Appends region pixel `pixel`, centered at `center`, as a strip (see `SubSamples`) if
+  /// its slope changes only across the edge; returns false, appending nothing, otherwise.
+  ///
+  /// Such a pixel has one smooth run of the outline nearest at its center and its four
+  /// corners, each point across a piece of it (not around a corner, nor on a mitre's seam),
+  /// with directions within 18 degrees of the center's, and its ink on the bevel (short of
+  /// the plateau). There the distance grows along the direction at a steady rate, so a render
+  /// at 4x the size sees the pixel's slopes as a function of distance alone, spread over the
+  /// pixel as `pixelShare`: the strip's bins split the ink's distances in equal steps, each
+  /// weighted by its share of the pixel and sloped at its middle, and the direction's turn
+  /// along the edge (a curve's) gives each its width across. Nine entries instead of 16
+  /// samples, each found without a search among the pieces.
+  func appendStrip(
+    candidates: UnsafeBufferPointer<Int32>, center: SIMD2<Float>,
+    pieces: UnsafeBufferPointer<OutlineDistance.Piece>, pixel: Int32,
+    to samples: inout SubSamples
+  ) -> Bool {
+    @inline(__always) func nearest(_ p: SIMD2<Float>) -> (signed: Float, piece: Int) {
+      var best = Float.infinity
+      var bestSigned: Float = 0
+      var bestPiece = -1
+      for k in candidates {
+        let d = OutlineDistance.signedDistance(pieces[Int(k)], p)
+        let m = abs(d)
+        if m < best || (m == best && Int(k) < bestPiece) {
+          (best, bestSigned, bestPiece) = (m, d, Int(k))
+        }
+      }
+      return (bestSigned, bestPiece)
+    }
+    // Whether `p`'s distance is a line's across `piece`: no spur, and `p` projects inside it
+    // or past a smooth joint (not around a corner, nor onto a mitre's seam).
+    @inline(__always) func plain(_ piece: OutlineDistance.Piece, _ p: SIMD2<Float>) -> Bool {
+      guard piece.flags & OutlineDistance.Piece.spur == 0 else { return false }
+      let t = ((p - piece.a) * piece.v).sum() * piece.inverseLength2
+      if t <= 0 { return piece.flags & OutlineDistance.Piece.smoothStart != 0 }
+      if t >= 1 { return piece.flags & OutlineDistance.Piece.smoothEnd != 0 }
+      return true
+    }
+    let (d0, k0) = nearest(center)
+    guard k0 >= 0 else { return false }
+    let piece = pieces[k0]
+    guard plain(piece, center) else { return false }
+    let g = OutlineDistance.direction(piece, center)
+    let outer = (abs(g.x) + abs(g.y)) * 0.5
+    let (low, high) = (max(d0 - outer, 0), d0 + outer)
+    guard high - low > 1e-3, high < radius else { return false }
+    // The same smooth run, turning little, at every corner.
+    for corner in [SIMD2<Float>(-0.5, -0.5), SIMD2(0.5, -0.5), SIMD2(-0.5, 0.5), SIMD2(0.5, 0.5)] {
+      let p = center + corner
+      let k = nearest(p).piece
+      let other = pieces[k]
+      guard other.group == piece.group, plain(other, p),
+        (OutlineDistance.direction(other, p) * g).sum() > 0.95
+      else { return false }
+    }
+    // The direction's turn across the pixel along the edge (0 along a straight one).
+    var turn: Float = 0
+    if piece.flags & OutlineDistance.Piece.curved != 0 || candidates.count > 1 {
+      let along = SIMD2(-g.y, g.x) * 0.5
+      let (p0, p1) = (center - along, center + along)
+      let g0 = OutlineDistance.direction(pieces[nearest(p0).piece], p0)
+      let g1 = OutlineDistance.direction(pieces[nearest(p1).piece], p1)
+      turn = atan2(g0.x * g1.y - g0.y * g1.x, (g0 * g1).sum())
+    }
+    let bins = SubSamples.stripBins
+    let step = (high - low) / Float(bins)
+    var below = Self.pixelShare(below: low - d0, direction: g)
+    for k in 0..<bins {
+      let start = low + step * Float(k)
+      let end = k == bins - 1 ? high : start + step
+      let share = Self.pixelShare(below: end - d0, direction: g)
+      samples.slopes.append(sign * rise((start + end) * 0.5) * g)
+      samples.weights.append(max(share - below, 0))
+      below = share
+    }
+    samples.slopes.append(SIMD2(turn, 0))
+    samples.weights.append(0)
+    samples.pixels.append(pixel)
+    samples.offsets.append(Int32(samples.slopes.count))
+    return true
+  }
+
   /// Appends the slopes at the 4 x 4 sub-pixel points of region pixel (column, row), times
   /// `sign`, each from its own nearest feature among those its neighbours found (and the
   /// pieces next to them), weighted by the share of its quarter-pixel cell that is ink (the
@@ -363,6 +465,16 @@ struct Bevel: Sendable {
         count = geometry.pieces.withUnsafeBufferPointer { pieces in
           Self.nearCandidates(candidates, count: count, pieces: pieces, center: center)
         }
+      }
+      // A pixel whose slope changes only across its edge: a strip, not 16 samples.
+      if !cellMeans,
+        geometry.pieces.withUnsafeBufferPointer({ pieces in
+          appendStrip(
+            candidates: UnsafeBufferPointer(rebasing: candidates[0..<count]), center: center,
+            pieces: pieces, pixel: Int32((row - origin) * w + column), to: &samples)
+        })
+      {
+        return
       }
       let n = SubSamples.perSide
       let step = 1 / Float(n)

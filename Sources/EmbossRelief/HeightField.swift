@@ -12,8 +12,16 @@ public struct SubSamples: Sendable, Equatable {
   public var pixels: [Int32] = []
   /// Pixel k's slopes are `slopes[offsets[k]..<offsets[k + 1]]`: 16 in row-major order of the
   /// 4 x 4 grid (zero, with weight 0, for cells with no ink); or 1, the slope just inside the
-  /// edge, for a pixel whose ink is a sliver no cell reaches.
+  /// edge, for a pixel whose ink is a sliver no cell reaches; or `stripCount`, a strip: a
+  /// pixel whose slope changes only across the edge (see `Bevel.appendStrip`), as
+  /// `stripBins` slopes at equal steps of distance across its ink, each weighted by the share
+  /// of the pixel at those distances, then the turn of the slope's direction across the
+  /// pixel along the edge, in radians (in x; y and its weight 0).
   public var offsets: [Int32] = [0]
+  /// A strip's bins of distance (see `offsets`).
+  public static let stripBins = 8
+  /// A strip's entries: its bins and its turn.
+  public static let stripCount = stripBins + 1
   /// The sub-samples' slopes (dh/dx, dh/dy); see `offsets`.
   public var slopes: [SIMD2<Float>] = []
   /// The share (0...1) of each sample's cell that is ink: its weight in the pixel's color.
@@ -106,7 +114,9 @@ public struct HeightField: Sendable, Equatable {
   /// corner. Pixels whose nearest feature changes inside them (creases, mitres, the
   /// medial axis of a thin stroke), that hold the top edge of a chisel or the ink's edge get
   /// 4 x 4 sub-pixel samples, each from its own nearest feature, as a render at 4x the size
-  /// would see them. With `soften`, the heights are blurred by a Gaussian of that standard
+  /// would see them; those of the ink's edge (and beside it on a steep bevel) where one
+  /// smooth run of the outline is nearest throughout get a strip instead, their slopes in
+  /// steps of distance across the pixel (see `SubSamples`). With `soften`, the heights are blurred by a Gaussian of that standard
   /// deviation, and so are the slopes, each pixel's the mean over its area (its sub-samples'
   /// where it has them), an edge pixel's then read at the middle of its ink; the field then
   /// has no sub-samples (it is smooth). An empty mask gives an empty region. The result does

@@ -1,6 +1,7 @@
 import EmbossKit
-import EmbossRelief
 import XCTest
+
+@testable import EmbossRelief
 
 final class HeightFieldTests: XCTestCase {
   /// A straight edge at a fractional position: distances are exact to a small fraction of a
@@ -370,6 +371,72 @@ extension HeightFieldTests {
         XCTAssertLessThan(spread * 14, 1e-3, "face \(i), \(direction)")
       }
     }
+  }
+
+  /// A strip weighs its bins by the share of the pixel at their distances: the area of the
+  /// unit square below a line at `u` from its center, across directions, against a count of
+  /// points on a fine grid.
+  func testPixelShareIsTheAreaBelowADistance() {
+    let n = 400
+    for degrees in [0.0, 7, 22.5, 45, 61, 90, 133, 200, 315] {
+      let angle = Float(degrees * .pi / 180)
+      let g = SIMD2(cos(angle), sin(angle))
+      for u: Float in [-0.8, -0.6, -0.45, -0.2, -0.05, 0, 0.1, 0.33, 0.5, 0.69, 0.9] {
+        var below = 0
+        for j in 0..<n {
+          for i in 0..<n {
+            let p = SIMD2((Float(i) + 0.5) / Float(n) - 0.5, (Float(j) + 0.5) / Float(n) - 0.5)
+            if (p * g).sum() <= u { below += 1 }
+          }
+        }
+        XCTAssertEqual(
+          Bevel.pixelShare(below: u, direction: g), Float(below) / Float(n * n), accuracy: 0.004,
+          "\(degrees) degrees, u \(u)")
+      }
+    }
+  }
+
+  /// The ink's edge along a straight side is sampled as strips (a bin per step of distance,
+  /// then the turn), whose weights add up to the pixel's ink (one side bounds it, even beside
+  /// a corner); pixels that hold a corner keep their 4 x 4 samples.
+  func testStraightEdgesAreStripsAndCornersAreNot() throws {
+    let c = 50.0
+    let r = 40.0
+    let polygon = (0..<7).map { i in
+      SIMD2(
+        c + r * cos((17 + 360 * Double(i) / 7) * .pi / 180),
+        c + r * sin((17 + 360 * Double(i) / 7) * .pi / 180))
+    }
+    let mask = ExactDistanceTests.outlineMask(polygon, width: 100, height: 100)
+    let relief = try ReliefSpec(radius: 14, profile: .round)
+    let field = HeightField.make(mask: mask, relief: relief, parallelism: .serial)
+    let samples = field.samples
+    var (strips, corners) = (0, 0)
+    for k in 0..<samples.count {
+      let (row, column) = Int(samples.pixels[k]).quotientAndRemainder(
+        dividingBy: field.region.width)
+      let (x, y) = (column + field.region.x, row + field.region.y)
+      let p = SIMD2(Double(x) + 0.5, Double(y) + 0.5)
+      let count = Int(samples.offsets[k + 1] - samples.offsets[k])
+      // A corner inside the pixel: two sides bound its ink.
+      let nearCorner = polygon.contains { abs($0.x - p.x) < 0.55 && abs($0.y - p.y) < 0.55 }
+      if nearCorner {
+        XCTAssertNotEqual(count, SubSamples.stripCount, "corner pixel (\(x), \(y))")
+        corners += 1
+        continue
+      }
+      guard count == SubSamples.stripCount else { continue }
+      strips += 1
+      let start = Int(samples.offsets[k])
+      let ink = samples.weights[start..<(start + SubSamples.stripBins)].reduce(0, +)
+      XCTAssertEqual(ink, mask.plane[x, y], accuracy: 0.01, "ink of strip (\(x), \(y))")
+      XCTAssertEqual(samples.weights[start + SubSamples.stripBins], 0)
+      // A straight side does not turn.
+      XCTAssertEqual(samples.slopes[start + SubSamples.stripBins].x, 0, accuracy: 1e-4)
+    }
+    // Every side's edge pixels, away from the corners, are strips.
+    XCTAssertGreaterThan(strips, 7 * 2 * 30)
+    XCTAssertGreaterThanOrEqual(corners, 7)
   }
 
   /// With `inside-corners: mitre`, each face of a linear bevel runs on as a plane past an
