@@ -66,8 +66,11 @@ let package = Package(
     ),
     // JPEG and WebP: libjpeg's setjmp stays in C, as libpng's does.
     .target(name: "CImageFormats", dependencies: ["CLibJPEG", "CLibWebP"]),
-    // Owns every libpng call that needs setjmp: no longjmp ever crosses a Swift frame.
-    .target(name: "CPNG", dependencies: ["CLibPNG"], linkerSettings: [.linkedLibrary("z")]),
+    // Owns every libpng call that needs setjmp: no longjmp ever crosses a Swift frame. libpng
+    // writes the container; zlib or ISA-L's igzip (libisal-dev) deflates the bands.
+    .target(
+      name: "CPNG", dependencies: ["CLibPNG"],
+      linkerSettings: [.linkedLibrary("z"), .linkedLibrary("isal")]),
     // Exact cut-line offsets: a C interface to Clipper 6 (Debian's libpolyclipping-dev).
     .systemLibrary(
       name: "CZip",

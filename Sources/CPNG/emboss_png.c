@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
+#include <isa-l/igzip_lib.h>
 
 typedef struct {
   char *err;
@@ -167,14 +168,24 @@ static int buffer_append(emboss_png_buffer *buffer, const unsigned char *bytes, 
   return 0;
 }
 
+/* A band's compressor: zlib's deflate, or for levels 1, 2 and 3 ISA-L's igzip (its levels
+ * 0, 1 and 2), which deflates at 6 to 10 times zlib level 4's speed for a tenth or so more
+ * bytes. Either
+ * way each band's stream starts with an empty history and ends on a byte boundary (a full
+ * flush), or ends the whole stream (the last band), so bands deflate on their own and
+ * concatenate into one stream. */
 struct emboss_deflate_band {
   z_stream stream;
+  struct isal_zstream *isal; /* NULL: zlib */
+  unsigned char *level_buf;
   size_t row_bytes;
   size_t max_rows;
   unsigned char *filtered; /* up to max_rows rows, each after its filter byte */
   uLong adler;
   size_t filtered_size;
 };
+
+static int emboss_deflate_uses_igzip(int level) { return level >= 1 && level <= 3; }
 
 emboss_deflate_band *emboss_deflate_band_begin(int level, size_t row_bytes, size_t max_rows,
                                                char *err, size_t err_len) {
@@ -187,7 +198,28 @@ emboss_deflate_band *emboss_deflate_band_begin(int level, size_t row_bytes, size
     set_error(err, err_len, "out of memory while encoding PNG");
     return NULL;
   }
-  if (deflateInit2(&band->stream, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+  if (emboss_deflate_uses_igzip(level)) {
+    int isal_level = level - 1;
+    size_t level_size = level == 1   ? ISAL_DEF_LVL0_DEFAULT
+                        : level == 2 ? ISAL_DEF_LVL1_DEFAULT
+                                     : ISAL_DEF_LVL2_DEFAULT;
+    band->isal = (struct isal_zstream *)calloc(1, sizeof *band->isal);
+    band->level_buf = level_size > 0 ? (unsigned char *)malloc(level_size) : NULL;
+    if (!band->isal || (level_size > 0 && !band->level_buf)) {
+      free(band->isal);
+      free(band->level_buf);
+      free(band);
+      free(filtered);
+      set_error(err, err_len, "out of memory while encoding PNG");
+      return NULL;
+    }
+    isal_deflate_init(band->isal);
+    band->isal->level = (uint32_t)isal_level;
+    band->isal->level_buf = band->level_buf;
+    band->isal->level_buf_size = (uint32_t)level_size;
+    band->isal->gzip_flag = IGZIP_DEFLATE;
+    band->isal->flush = NO_FLUSH;
+  } else if (deflateInit2(&band->stream, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
     free(band);
     free(filtered);
     set_error(err, err_len, "cannot start zlib");
@@ -198,6 +230,31 @@ emboss_deflate_band *emboss_deflate_band_begin(int level, size_t row_bytes, size
   band->filtered = filtered;
   band->adler = adler32(0L, Z_NULL, 0);
   return band;
+}
+
+/* Deflates `size` bytes at `in` with igzip: `end` 0 more to come, 1 the band's end (a full
+ * flush), 2 the stream's end. */
+static int isal_rows(emboss_deflate_band *band, unsigned char *in, size_t size, int end,
+                     emboss_png_buffer *out, char *err, size_t err_len) {
+  unsigned char chunk[65536];
+  struct isal_zstream *stream = band->isal;
+  stream->next_in = in;
+  stream->avail_in = (uint32_t)size;
+  stream->flush = end == 1 ? FULL_FLUSH : NO_FLUSH;
+  stream->end_of_stream = end == 2 ? 1 : 0;
+  do {
+    stream->next_out = chunk;
+    stream->avail_out = sizeof chunk;
+    if (isal_deflate(stream) != COMP_OK) {
+      set_error(err, err_len, "igzip failed while encoding PNG");
+      return 1;
+    }
+    if (buffer_append(out, chunk, sizeof chunk - stream->avail_out)) {
+      set_error(err, err_len, "out of memory while encoding PNG");
+      return 1;
+    }
+  } while (stream->avail_out == 0 || stream->avail_in > 0);
+  return 0;
 }
 
 int emboss_deflate_band_rows(emboss_deflate_band *band, const unsigned char *rows,
@@ -221,8 +278,10 @@ int emboss_deflate_band_rows(emboss_deflate_band *band, const unsigned char *row
     }
   }
   size_t size = row_count * (row_bytes + 1);
-  band->adler = adler32(band->adler, filtered, (uInt)size);
+  /* ISA-L's Adler-32 (vectorized): the same checksum as zlib's. */
+  band->adler = isal_adler32((uint32_t)band->adler, filtered, (uint64_t)size);
   band->filtered_size += size;
+  if (band->isal) return isal_rows(band, filtered, size, end, out, err, err_len);
   unsigned char chunk[65536];
   z_stream *stream = &band->stream;
   stream->next_in = filtered;
@@ -248,7 +307,12 @@ void emboss_deflate_band_end(emboss_deflate_band *band, uint32_t *adler_out,
                              size_t *filtered_size_out) {
   *adler_out = (uint32_t)band->adler;
   *filtered_size_out = band->filtered_size;
-  deflateEnd(&band->stream);
+  if (band->isal) {
+    free(band->isal);
+    free(band->level_buf);
+  } else {
+    deflateEnd(&band->stream);
+  }
   free(band->filtered);
   free(band);
 }

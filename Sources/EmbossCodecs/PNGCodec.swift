@@ -14,10 +14,15 @@ public enum BitDepth: Int, Sendable, CaseIterable {
 /// Every libpng call lives in the `CPNG` C target, which owns the setjmp;
 /// this type converts between the pipeline's linear `Float` images and 8/16-bit sRGB files.
 public enum PNGCodec {
-  /// Default zlib level: 4, the fastest of zlib's lazy matcher (levels 4-9): on renders about
-  /// half level 6's time for files 4-7% larger, where level 3 (the fast matcher) makes them
-  /// up to 50% larger; see the benchmark in the README.
-  public static let defaultCompression = 4
+  /// Default compression level: 3, ISA-L's igzip at its level 2 (see `fastLevels`): on
+  /// renders 6 to 10 times zlib level 4's speed for files 8-17% larger (zlib's own fast
+  /// levels, 1-3, made them 20-50% larger); see the benchmark in the README.
+  public static let defaultCompression = 3
+
+  /// The compression levels ISA-L's igzip deflates (at its levels 0, 1 and 2), not zlib.
+  ///
+  /// Level 0 is stored (zlib's level 0), 4-9 are zlib's levels.
+  public static let fastLevels = 1...3
 
   /// Encodes a linear-light, straight-alpha image as an sRGB PNG (with an sRGB chunk): RGB
   /// where every pixel is opaque at the depth written, RGBA otherwise.
@@ -242,8 +247,12 @@ public enum PNGCodec {
           defer { samples.deallocate() }
           var message = [CChar](repeating: 0, count: 256)
           var band = DeflatedBand()
+          // A band of background rows is deflated once, so the fast levels (igzip, which
+          // spends about 60 bytes on a row of zeros where zlib spends 20) take zlib's there.
+          let bandLevel = uniform && Self.fastLevels.contains(Int(level)) ? 6 : level
           guard
-            let state = emboss_deflate_band_begin(level, rowBytes, chunk, &message, message.count)
+            let state = emboss_deflate_band_begin(
+              bandLevel, rowBytes, chunk, &message, message.count)
           else {
             band.error = cString(message)
             out[index] = band

@@ -217,7 +217,7 @@ public struct OutputPlan: Sendable {
   public var format: PictureFormat?
   /// Bits per channel of the picture: 8 or 16.
   public var depth: BitDepth
-  /// The PNG's zlib compression level, 0...9.
+  /// The PNG's compression level, 0...9 (see `PNGCodec.fastLevels`).
   public var compression: Int
   /// Stored in every PNG (pHYs) and used for the SVG's millimeters.
   public var resolution: Resolution?

@@ -394,7 +394,9 @@ extension RenderOption {
   /// `--compression`.
   public static let compression = RenderOption(
     "compression", value: "compression", default: String(PNGCodec.defaultCompression),
-    help: "zlib compression level, 0 (fastest) ... 9 (smallest).")
+    help:
+      "PNG compression, 0 (none) ... 9 (smallest): 1-3 ISA-L's igzip (fast), 4-9 zlib's levels."
+  )
 
   // MARK: Engrave bitmap
 

@@ -37,7 +37,7 @@ struct BenchCommand: ParsableCommand {
   @Option(help: "Renders per case; the median is reported.")
   var iterations: Int = 5
 
-  @Option(help: "zlib compression level for the PNG stage.")
+  @Option(help: "PNG compression level for the PNG stage (1-3 igzip, 4-9 zlib).")
   var compression: Int = PNGCodec.defaultCompression
 
   @Option(help: "Threads (default: all cores).")
