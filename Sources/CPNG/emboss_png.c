@@ -176,6 +176,7 @@ static int buffer_append(emboss_png_buffer *buffer, const unsigned char *bytes, 
  * concatenate into one stream. */
 struct emboss_deflate_band {
   z_stream stream;
+  int zlib_flush;
   struct isal_zstream *isal; /* NULL: zlib */
   unsigned char *level_buf;
   size_t row_bytes;
@@ -232,28 +233,26 @@ emboss_deflate_band *emboss_deflate_band_begin(int level, size_t row_bytes, size
   return band;
 }
 
-/* Deflates `size` bytes at `in` with igzip: `end` 0 more to come, 1 the band's end (a full
- * flush), 2 the stream's end. */
-static int isal_rows(emboss_deflate_band *band, unsigned char *in, size_t size, int end,
-                     emboss_png_buffer *out, char *err, size_t err_len) {
-  unsigned char chunk[65536];
-  struct isal_zstream *stream = band->isal;
-  stream->next_in = in;
-  stream->avail_in = (uint32_t)size;
-  stream->flush = end == 1 ? FULL_FLUSH : NO_FLUSH;
-  stream->end_of_stream = end == 2 ? 1 : 0;
-  do {
+/* One call of the band's compressor into `chunk` (`size` bytes), its input and flush
+ * already set: the bytes it wrote in `produced`, and whether it has more to do (its output
+ * filled, or input left). Nonzero when the compressor fails. */
+static int deflate_step(emboss_deflate_band *band, unsigned char *chunk, size_t size,
+                        size_t *produced, int *pending) {
+  if (band->isal) {
+    struct isal_zstream *stream = band->isal;
     stream->next_out = chunk;
-    stream->avail_out = sizeof chunk;
-    if (isal_deflate(stream) != COMP_OK) {
-      set_error(err, err_len, "igzip failed while encoding PNG");
-      return 1;
-    }
-    if (buffer_append(out, chunk, sizeof chunk - stream->avail_out)) {
-      set_error(err, err_len, "out of memory while encoding PNG");
-      return 1;
-    }
-  } while (stream->avail_out == 0 || stream->avail_in > 0);
+    stream->avail_out = (uint32_t)size;
+    if (isal_deflate(stream) != COMP_OK) return 1;
+    *produced = size - stream->avail_out;
+    *pending = stream->avail_out == 0 || stream->avail_in > 0;
+    return 0;
+  }
+  z_stream *stream = &band->stream;
+  stream->next_out = chunk;
+  stream->avail_out = (uInt)size;
+  if (deflate(stream, band->zlib_flush) == Z_STREAM_ERROR) return 1;
+  *produced = size - stream->avail_out;
+  *pending = stream->avail_out == 0 || stream->avail_in > 0;
   return 0;
 }
 
@@ -281,25 +280,31 @@ int emboss_deflate_band_rows(emboss_deflate_band *band, const unsigned char *row
   /* ISA-L's Adler-32 (vectorized): the same checksum as zlib's. */
   band->adler = isal_adler32((uint32_t)band->adler, filtered, (uint64_t)size);
   band->filtered_size += size;
-  if (band->isal) return isal_rows(band, filtered, size, end, out, err, err_len);
+  /* `end`: 0 more rows to come, 1 the band's end (a full flush), 2 the stream's end. */
+  if (band->isal) {
+    band->isal->next_in = filtered;
+    band->isal->avail_in = (uint32_t)size;
+    band->isal->flush = end == 1 ? FULL_FLUSH : NO_FLUSH;
+    band->isal->end_of_stream = end == 2 ? 1 : 0;
+  } else {
+    band->stream.next_in = filtered;
+    band->stream.avail_in = (uInt)size;
+    band->zlib_flush = end ? (end == 2 ? Z_FINISH : Z_FULL_FLUSH) : Z_NO_FLUSH;
+  }
   unsigned char chunk[65536];
-  z_stream *stream = &band->stream;
-  stream->next_in = filtered;
-  stream->avail_in = (uInt)size;
-  int flush = end ? (end == 2 ? Z_FINISH : Z_FULL_FLUSH) : Z_NO_FLUSH;
-  do {
-    stream->next_out = chunk;
-    stream->avail_out = sizeof chunk;
-    int result = deflate(stream, flush);
-    if (result == Z_STREAM_ERROR) {
-      set_error(err, err_len, "zlib failed while encoding PNG");
+  int pending = 1;
+  while (pending) {
+    size_t produced = 0;
+    if (deflate_step(band, chunk, sizeof chunk, &produced, &pending)) {
+      set_error(err, err_len, band->isal ? "igzip failed while encoding PNG"
+                                         : "zlib failed while encoding PNG");
       return 1;
     }
-    if (buffer_append(out, chunk, sizeof chunk - stream->avail_out)) {
+    if (buffer_append(out, chunk, produced)) {
       set_error(err, err_len, "out of memory while encoding PNG");
       return 1;
     }
-  } while (stream->avail_out == 0 || stream->avail_in > 0);
+  }
   return 0;
 }
 

@@ -327,16 +327,17 @@ extension HeightFieldTests {
     XCTAssertEqual(Self.distance(SIMD2(50, 50), to: outline), 5, accuracy: 0.01)
   }
 
+  /// A tilted convex heptagon of radius 40 centered in a 100 x 100 canvas.
+  static let heptagon = (0..<7).map { i in
+    SIMD2(
+      50 + 40 * cos((17 + 360 * Double(i) / 7) * .pi / 180),
+      50 + 40 * sin((17 + 360 * Double(i) / 7) * .pi / 180))
+  }
+
   /// A linear bevel on a straight edge is a plane: every pixel of a face (away from its
   /// edges and mitres) has the same slope, exactly, on a tilted convex polygon.
   func testPlanarFacesHaveOneSlope() throws {
-    let c = 50.0
-    let r = 40.0
-    let polygon = (0..<7).map { i in
-      SIMD2(
-        c + r * cos((17 + 360 * Double(i) / 7) * .pi / 180),
-        c + r * sin((17 + 360 * Double(i) / 7) * .pi / 180))
-    }
+    let polygon = Self.heptagon
     let mask = ExactDistanceTests.mask(polygon, width: 100, height: 100)
     for direction in [ReliefDirection.raised, .lowered] {
       let relief = try ReliefSpec(radius: 14, profile: .linear, direction: direction)
@@ -400,13 +401,7 @@ extension HeightFieldTests {
   /// then the turn), whose weights add up to the pixel's ink (one side bounds it, even beside
   /// a corner); pixels that hold a corner keep their 4 x 4 samples.
   func testStraightEdgesAreStripsAndCornersAreNot() throws {
-    let c = 50.0
-    let r = 40.0
-    let polygon = (0..<7).map { i in
-      SIMD2(
-        c + r * cos((17 + 360 * Double(i) / 7) * .pi / 180),
-        c + r * sin((17 + 360 * Double(i) / 7) * .pi / 180))
-    }
+    let polygon = Self.heptagon
     let mask = ExactDistanceTests.outlineMask(polygon, width: 100, height: 100)
     let relief = try ReliefSpec(radius: 14, profile: .round)
     let field = HeightField.make(mask: mask, relief: relief, parallelism: .serial)
