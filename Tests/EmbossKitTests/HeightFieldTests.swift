@@ -328,10 +328,9 @@ extension HeightFieldTests {
   }
 
   /// A tilted convex heptagon of radius 40 centered in a 100 x 100 canvas.
-  static let heptagon = (0..<7).map { i in
-    SIMD2(
-      50 + 40 * cos((17 + 360 * Double(i) / 7) * .pi / 180),
-      50 + 40 * sin((17 + 360 * Double(i) / 7) * .pi / 180))
+  static let heptagon: [SIMD2<Double>] = (0..<7).map { (i: Int) -> SIMD2<Double> in
+    let angle = (17 + 360 * Double(i) / 7) * Double.pi / 180
+    return SIMD2(50 + 40 * cos(angle), 50 + 40 * sin(angle))
   }
 
   /// A linear bevel on a straight edge is a plane: every pixel of a face (away from its
