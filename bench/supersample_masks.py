@@ -4,7 +4,11 @@ relief traces their 0.5 iso-line): a thin ring, a W with acute notches, a disk, 
 convex polygon. Radius and depth x4 at 4x; box-filtered down in linear light; PSNR of the
 sRGB colors over the ink.
 
-usage: bench/supersample_masks.py [--emboss PATH] [--material NAME] [--keep DIR] [SHAPE...]
+usage: bench/supersample_masks.py [--emboss PATH] [--material NAME] [--camera DISTANCE] [--keep DIR] [SHAPE...]
+A picture mask has no text size to scale the material's lengths by: for a material with a
+camera (default, chrome, ...) give its distance with --camera, which is set at 1x and x4 at
+4x (without it the two renders see the canvas from different distances). Other lengths
+(shadow, occlusion, detail) are not scaled: compare such materials with SupersampleTests.
 Needs Pillow and NumPy.
 """
 import argparse, math, os, subprocess, tempfile
@@ -73,6 +77,8 @@ def main():
     p.add_argument("--emboss", default=".build/release/emboss")
     p.add_argument("--material", default="default")
     p.add_argument("--profile", default="round")
+    p.add_argument("--camera", type=float, default=None,
+                   help="the material's camera distance: set at 1x, x4 at 4x")
     p.add_argument("--keep")
     p.add_argument("shapes", nargs="*", default=["ring", "w", "disk", "polygon"])
     a = p.parse_args()
@@ -88,7 +94,9 @@ def main():
             subprocess.run([a.emboss, "render", "--mask", path, "--mask-mode", "coverage", "--invert-mask",
                             "--padding", "0", "--canvas", f"{cov.shape[1]}x{cov.shape[0]}",
                             "--material", a.material, "--profile", a.profile, "--radius", str(radius * k),
-                            "--background", "#050607", "-o", out], check=True)
+                            "--background", "#050607", "-o", out]
+                           + (["--set", f"camera.distance={a.camera * k}"] if a.camera else []),
+                           check=True)
             imgs[k] = (np.asarray(Image.open(out).convert("RGB"), dtype=float) / 255, cov)
         one, cov = imgs[1]
         h, w = cov.shape
