@@ -168,9 +168,8 @@ static int buffer_append(emboss_png_buffer *buffer, const unsigned char *bytes, 
   return 0;
 }
 
-/* A band's compressor: zlib's deflate, or for levels 1, 2 and 3 ISA-L's igzip (its levels
- * 0, 1 and 2), which deflates at 6 to 10 times zlib level 4's speed for a tenth or so more
- * bytes. Either
+/* A band's compressor: zlib's deflate, or ISA-L's igzip, which deflates at 6 to 10 times
+ * zlib level 4's speed for a tenth or so more bytes (the caller picks: PNGCodec.fastLevels). Either
  * way each band's stream starts with an empty history and ends on a byte boundary (a full
  * flush), or ends the whole stream (the last band), so bands deflate on their own and
  * concatenate into one stream. */
@@ -186,10 +185,8 @@ struct emboss_deflate_band {
   size_t filtered_size;
 };
 
-static int emboss_deflate_uses_igzip(int level) { return level >= 1 && level <= 3; }
-
-emboss_deflate_band *emboss_deflate_band_begin(int level, size_t row_bytes, size_t max_rows,
-                                               char *err, size_t err_len) {
+emboss_deflate_band *emboss_deflate_band_begin(int level, int igzip_level, size_t row_bytes,
+                                               size_t max_rows, char *err, size_t err_len) {
   if (max_rows == 0) max_rows = 1;
   emboss_deflate_band *band = (emboss_deflate_band *)calloc(1, sizeof *band);
   unsigned char *filtered = (unsigned char *)malloc((row_bytes + 1) * max_rows);
@@ -199,11 +196,11 @@ emboss_deflate_band *emboss_deflate_band_begin(int level, size_t row_bytes, size
     set_error(err, err_len, "out of memory while encoding PNG");
     return NULL;
   }
-  if (emboss_deflate_uses_igzip(level)) {
-    int isal_level = level - 1;
-    size_t level_size = level == 1   ? ISAL_DEF_LVL0_DEFAULT
-                        : level == 2 ? ISAL_DEF_LVL1_DEFAULT
-                                     : ISAL_DEF_LVL2_DEFAULT;
+  if (igzip_level >= 0) {
+    int isal_level = igzip_level > 2 ? 2 : igzip_level;
+    size_t level_size = isal_level == 0   ? ISAL_DEF_LVL0_DEFAULT
+                        : isal_level == 1 ? ISAL_DEF_LVL1_DEFAULT
+                                          : ISAL_DEF_LVL2_DEFAULT;
     band->isal = (struct isal_zstream *)calloc(1, sizeof *band->isal);
     band->level_buf = level_size > 0 ? (unsigned char *)malloc(level_size) : NULL;
     if (!band->isal || (level_size > 0 && !band->level_buf)) {

@@ -325,6 +325,31 @@ struct Bevel: Sendable {
     }
   }
 
+  /// The corners of a pixel from its center.
+  static let corners = [
+    SIMD2<Float>(-0.5, -0.5), SIMD2(0.5, -0.5), SIMD2(-0.5, 0.5), SIMD2(0.5, 0.5),
+  ]
+
+  /// The piece among `candidates` nearest to `p` (ties to the smaller index) and its signed
+  /// distance there; piece -1 when there is no candidate.
+  @inline(__always)
+  static func nearest(
+    _ candidates: UnsafeBufferPointer<Int32>, _ pieces: UnsafeBufferPointer<OutlineDistance.Piece>,
+    _ p: SIMD2<Float>
+  ) -> (signed: Float, piece: Int) {
+    var best = Float.infinity
+    var bestSigned: Float = 0
+    var bestPiece = -1
+    for k in candidates {
+      let d = OutlineDistance.signedDistance(pieces[Int(k)], p)
+      let m = abs(d)
+      if m < best || (m == best && Int(k) < bestPiece) {
+        (best, bestSigned, bestPiece) = (m, d, Int(k))
+      }
+    }
+    return (bestSigned, bestPiece)
+  }
+
   /// The share of a unit pixel whose signed distance from its center's, along unit
   /// direction `g`, is at most `u`: the distances over a pixel spread as a trapezoid (two
   /// uniform spreads, of widths |gx| and |gy|, added), whose integral this is.
@@ -361,17 +386,7 @@ struct Bevel: Sendable {
     to samples: inout SubSamples
   ) -> Bool {
     @inline(__always) func nearest(_ p: SIMD2<Float>) -> (signed: Float, piece: Int) {
-      var best = Float.infinity
-      var bestSigned: Float = 0
-      var bestPiece = -1
-      for k in candidates {
-        let d = OutlineDistance.signedDistance(pieces[Int(k)], p)
-        let m = abs(d)
-        if m < best || (m == best && Int(k) < bestPiece) {
-          (best, bestSigned, bestPiece) = (m, d, Int(k))
-        }
-      }
-      return (bestSigned, bestPiece)
+      Self.nearest(candidates, pieces, p)
     }
     // Whether `p`'s distance is a line's across `piece`: no spur, and `p` projects inside it
     // or past a smooth joint (not around a corner, nor onto a mitre's seam).
@@ -391,7 +406,7 @@ struct Bevel: Sendable {
     let (low, high) = (max(d0 - outer, 0), d0 + outer)
     guard high - low > 1e-3, high < radius else { return false }
     // The same smooth run, turning little, at every corner.
-    for corner in [SIMD2<Float>(-0.5, -0.5), SIMD2(0.5, -0.5), SIMD2(-0.5, 0.5), SIMD2(0.5, 0.5)] {
+    for corner in Self.corners {
       let p = center + corner
       let k = nearest(p).piece
       let other = pieces[k]
@@ -486,22 +501,12 @@ struct Bevel: Sendable {
         withUnsafeTemporaryAllocation(of: Float.self, capacity: cells) { weights in
           var anyInk = false
           geometry.pieces.withUnsafeBufferPointer { pieces in
+            let candidates = UnsafeBufferPointer(rebasing: candidates[0..<count])
             for (index, offset) in Self.offsets.enumerated() {
               let p = center + offset
-              var best = Float.infinity
-              var bestSigned: Float = 0
-              var bestPiece: Int32 = -1
-              for j in 0..<count {
-                let k = candidates[j]
-                let d = OutlineDistance.signedDistance(pieces[Int(k)], p)
-                let m = abs(d)
-                if m < best || (m == best && k < bestPiece) {
-                  best = m
-                  bestSigned = d
-                  bestPiece = k
-                }
-              }
-              let g = OutlineDistance.direction(pieces[Int(bestPiece)], p)
+              let (bestSigned, bestPiece) = Self.nearest(candidates, pieces, p)
+              let best = abs(bestSigned)
+              let g = OutlineDistance.direction(pieces[bestPiece], p)
               let (weight, low, high) = Self.inkedSpan(signed: bestSigned, direction: g)
               if weight > 0 {
                 slopes[index] =

@@ -38,10 +38,11 @@ void emboss_png_buffer_free(emboss_png_buffer *buffer);
 /// it.
 typedef struct emboss_deflate_band emboss_deflate_band;
 
-/// A band of rows of `row_bytes` compressed at `level`, fed at most `max_rows` rows a call;
-/// NULL (with a message in `err`) when zlib cannot start or memory runs out.
-emboss_deflate_band *emboss_deflate_band_begin(int level, size_t row_bytes, size_t max_rows,
-                                               char *err, size_t err_len);
+/// A band of rows of `row_bytes` compressed by zlib at `level`, or by ISA-L's igzip at
+/// `igzip_level` (0...2) where that is not negative, fed at most `max_rows` rows a call; NULL
+/// (with a message in `err`) when the compressor cannot start or memory runs out.
+emboss_deflate_band *emboss_deflate_band_begin(int level, int igzip_level, size_t row_bytes,
+                                               size_t max_rows, char *err, size_t err_len);
 
 /// Appends `row_count` rows (of the band's `row_bytes`) to the band, compressed into `out`; `previous_row`
 /// is the row above the first of them (NULL for the image's first row). `end`: 0 more rows
