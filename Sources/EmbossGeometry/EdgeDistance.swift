@@ -652,16 +652,18 @@ package enum EdgeDistance {
     let insideCount = inside.filter { $0 }.count
     guard insideCount > 0, insideCount < 4 else { return [] }
     let corners: [SIMD2<Float>] = [SIMD2(0, 0), SIMD2(1, 0), SIMD2(1, 1), SIMD2(0, 1)]
-    // Side k runs from corner k to corner k + 1; where the iso-line crosses it: where the
-    // partly covered end pixels' straight-edge estimates put it (their mean when both have
-    // one), else by linear interpolation of the coverage.
+    // Side k joins corners k and k + 1; where the iso-line crosses it: where the partly
+    // covered end pixels' straight-edge estimates put it (their mean when both have one),
+    // else by linear interpolation of the coverage. Worked out from the side's left or top
+    // end (corner k for sides 0 and 1, k + 1 for sides 2 and 3), as the cell beside it
+    // works out the same side: both get the very same point, so the pieces link.
     func crossing(_ k: Int) -> SIMD2<Float> {
-      let j = (k + 1) % 4
-      let u = corners[j] - corners[k]
+      let (s, e) = k < 2 ? (k, (k + 1) % 4) : ((k + 1) % 4, k)
+      let u = corners[e] - corners[s]
       var sum: Float = 0
       var weight: Float = 0
       // From an end's center, the edge lies where n . (p - center) = -offset.
-      for (end, fromStart, direction) in [(k, true, u), (j, false, -u)] where guess[end].w > 0 {
+      for (end, fromStart, direction) in [(s, true, u), (e, false, -u)] where guess[end].w > 0 {
         let n = SIMD2(guess[end].x, guess[end].y)
         let along = (n * direction).sum()
         guard abs(along) > 0.05 else { continue }
@@ -670,8 +672,8 @@ package enum EdgeDistance {
         sum += fromStart ? t : 1 - t
         weight += 1
       }
-      let t = weight > 0 ? sum / weight : (0.5 - v[k]) / (v[j] - v[k])
-      return corners[k] + u * min(max(t, 0), 1)
+      let t = weight > 0 ? sum / weight : (0.5 - v[s]) / (v[e] - v[s])
+      return corners[s] + u * min(max(t, 0), 1)
     }
     // A segment between the crossings on sides p and q, oriented with inside on its left.
     func segment(_ p: Int, _ q: Int, insideCorner: Int) -> (SIMD4<Float>, Int8, Int8) {

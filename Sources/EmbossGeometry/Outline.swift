@@ -147,7 +147,8 @@ public struct Outline: Sendable, Equatable {
   /// (stopping at corners), which averages out the tracer's jitter and is exact on a circle.
   /// A run between two corners whose vertices lie within `straightTolerance` pixels of one
   /// line (a straight edge, traced) takes that line's normal on all its pieces, so its
-  /// bevel is one plane.
+  /// bevel is one plane, and where two such runs meet the corner is made sharp (see
+  /// `sharpened`).
   package init(
     traced pieces: [(a: SIMD2<Float>, b: SIMD2<Float>, spur: Bool)], cornerAngle: Float = 40,
     window: Float = 2.5, minimumPiece: Float = 0.3, straightTolerance: Float = 0.1
@@ -288,19 +289,28 @@ public struct Outline: Sendable, Equatable {
       }
       let straight = Self.straightRuns(
         kept, closed: closed, corner: runEnd, lengths: lengths, tolerance: straightTolerance)
-      for e in 0..<edges {
-        let v0 = e
-        let v1 = (e + 1) % count
-        let a = kept[v0]
-        let b = kept[v1]
-        if let n = straight[e] {
+      // The polyline's vertices, with corners between two straight runs sharpened (see
+      // `sharpened`): each an old vertex, or a crossing of two runs' lines (`nil`).
+      let (vertices, from, crossing) =
+        closed
+        ? Self.sharpened(kept, lengths: lengths, runEnd: runEnd, straight: straight)
+        : (kept, Array(0..<count).map { Optional($0) }, [Int: (SIMD2<Float>, SIMD2<Float>)]())
+      let newCount = vertices.count
+      for e in 0..<(closed ? newCount : newCount - 1) {
+        let a = vertices[e]
+        let b = vertices[(e + 1) % newCount]
+        let (v0, v1) = (from[e], from[(e + 1) % newCount])
+        // An edge to or from a crossing lies on that run's line.
+        let line =
+          crossing[(e + 1) % newCount]?.0 ?? crossing[e]?.1 ?? v0.flatMap { straight[$0]?.normal }
+        if let n = line {
           append(a: a, b: b, na: n, nb: n, spur: false)
           continue
         }
         let chordNormal = Self.perp(Self.unit(b - a, or: SIMD2(1, 0)))
         append(
-          a: a, b: b, na: corner[v0] ? chordNormal : normal[v0],
-          nb: corner[v1] ? chordNormal : normal[v1], spur: false)
+          a: a, b: b, na: v0.map { corner[$0] ? chordNormal : normal[$0] } ?? chordNormal,
+          nb: v1.map { corner[$0] ? chordNormal : normal[$0] } ?? chordNormal, spur: false)
       }
     }
     for p in pieces where p.a != p.b && p.spur {
@@ -311,16 +321,118 @@ public struct Outline: Sendable, Equatable {
     isTraced = true
   }
 
-  /// For each edge of a traced polyline (edge e from vertex e to e + 1), the normal of the
-  /// straight run between two corners it belongs to: the least-squares line through the
-  /// run's vertices away from its ends (the tracer rounds corners), when every one of them
-  /// lies within `tolerance` of it and the run is at least 4 pixels long; nil elsewhere.
+  /// A closed traced polyline with its corners between straight runs made sharp.
+  ///
+  /// In `points` (edge e from vertex e to e + 1, `lengths` long), at each corner between two
+  /// straight runs (`straight`, at a `runEnd` vertex), the vertices near it that lie off both
+  /// runs' lines are replaced by the lines' crossing.
+  ///
+  /// The tracer's iso-line rounds a corner off, and cuts an acute notch's tip short by a
+  /// pixel or more (where the notch is narrower than a pixel, no sample's coverage reaches
+  /// 0.5), so a traced tip is a few short pieces, each a corner of its own: a fan of small
+  /// bevels and mitres where the shape has one seam. A crossing more than 3 pixels from the
+  /// corner, or not ahead of both runs' last vertices on their lines, is left as traced.
+  /// Returns the vertices; for each, the index of the vertex of `points` it is (nil: a
+  /// crossing); and by the index of each crossing, the normals of the runs before and after.
+  private static func sharpened(
+    _ points: [SIMD2<Float>], lengths: [Float], runEnd: [Bool],
+    straight: [(normal: SIMD2<Float>, offset: Float)?]
+  ) -> (
+    vertices: [SIMD2<Float>], from: [Int?], crossing: [Int: (SIMD2<Float>, SIMD2<Float>)]
+  ) {
+    let count = points.count
+    let onLine: Float = 0.15
+    let reach: Float = 3
+    @inline(__always) func at(_ i: Int) -> Int { ((i % count) + count) % count }
+    @inline(__always) func distance(
+      _ p: SIMD2<Float>, _ line: (normal: SIMD2<Float>, offset: Float)
+    )
+      -> Float
+    { abs((p * line.normal).sum() - line.offset) }
+    var removed = [Bool](repeating: false, count: count)
+    var crossings: [Int: (x: SIMD2<Float>, before: SIMD2<Float>, after: SIMD2<Float>)] = [:]
+    for v in 0..<count where runEnd[v] {
+      guard let before = straight[at(v - 1)], let after = straight[v] else { continue }
+      let (n1, n2) = (before.normal, after.normal)
+      let cross = n1.x * n2.y - n1.y * n2.x
+      guard abs(cross) > 0.1 else { continue }
+      // The crossing of n1 . p = c1 and n2 . p = c2.
+      let x = SIMD2(
+        (before.offset * n2.y - after.offset * n1.y) / cross,
+        (n1.x * after.offset - n2.x * before.offset) / cross)
+      guard length(x - points[v]) <= reach else { continue }
+      // The last vertex on the first run's line before the corner, and the first on the
+      // second's after it, each within `reach` along the polyline.
+      var i = v
+      var travelled: Float = 0
+      while distance(points[at(i)], before) > onLine {
+        travelled += lengths[at(i - 1)]
+        i -= 1
+        if travelled > reach || i <= v - count + 2 { break }
+      }
+      var j = v
+      travelled = 0
+      while distance(points[at(j)], after) > onLine {
+        travelled += lengths[at(j)]
+        j += 1
+        if travelled > reach || j >= v + count - 2 { break }
+      }
+      guard distance(points[at(i)], before) <= onLine, distance(points[at(j)], after) <= onLine,
+        j - i >= 1, j - i < count - 2
+      else { continue }
+      // Ahead of both: past the first run's last vertex, short of the second's first.
+      let u1 = SIMD2(n1.y, -n1.x)
+      let u2 = SIMD2(n2.y, -n2.x)
+      guard ((x - points[at(i)]) * u1).sum() >= 0, ((points[at(j)] - x) * u2).sum() >= 0 else {
+        continue
+      }
+      let between = (i + 1)..<j
+      guard !between.contains(where: { removed[at($0)] }), crossings[at(i)] == nil else { continue }
+      for k in between { removed[at(k)] = true }
+      crossings[at(i)] = (x, n1, n2)
+    }
+    // The runs' last vertices before a crossing and first after it, moved onto their lines
+    // (they lie within `onLine` of them): the pieces beside a sharpened corner run along the
+    // lines exactly, so the corner's mitre splits them along its true bisector.
+    var moved = points
+    for (i, c) in crossings {
+      let p = points[i]
+      moved[i] = p - c.before * ((p * c.before).sum() - (c.x * c.before).sum())
+      var j = at(i + 1)
+      while removed[j] { j = at(j + 1) }
+      let q = points[j]
+      moved[j] = q - c.after * ((q * c.after).sum() - (c.x * c.after).sum())
+    }
+    var vertices: [SIMD2<Float>] = []
+    var from: [Int?] = []
+    var crossing: [Int: (SIMD2<Float>, SIMD2<Float>)] = [:]
+    for v in 0..<count {
+      if !removed[v] {
+        vertices.append(moved[v])
+        from.append(v)
+      }
+      if let c = crossings[v] {
+        crossing[vertices.count] = (c.before, c.after)
+        vertices.append(c.x)
+        from.append(nil)
+      }
+    }
+    return (vertices, from, crossing)
+  }
+
+  /// The lines of a traced polyline's straight runs, by edge.
+  ///
+  /// For each edge (edge e from vertex e to e + 1), the line of the straight run between two
+  /// corners it belongs to (its unit normal n and offset c, where n . p = c on it): the
+  /// least-squares line through the run's vertices away from its ends (the
+  /// tracer rounds corners), when every one of them lies within `tolerance` of it and the
+  /// run is at least 4 pixels long; nil elsewhere.
   private static func straightRuns(
     _ points: [SIMD2<Float>], closed: Bool, corner: [Bool], lengths: [Float], tolerance: Float
-  ) -> [SIMD2<Float>?] {
+  ) -> [(normal: SIMD2<Float>, offset: Float)?] {
     let count = points.count
     let edges = lengths.count
-    var out = [SIMD2<Float>?](repeating: nil, count: edges)
+    var out = [(normal: SIMD2<Float>, offset: Float)?](repeating: nil, count: edges)
     let corners = (0..<count).filter { corner[$0] }
     guard !corners.isEmpty else { return out }
     for (i, start) in corners.enumerated() {
@@ -357,7 +469,8 @@ public struct Outline: Sendable, Equatable {
       guard fit.allSatisfy({ abs(((($0 - mean) * n).sum())) <= Double(tolerance) }) else {
         continue
       }
-      for e in runEdges { out[e] = SIMD2<Float>(n) }
+      let line = (normal: SIMD2<Float>(n), offset: Float((mean * n).sum()))
+      for e in runEdges { out[e] = line }
     }
     return out
   }

@@ -165,6 +165,36 @@ final class ExactDistanceTests: XCTestCase {
     XCTAssertGreaterThan(partial, 300)
   }
 
+  /// A traced outline is closed and has the shape's corners.
+  ///
+  /// The iso-line rounds a corner off and stops short of an acute notch's tip (no sample there reaches 0.5), so where two
+  /// straight runs meet, the tracer's vertices are replaced by the runs' crossing. At 1x and
+  /// at 4x, where the two cells beside a side once put its crossing a bit apart and left
+  /// the contour open (no straight runs, no sharp corners: a fan of small mitres at each
+  /// notch's tip).
+  func testTracedOutlinesAreClosedWithSharpCorners() throws {
+    for scale in [1.0, 4.0] {
+      let polygon = Self.w.map { $0 * scale }
+      let exact = Self.mask(polygon, width: Int(122 * scale), height: Int(100 * scale))
+      let outline = Outline(
+        traced: EdgeDistance.isoline(mask: exact.plane, region: exact.inkBounds.grown(by: 1)))
+      XCTAssert(
+        (0..<outline.count).allSatisfy { outline.spur[$0] || outline.next[$0] >= 0 },
+        "closed at \(scale)x")
+      var worst = 0.0
+      for corner in polygon {
+        let nearest =
+          (0..<outline.count).map { k -> Double in
+            let d = SIMD2<Double>(outline.a[k]) - corner
+            return (d * d).sum().squareRoot()
+          }.min() ?? .infinity
+        worst = max(worst, nearest)
+      }
+      print("traced W at \(scale)x: every corner within \(worst) px of a vertex")
+      XCTAssertLessThanOrEqual(worst, 0.1, "at \(scale)x")
+    }
+  }
+
   /// An outline's area coverage is the exact area of ink in each pixel.
   ///
   /// Checked against the W's polygon clipped to each pixel, in floats: 16 bits of alpha, not

@@ -24,7 +24,8 @@ final class SupersampleTests: XCTestCase {
       relief: try ReliefSpec(
         radius: radius, profile: profile, depth: .radiusMultiple(1),
         direction: base.relief.direction,
-        soften: base.relief.soften),
+        soften: base.relief.soften, insideCorners: base.relief.insideCorners,
+        roundCorners: base.relief.roundCorners),
       background: .color(SIMD3(0.02, 0.025, 0.03)))
     return Pipeline.render(RenderInput(mask: mask, material: material, parallelism: .serial)).image
       .flattened()
