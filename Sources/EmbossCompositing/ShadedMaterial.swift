@@ -611,6 +611,13 @@ public enum ShadedMaterial {
   /// Neighbours with coverage below `neighbour` do not count: by default those on the edge
   /// (below 1), which are sampled 4 x 4 and whose centers may lie outside the ink; a
   /// softened field, which has no sub-samples, counts every neighbour with ink.
+  ///
+  /// Where the two sides' differences disagree (one over 4 times the other's length, or
+  /// turning back), the pixel is beside a kink or a crease (a chisel's top edge, the seam of
+  /// two walls): the neighbour past it has the other face's lookup, and the shorter side,
+  /// the pixel's own face, is taken alone. Without that a plateau pixel beside a chisel's
+  /// top edge spread its lookup halfway down the bevel, and a mirror showed a bright dot or
+  /// line there. Not in a softened field (`neighbour` below 1), whose ridges turn smoothly.
   @inline(__always)
   static func footprint(
     _ uv: UnsafeBufferPointer<SIMD2<Float>>, _ coverage: UnsafeBufferPointer<Float>,
@@ -626,11 +633,24 @@ public enum ShadedMaterial {
     let above = row > 0 && coverage[at - window.width] >= neighbour
     let i = row * w + column
     let center = uv[i]
+    // A softened field has no kinks or creases: its lookups turn smoothly, and a ridge's
+    // two sides are one smooth curve.
+    let kinks = neighbour >= 1
     @inline(__always)
     func derivative(_ forward: Bool, _ backward: Bool, _ step: Int) -> SIMD2<Float> {
       var d = SIMD2<Float>.zero
       if forward && backward {
-        d = (uv[i + step] - uv[i - step]) * 0.5
+        let f = uv[i + step] - center
+        let b = center - uv[i - step]
+        let (ff, bb) = ((f * f).sum(), (b * b).sum())
+        // Across a kink or a crease (a chisel's top edge, two walls meeting) the two sides
+        // disagree: the neighbour past it has the other face's lookup, so the pixel's own
+        // face is the side whose difference is the shorter.
+        if kinks && (ff > 16 * bb || bb > 16 * ff || (f * b).sum() < 0) {
+          d = ff < bb ? f : b
+        } else {
+          d = (uv[i + step] - uv[i - step]) * 0.5
+        }
       } else if forward {
         d = uv[i + step] - center
       } else if backward {
