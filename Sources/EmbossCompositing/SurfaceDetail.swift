@@ -178,8 +178,18 @@ struct SurfaceDetail: Sendable, Equatable {
   func tint(
     x: Int, y: Int, z: Float = 0, unfold: (offset: SIMD2<Float>, stretch: Float) = (.zero, 1)
   ) -> SIMD3<Float> {
-    var t = SIMD3<Float>(repeating: 1)
+    var t = pigment(x: x, y: y, z: z, unfold: unfold)
     if let brushing { t *= brushing.tint(x: x, y: y) }
+    return t
+  }
+
+  /// The part of `tint` that is the surface's own color (wood grain and stone speckle: a
+  /// pigment, under whatever polish the surface has); 1 where there is none.
+  @inline(__always)
+  func pigment(
+    x: Int, y: Int, z: Float = 0, unfold: (offset: SIMD2<Float>, stretch: Float) = (.zero, 1)
+  ) -> SIMD3<Float> {
+    var t = SIMD3<Float>(repeating: 1)
     if let grain { t *= grain.pixelTint(x: x, y: y, z: z) }
     if let speckle {
       t *= speckle.pixelTint(x: x, y: y, shift: unfold.offset, stretch: unfold.stretch)

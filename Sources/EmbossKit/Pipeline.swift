@@ -391,7 +391,11 @@ public enum Pipeline {
           image,
           layer: Backdrop.plate(
             plate, ball: plateLookup, width: image.width, height: image.height,
-            camera: material.camera, parallelism: parallelism), parallelism: parallelism)
+            camera: material.camera,
+            diffuse: plate.surface.diffuseLight(
+              normal: SIMD3(0, 0, 1), point: SIMD3(0, 0, 1), lights: material.lights,
+              environment: material.environment), parallelism: parallelism),
+          parallelism: parallelism)
       }
     } else if layered {
       image = timings.measure("background") {

@@ -24,6 +24,21 @@ extension Surface {
   }
 }
 
+extension Surface {
+  /// The diffuse part of `shade` at unit normal `n`, without any reflection.
+  ///
+  /// The light the surface's own color scatters: its ambient, the lights'
+  /// `diffuse * max(0, n.l)` and the environment's irradiance. The same from every
+  /// direction of view.
+  public func diffuseLight(
+    normal n: SIMD3<Float>, point: SIMD3<Float>, lights: [Light],
+    environment: Environment = .none
+  ) -> SIMD3<Float> {
+    Shader(surface: self, lights: lights, environment: environment).diffuseLight(
+      normal: n, point: point)
+  }
+}
+
 extension Light {
   /// Unit vector from `point` toward the light, and the light's strength there (color times
   /// intensity, times the cone falloff for spots).
@@ -137,6 +152,22 @@ struct Shader: Sendable {
         }
       }
       color += radiance * (diffuse * nl + specularTerm)
+    }
+    return color
+  }
+
+  /// The diffuse part of `shade`: ambient, the lights' diffuse terms and the environment's
+  /// irradiance.
+  func diffuseLight(normal n: SIMD3<Float>, point: SIMD3<Float>) -> SIMD3<Float> {
+    var color = ambient
+    for light in lights {
+      let (l, radiance) = light.incidence(at: point)
+      let nl = simdDot(n, l)
+      guard nl > 0 else { continue }
+      color += radiance * diffuse * nl
+    }
+    if environment.intensity > 0 {
+      color += environment.intensity * diffuse * environment.irradiance(n, boxes: boxes)
     }
     return color
   }

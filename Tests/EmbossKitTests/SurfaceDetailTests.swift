@@ -321,6 +321,39 @@ final class SurfaceDetailTests: XCTestCase {
     XCTAssertEqual(Backdrop.over(.zero, bottom), bottom)
   }
 
+  /// A plate's speckle tints its diffuse light, and its reflection only as far as it is a
+  /// metal: a brighter reflection (a ball brighter by the same amount everywhere) brightens
+  /// every pixel of a polished stone plate by exactly that amount, crystal or not, and a
+  /// metal plate's pixels by that amount times their tint.
+  func testPlateSpeckleTintsTheDiffuseLightNotTheReflection() throws {
+    var values = DetailSpec.Values()
+    values.speckle = 0.8
+    values.speckleSize = 3
+    let detail = try DetailSpec(values)
+    let (diffuse, extra) = (SIMD3<Float>(0.02, 0.02, 0.025), SIMD3<Float>(0.3, 0.2, 0.1))
+    func plate(metallic: Float, reflection: SIMD3<Float>) throws -> RGBAImage {
+      let surface = try Surface(base: SIMD3(0.05, 0.05, 0.05), metallic: metallic)
+      let color = SIMD4(diffuse + reflection, 1)
+      let ball = RGBAImage(
+        width: 16, height: 16, pixels: [SIMD4<Float>](repeating: color, count: 256))
+      return Backdrop.plate(
+        PlateSpec(surface: surface, detail: detail), ball: ball, width: 48, height: 32,
+        diffuse: diffuse, parallelism: .serial)
+    }
+    let dim = try plate(metallic: 0, reflection: SIMD3(0.1, 0.1, 0.1))
+    let bright = try plate(metallic: 0, reflection: SIMD3(0.1, 0.1, 0.1) + extra)
+    XCTAssertGreaterThan(Set(dim.pixels).count, 50, "the speckle shows")
+    for (a, b) in zip(dim.pixels, bright.pixels) {
+      XCTAssertEqual(b.x - a.x, extra.x, accuracy: 1e-5)
+      XCTAssertEqual(b.z - a.z, extra.z, accuracy: 1e-5)
+    }
+    // A metal's reflection is its own color: tinted as much as its diffuse light.
+    let metalDim = try plate(metallic: 1, reflection: SIMD3(0.1, 0.1, 0.1))
+    let metalBright = try plate(metallic: 1, reflection: SIMD3(0.1, 0.1, 0.1) + extra)
+    let changes = Set(zip(metalDim.pixels, metalBright.pixels).map { $1.x - $0.x })
+    XCTAssertGreaterThan(changes.count, 20, "a metal's reflection takes the tint")
+  }
+
   /// A plate without detail is one color (the plate ball's center); with a camera it changes
   /// across the canvas, brighter toward the key light's side of a mirror's ball.
   func testPlateIsFlatUnlessDetailOrCamera() throws {
