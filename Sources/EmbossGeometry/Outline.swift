@@ -222,6 +222,14 @@ public struct Outline: Sendable, Equatable {
       {
         kept.removeLast()
       }
+      // An open chain keeps its last vertex: the one before goes instead, if too close.
+      if !closed, kept.count > 2,
+        Self.length(kept[kept.count - 1] - kept[kept.count - 2]) < minimumPiece
+      {
+        kept.remove(at: kept.count - 2)
+      }
+      // A scrap shorter than a piece (the tracer's crumb at the canvas's border) is none.
+      if !closed, kept.count == 2, Self.length(kept[1] - kept[0]) < minimumPiece { continue }
       let count = kept.count
       guard count >= 2, !closed || count >= 3 else { continue }
       let edges = closed ? count : count - 1
@@ -299,6 +307,8 @@ public struct Outline: Sendable, Equatable {
       for e in 0..<(closed ? newCount : newCount - 1) {
         let a = vertices[e]
         let b = vertices[(e + 1) % newCount]
+        // (A sharpened corner's crossing can fall on a run's last vertex.)
+        guard Self.length(b - a) > 1e-4 else { continue }
         let (v0, v1) = (from[e], from[(e + 1) % newCount])
         // An edge to or from a crossing lies on that run's line.
         let line =

@@ -68,13 +68,15 @@ struct OutlineDistance {
     for k in 0..<count {
       let v = outline.b[k] - outline.a[k]
       let length2 = (v * v).sum()
-      let u = length2 > 0 ? v / length2.squareRoot() : SIMD2<Float>(1, 0)
+      // (A piece shorter than 1e-6 px has no direction: its square underflows.)
+      let degenerate = !(length2 > 1e-12)
+      let u = degenerate ? SIMD2<Float>(1, 0) : v / length2.squareRoot()
       var flags: UInt8 = outline.spur[k] ? Piece.spur : 0
       if outline.na[k] != outline.nb[k] { flags |= Piece.curved }
       pieces.append(
         Piece(
           a: outline.a[k], v: v, n: SIMD2(-u.y, u.x), na: outline.na[k], nb: outline.nb[k],
-          inverseLength2: length2 > 0 ? 1 / length2 : 0, startSide: 0, endSide: 0, flags: flags,
+          inverseLength2: degenerate ? 0 : 1 / length2, startSide: 0, endSide: 0, flags: flags,
           group: -1))
     }
     // Joints.

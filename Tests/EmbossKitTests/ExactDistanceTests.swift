@@ -195,6 +195,23 @@ final class ExactDistanceTests: XCTestCase {
     }
   }
 
+  /// A picture whose traced iso-line leaves a crumb at the canvas's border makes a finite
+  /// relief.
+  ///
+  /// The crumb was a piece about 1e-22 px long at the left border, whose squared length
+  /// underflowed: its scan polygon was infinite and the render trapped. Found by a
+  /// random-mask run.
+  func testACrumbAtTheBorderMakesAFiniteRelief() throws {
+    let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("Fixtures/pictures/border-crumb.png").path
+    let mask = try ImageMask.read(path: path, mode: .threshold, invert: true, threshold: 128)
+    let relief = try ReliefSpec(radius: 12.45, profile: .chiselHard, insideCorners: .mitre)
+    let field = HeightField.make(mask: mask, relief: relief, parallelism: .serial)
+    XCTAssertGreaterThan(field.region.width, 0)
+    XCTAssert(field.plane.pixels.allSatisfy(\.isFinite))
+    XCTAssert(field.slopes.allSatisfy { $0.x.isFinite && $0.y.isFinite })
+  }
+
   /// An outline's area coverage is the exact area of ink in each pixel.
   ///
   /// Checked against the W's polygon clipped to each pixel, in floats: 16 bits of alpha, not
