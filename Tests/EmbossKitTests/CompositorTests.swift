@@ -47,6 +47,48 @@ final class CompositorTests: XCTestCase {
     XCTAssertEqual(image[2, 2].w, 0)
   }
 
+  /// Every plateau pixel of a chisel (a linear bevel) is the flat face's color, those beside
+  /// the plateau's edge too: a footprint is not taken across the kink, where the neighbour's
+  /// lookup is the bevel's (it spread a plateau pixel's lookup halfway down the bevel, and a
+  /// shiny ball's highlight at its center dimmed along every top edge).
+  func testPlateauBesideAChiselsTopEdgeIsTheFlatColor() throws {
+    // Edges 0.7 px into a pixel: the plateau's edge lies 0.2 px past the center of the pixel
+    // that holds it, whose center lookup is the bevel's.
+    let square = ExactDistanceTests.mask(
+      [SIMD2(10.7, 10.7), SIMD2(49.3, 10.7), SIMD2(49.3, 49.3), SIMD2(10.7, 49.3)], width: 60,
+      height: 60)
+    let height = HeightField.make(
+      mask: square, relief: try ReliefSpec(radius: 8, profile: .linear), parallelism: .serial)
+    let shading = ShadingImage.render(
+      surface: try Surface(
+        base: SIMD3(repeating: 0.3), specular: SIMD3(repeating: 0.4), shininess: 2000,
+        ambient: 0),
+      lights: [Light.distant(try DistantLight(direction: SIMD3(0, 0, 1)))], size: 256,
+      parallelism: .serial)
+    let image = ShadedMaterial.composite(
+      height: height, mask: square, shading: shading, scale: 2, background: .transparent,
+      parallelism: .serial
+    ).flattened()
+    let flat = image[30, 30]
+    func difference(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> Float {
+      let d = a - b
+      return max(max(abs(d.x), abs(d.y)), max(abs(d.z), abs(d.w)))
+    }
+    var plateau = 0
+    var beside = 0
+    for y in 0..<60 {
+      for x in 0..<60 where height.height(x: x, y: y) >= 1 {
+        plateau += 1
+        if height.height(x: x - 1, y: y) < 1 || height.height(x: x + 1, y: y) < 1 { beside += 1 }
+        XCTAssertLessThan(difference(image[x, y], flat), 1e-4, "pixel \(x), \(y)")
+      }
+    }
+    XCTAssertGreaterThan(plateau, 400)
+    XCTAssertGreaterThan(beside, 30)
+    // The bevel is another color: the test can tell.
+    XCTAssertGreaterThan(difference(image[14, 30], flat), 0.05)
+  }
+
   func testBackgroundColorMakesEveryPixelOpaque() throws {
     let image = try render(
       lights: [Light.distant(try DistantLight(direction: SIMD3(0, 0, 1)))],
