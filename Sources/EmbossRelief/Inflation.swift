@@ -380,7 +380,20 @@ enum Inflation {
           // An edge pixel's height is its ink's middle's, half its coverage in.
           heights[i] = sign * model.height(inside[i] ? at : 0.5 * c)
           slopes[i] = sign * model.rise(inside[i] ? at : 0.5 * c) * direction
-          if subSamples {
+          // A corner of the outline at the pixel: its ink is not one side of a line.
+          let piece = pieces[Int(feature[i])]
+          let (da, db) = (piece.a - center, piece.a + piece.v - center)
+          let cornered =
+            (max(abs(da.x), abs(da.y)) < 1
+              && piece.flags & OutlineDistance.Piece.smoothStart == 0)
+            || (max(abs(db.x), abs(db.y)) < 1
+              && piece.flags & OutlineDistance.Piece.smoothEnd == 0)
+          if subSamples
+            && (cellMeans || cornered
+              || !model.appendStrip(
+                pixel: Int32(i), distance: at, exact: d, direction: direction, sign: sign,
+                to: &samples))
+          {
             model.appendSamples(
               pixel: Int32(i), distance: at, direction: direction, sign: sign,
               cellMeans: cellMeans, to: &samples)
@@ -726,6 +739,50 @@ enum Inflation {
     @inline(__always)
     func meanRise(_ low: Float, _ high: Float) -> Float {
       high > low + 1e-6 ? (height(high) - height(low)) / (high - low) : rise(low)
+    }
+
+    /// Appends a pixel whose distance grows along `direction` as a strip (see
+    /// `SubSamples`), as `Bevel.appendStrip` does for a bevel, if its ink stays short of the
+    /// plateau; returns false, appending nothing, otherwise.
+    ///
+    /// Across the pixel the swell is a function of the distance along `direction` alone
+    /// (the model is), so the pixel is its ink's distances in 8 equal bins, each weighted by
+    /// its exact share of the pixel (`Bevel.pixelShare`) and sloped at its middle: where the
+    /// swell rises as the square root of the distance, the bins nearest the outline take
+    /// their steep slopes in their true shares, which 4 x 4 points only sampled. The bins
+    /// split the `exact` signed distances (the outline's, so their shares add up to the
+    /// pixel's coverage); each is sloped at the model's distance there (`d` is the model's
+    /// at the center, whose swell is 0 a little off the outline).
+    func appendStrip(
+      pixel: Int32, distance d: Float, exact: Float, direction: SIMD2<Float>, sign: Float,
+      to samples: inout SubSamples
+    ) -> Bool {
+      let outer = (abs(direction.x) + abs(direction.y)) * 0.5
+      let (low, high) = (max(exact - outer, 0), exact + outer)
+      let shift = d - exact
+      let top = high + max(shift, 0)
+      guard high - low > 1e-3, exact.isFinite, abs(shift) < 0.5,
+        (2 * max(g * top + k * top * top, 0)).squareRoot() < radius,
+        g + 2 * k * top > 0
+      else { return false }
+      let bins = SubSamples.stripBins
+      let step = (high - low) / Float(bins)
+      var below = Bevel.pixelShare(below: low - exact, direction: direction)
+      for b in 0..<bins {
+        let start = low + step * Float(b)
+        let end = b == bins - 1 ? high : start + step
+        let share = Bevel.pixelShare(below: end - exact, direction: direction)
+        let middle = (start + end) * 0.5
+        samples.slopes.append(sign * rise(max(middle + shift, middle * 0.5)) * direction)
+        samples.weights.append(max(share - below, 0))
+        below = share
+      }
+      // (No turn: the model's direction is the pixel's.)
+      samples.slopes.append(.zero)
+      samples.weights.append(0)
+      samples.pixels.append(pixel)
+      samples.offsets.append(Int32(samples.slopes.count))
+      return true
     }
 
     /// Appends the slopes at the 4 x 4 sub-pixel points of a pixel at signed distance `d`

@@ -433,6 +433,33 @@ extension HeightFieldTests {
     XCTAssertGreaterThanOrEqual(corners, 7)
   }
 
+  /// An inflated relief's pixels along a straight edge are strips too (the swell near the
+  /// outline, a function of the distance along one direction, in 8 bins with their exact
+  /// shares of the pixel), each with its ink's coverage, steepest nearest the outline.
+  func testInflatedEdgesAreStrips() throws {
+    let polygon = Self.heptagon
+    let mask = ExactDistanceTests.outlineMask(polygon, width: 100, height: 100)
+    let relief = try ReliefSpec(radius: 30, profile: .inflated)
+    let field = HeightField.make(mask: mask, relief: relief, parallelism: .serial)
+    let samples = field.samples
+    var strips = 0
+    for k in 0..<samples.count {
+      let count = Int(samples.offsets[k + 1] - samples.offsets[k])
+      guard count == SubSamples.stripCount else { continue }
+      strips += 1
+      let (row, column) = Int(samples.pixels[k]).quotientAndRemainder(
+        dividingBy: field.region.width)
+      let (x, y) = (column + field.region.x, row + field.region.y)
+      let start = Int(samples.offsets[k])
+      let bins = start..<(start + SubSamples.stripBins)
+      let ink = samples.weights[bins].reduce(0, +)
+      XCTAssertEqual(ink, mask.plane[x, y], accuracy: 0.01, "ink of strip (\(x), \(y))")
+      let steepness = samples.slopes[bins].map { ($0 * $0).sum() }
+      XCTAssertGreaterThanOrEqual(steepness[0], steepness[SubSamples.stripBins - 1])
+    }
+    XCTAssertGreaterThan(strips, 7 * 30, "the edge pixels along the sides are strips")
+  }
+
   /// With `inside-corners: mitre`, each face of a linear bevel runs on as a plane past an
   /// inside corner to the corner's bisector.
   ///
