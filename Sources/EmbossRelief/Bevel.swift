@@ -423,21 +423,9 @@ struct Bevel: Sendable {
       let g1 = OutlineDistance.direction(pieces[nearest(p1).piece], p1)
       turn = atan2(g0.x * g1.y - g0.y * g1.x, (g0 * g1).sum())
     }
-    let bins = SubSamples.stripBins
-    let step = (high - low) / Float(bins)
-    var below = Self.pixelShare(below: low - d0, direction: g)
-    for k in 0..<bins {
-      let start = low + step * Float(k)
-      let end = k == bins - 1 ? high : start + step
-      let share = Self.pixelShare(below: end - d0, direction: g)
-      samples.slopes.append(sign * rise((start + end) * 0.5) * g)
-      samples.weights.append(max(share - below, 0))
-      below = share
-    }
-    samples.slopes.append(SIMD2(turn, 0))
-    samples.weights.append(0)
-    samples.pixels.append(pixel)
-    samples.offsets.append(Int32(samples.slopes.count))
+    samples.appendStrip(
+      pixel: pixel, low: low, high: high, center: d0, direction: g, turn: turn
+    ) { sign * rise($0) * g }
     return true
   }
 

@@ -30,6 +30,32 @@ public struct SubSamples: Sendable, Equatable {
   /// How many pixels are sub-sampled.
   public var count: Int { pixels.count }
 
+  /// Appends pixel `pixel` as a strip: the ink's distances `low...high` along unit
+  /// `direction` (the pixel's center at `center`) in `stripBins` equal bins, each weighted by
+  /// the share of the pixel at those distances (`Bevel.pixelShare`) and sloped by `slope` at
+  /// its middle, then `turn`.
+  @inline(__always)
+  mutating func appendStrip(
+    pixel: Int32, low: Float, high: Float, center: Float, direction: SIMD2<Float>, turn: Float,
+    slope: (Float) -> SIMD2<Float>
+  ) {
+    let bins = Self.stripBins
+    let step = (high - low) / Float(bins)
+    var below = Bevel.pixelShare(below: low - center, direction: direction)
+    for k in 0..<bins {
+      let start = low + step * Float(k)
+      let end = k == bins - 1 ? high : start + step
+      let share = Bevel.pixelShare(below: end - center, direction: direction)
+      slopes.append(slope((start + end) * 0.5))
+      weights.append(max(share - below, 0))
+      below = share
+    }
+    slopes.append(SIMD2(turn, 0))
+    weights.append(0)
+    pixels.append(pixel)
+    offsets.append(Int32(slopes.count))
+  }
+
   mutating func append(_ other: SubSamples) {
     let base = Int32(slopes.count)
     pixels += other.pixels

@@ -765,23 +765,10 @@ enum Inflation {
         (2 * max(g * top + k * top * top, 0)).squareRoot() < radius,
         g + 2 * k * top > 0
       else { return false }
-      let bins = SubSamples.stripBins
-      let step = (high - low) / Float(bins)
-      var below = Bevel.pixelShare(below: low - exact, direction: direction)
-      for b in 0..<bins {
-        let start = low + step * Float(b)
-        let end = b == bins - 1 ? high : start + step
-        let share = Bevel.pixelShare(below: end - exact, direction: direction)
-        let middle = (start + end) * 0.5
-        samples.slopes.append(sign * rise(max(middle + shift, middle * 0.5)) * direction)
-        samples.weights.append(max(share - below, 0))
-        below = share
-      }
       // (No turn: the model's direction is the pixel's.)
-      samples.slopes.append(.zero)
-      samples.weights.append(0)
-      samples.pixels.append(pixel)
-      samples.offsets.append(Int32(samples.slopes.count))
+      samples.appendStrip(
+        pixel: pixel, low: low, high: high, center: exact, direction: direction, turn: 0
+      ) { middle in sign * rise(max(middle + shift, middle * 0.5)) * direction }
       return true
     }
 
