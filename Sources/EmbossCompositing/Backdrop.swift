@@ -13,14 +13,14 @@ public enum Backdrop {
   /// the detail's spread), tinted by its grain or speckle.
   ///
   /// `ball` is the plate surface's lit ball under the material's lights (any size).
-  /// `diffuse`, when given, is the plate's diffuse light (`Surface.diffuseLight` straight
-  /// up: the same all over a flat plate): grain and speckle are the plate's own color, so
-  /// they tint that light, and the reflection over it only as far as the surface is
-  /// metallic (`metallic`): a polished stone's reflection lies over its crystals untinted.
-  /// Without it the whole color is tinted. Brushed lines tint the whole color either way.
+  /// `diffuse` is the plate's diffuse light (`Surface.diffuseLight` straight up: the same
+  /// all over a flat plate): grain and speckle are the plate's own color, so they tint that
+  /// light, and the reflection over it only as far as the surface is metallic (`metallic`):
+  /// a polished stone's reflection lies over its crystals untinted. Brushed lines tint the
+  /// whole color.
   public static func plate(
     _ plate: PlateSpec, ball: RGBAImage, width: Int, height: Int,
-    camera: CameraSpec = .orthographic, diffuse: SIMD3<Float>? = nil,
+    camera: CameraSpec = .orthographic, diffuse: SIMD3<Float>,
     parallelism: Parallelism = .allCores
   ) -> RGBAImage {
     let metallic = plate.surface.metallic
@@ -71,19 +71,15 @@ public enum Backdrop {
                             grids: grids, levels: levels, points: points, centers: centers,
                             pyramid: view.value) : flat
                         if let detail, detail.tints {
+                          // The diffuse light tinted by the pigment, the reflection over
+                          // it as far as the surface is a metal.
                           var rgb = SIMD3(color.x, color.y, color.z)
-                          if let diffuse {
-                            // The diffuse light tinted by the pigment, the reflection
-                            // over it as far as the surface is a metal.
-                            let p = detail.pigment(x: x, y: y)
-                            let reflected = pointwiseMax(rgb - diffuse, .zero)
-                            rgb =
-                              (rgb - reflected) * p
-                              + reflected * (1 + metallic * (p - SIMD3(repeating: 1)))
-                            if let brushing = detail.brushing { rgb *= brushing.tint(x: x, y: y) }
-                          } else {
-                            rgb *= detail.tint(x: x, y: y)
-                          }
+                          let p = detail.pigment(x: x, y: y)
+                          let reflected = pointwiseMax(rgb - diffuse, .zero)
+                          rgb =
+                            (rgb - reflected) * p
+                            + reflected * (1 + metallic * (p - SIMD3(repeating: 1)))
+                          if let brushing = detail.brushing { rgb *= brushing.tint(x: x, y: y) }
                           color = SIMD4(rgb, 1)
                         }
                         out.initialize(y * width + x, to: SIMD4(color.x, color.y, color.z, 1))

@@ -298,29 +298,26 @@ public struct Outline: Sendable, Equatable {
       let straight = Self.straightRuns(
         kept, closed: closed, corner: runEnd, lengths: lengths, tolerance: straightTolerance)
       // The polyline's vertices, with corners between two straight runs sharpened (see
-      // `sharpened`): each an old vertex, or a crossing of two runs' lines (`nil`).
-      let (vertices, from, crossing) =
+      // `sharpened`).
+      let vertices =
         closed
         ? Self.sharpened(kept, lengths: lengths, runEnd: runEnd, straight: straight)
-        : (kept, Array(0..<count).map { Optional($0) }, [Int: (SIMD2<Float>, SIMD2<Float>)]())
+        : kept.enumerated().map { (point: $1, from: Optional($0), lines: nil) }
       let newCount = vertices.count
       for e in 0..<(closed ? newCount : newCount - 1) {
-        let a = vertices[e]
-        let b = vertices[(e + 1) % newCount]
-        // (A sharpened corner's crossing can fall on a run's last vertex.)
-        guard Self.length(b - a) > 1e-4 else { continue }
-        let (v0, v1) = (from[e], from[(e + 1) % newCount])
+        let (start, end) = (vertices[e], vertices[(e + 1) % newCount])
+        let (a, b) = (start.point, end.point)
         // An edge to or from a crossing lies on that run's line.
         let line =
-          crossing[(e + 1) % newCount]?.0 ?? crossing[e]?.1 ?? v0.flatMap { straight[$0]?.normal }
+          end.lines?.before ?? start.lines?.after ?? start.from.flatMap { straight[$0]?.normal }
         if let n = line {
           append(a: a, b: b, na: n, nb: n, spur: false)
           continue
         }
         let chordNormal = Self.perp(Self.unit(b - a, or: SIMD2(1, 0)))
         append(
-          a: a, b: b, na: v0.map { corner[$0] ? chordNormal : normal[$0] } ?? chordNormal,
-          nb: v1.map { corner[$0] ? chordNormal : normal[$0] } ?? chordNormal, spur: false)
+          a: a, b: b, na: start.from.map { corner[$0] ? chordNormal : normal[$0] } ?? chordNormal,
+          nb: end.from.map { corner[$0] ? chordNormal : normal[$0] } ?? chordNormal, spur: false)
       }
     }
     for p in pieces where p.a != p.b && p.spur {
@@ -342,14 +339,12 @@ public struct Outline: Sendable, Equatable {
   /// 0.5), so a traced tip is a few short pieces, each a corner of its own: a fan of small
   /// bevels and mitres where the shape has one seam. A crossing more than 3 pixels from the
   /// corner, or not ahead of both runs' last vertices on their lines, is left as traced.
-  /// Returns the vertices; for each, the index of the vertex of `points` it is (nil: a
-  /// crossing); and by the index of each crossing, the normals of the runs before and after.
+  /// Returns the vertices, each with the index of the vertex of `points` it is, or for a
+  /// crossing nil and the normals of the runs before and after it.
   private static func sharpened(
     _ points: [SIMD2<Float>], lengths: [Float], runEnd: [Bool],
     straight: [(normal: SIMD2<Float>, offset: Float)?]
-  ) -> (
-    vertices: [SIMD2<Float>], from: [Int?], crossing: [Int: (SIMD2<Float>, SIMD2<Float>)]
-  ) {
+  ) -> [TracedVertex] {
     let count = points.count
     let onLine: Float = 0.15
     let reach: Float = 3
@@ -413,22 +408,27 @@ public struct Outline: Sendable, Equatable {
       let q = points[j]
       moved[j] = q - c.after * ((q * c.after).sum() - (c.x * c.after).sum())
     }
-    var vertices: [SIMD2<Float>] = []
-    var from: [Int?] = []
-    var crossing: [Int: (SIMD2<Float>, SIMD2<Float>)] = [:]
+    var vertices: [TracedVertex] = []
     for v in 0..<count {
-      if !removed[v] {
-        vertices.append(moved[v])
-        from.append(v)
-      }
-      if let c = crossings[v] {
-        crossing[vertices.count] = (c.before, c.after)
-        vertices.append(c.x)
-        from.append(nil)
-      }
+      if !removed[v] { vertices.append((moved[v], v, nil)) }
+      if let c = crossings[v] { vertices.append((c.x, nil, (c.before, c.after))) }
     }
-    return (vertices, from, crossing)
+    // A run's vertex on a crossing (the tracer met the corner) gives way to it: no piece of
+    // no length.
+    let n = vertices.count
+    return vertices.indices.filter { k in
+      guard vertices[k].from != nil else { return true }
+      return ![vertices[(k + n - 1) % n], vertices[(k + 1) % n]].contains {
+        $0.from == nil && length($0.point - vertices[k].point) <= 1e-4
+      }
+    }.map { vertices[$0] }
   }
+
+  /// A vertex of a sharpened traced polyline: its point, the index of the traced vertex it
+  /// is (nil for a crossing of two runs' lines), and a crossing's runs' normals.
+  private typealias TracedVertex = (
+    point: SIMD2<Float>, from: Int?, lines: (before: SIMD2<Float>, after: SIMD2<Float>)?
+  )
 
   /// The lines of a traced polyline's straight runs, by edge.
   ///

@@ -22,9 +22,7 @@ extension Surface {
   ) -> SIMD3<Float> {
     Shader(surface: self, lights: lights, environment: environment).shade(normal: n, point: point)
   }
-}
 
-extension Surface {
   /// The diffuse part of `shade` at unit normal `n`, without any reflection.
   ///
   /// The light the surface's own color scatters: its ambient, the lights'

@@ -360,11 +360,13 @@ final class SurfaceDetailTests: XCTestCase {
     let material = try Fixtures.material("chrome")
     let plate = PlateSpec(surface: material.surface)
     let ball = Pipeline.shadingImage(material: material, size: 128, parallelism: .serial)
-    let flat = Backdrop.plate(plate, ball: ball, width: 40, height: 20, parallelism: .serial)
+    let flat = Backdrop.plate(
+      plate, ball: ball, width: 40, height: 20, diffuse: .zero, parallelism: .serial)
     XCTAssertEqual(Set(flat.pixels.map { $0 }).count, 1)
     let camera = try CameraSpec(distance: 30)
     let seen = Backdrop.plate(
-      plate, ball: ball, width: 40, height: 20, camera: camera, parallelism: .serial)
+      plate, ball: ball, width: 40, height: 20, camera: camera, diffuse: .zero,
+      parallelism: .serial)
     XCTAssertGreaterThan(Set(seen.pixels.map { $0 }).count, 100)
     XCTAssertEqual(camera.tilt(at: SIMD2(30, 0)), SIMD2(1, 0))
     XCTAssertEqual(CameraSpec.orthographic.tilt(at: SIMD2(30, 0)), .zero)
