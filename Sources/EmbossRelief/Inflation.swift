@@ -21,11 +21,13 @@ import EmbossSupport
 /// grows without bound, the relief is solved again on a grid 4 times finer (one node per
 /// sub-pixel sample), held at the coarse solution on its border (`refined`). Away from
 /// the outline a pixel's slope comes from central differences of `φ`. Near it, where the
-/// square root makes the slope change fast, `φ` (which is smooth) is its value plus its
-/// gradient across the pixel (one-sided at the outline, through the point where it is 0), and
-/// the pixel is sampled 4 x 4 from that, as the bevel samples its edge (`Bevel`); a pixel on
-/// the outline whose center lies outside reads `φ` further in along the exact direction off
-/// the outline.
+/// square root makes the slope change fast, `φ` (which is smooth) is a parabola along its
+/// gradient through the pixel's value and slope, curved as across a straight stroke
+/// (`φ'' = -1`, one-sided at the outline, through the point where it is 0), so on a stroke
+/// about a pixel wide it turns over at the crest and falls to the far side; the pixel is
+/// sampled from that (strips, or 4 x 4 points), as the bevel samples its edge (`Bevel`). A
+/// pixel on the outline whose center lies outside reads `φ` further in along the exact
+/// direction off the outline.
 enum Inflation {
   /// V-cycles at most after the full-multigrid start; they stop earlier once `tolerance` is
   /// met (each takes off about half of what is left).
@@ -366,8 +368,13 @@ enum Inflation {
             // its value plus its gradient (Shortley-Weller's arms at the outline): the swell
             // along the gradient, the pixel phi / |grad phi| off the outline.
             direction = gradient / length
-            model = Swell(g: length, k: 0, radius: radius, profile: profile)
-            at = phi[i] / length
+            // phi along the gradient as g s + k s^2 with k = -1/2: a straight stroke's phi
+            // exactly (-phi'' = 1 all across it), so the model turns over at the stroke's
+            // crest instead of rising on past it. Through the pixel's phi and slope:
+            // k s^2 - |grad| s + phi = 0.
+            let s0 = (length * length + 2 * max(phi[i], 0)).squareRoot() - length
+            model = Swell(g: length + s0, k: -0.5, radius: radius, profile: profile)
+            at = s0
           } else {
             // On the outline (its center outside): along the exact direction off it, phi
             // through the points 1 and 2 pixels in, as g s + k s² at distance s.
@@ -727,12 +734,20 @@ enum Inflation {
     }
 
     /// The height's rise per pixel at distance `s` in, taken a ten-thousandth of the radius
-    /// in at the outline itself (as the round profile's).
+    /// in at the outline itself (as the round profile's); negative past the crest (where
+    /// `g + 2 k s` turns negative), where the swell falls toward the far side.
     @inline(__always)
     func rise(_ s: Float) -> Float {
       let swell = (2 * max(g * s + k * s * s, 0)).squareRoot()
-      return profile.slope(swell / radius) * max(g + 2 * k * s, 0)
+      return profile.slope(swell / radius) * (g + 2 * k * s)
         / (radius * max(swell, 1e-4 * radius))
+    }
+
+    /// Whether distance `s` lies past the model's far side (beyond its crest, where the
+    /// swell is back to 0): no ink there.
+    @inline(__always)
+    func beyond(_ s: Float) -> Bool {
+      k < 0 && g + 2 * k * s < 0 && g * s + k * s * s <= 0
     }
 
     /// The mean rise over distances `low...high` (its rise at `low` where that is empty).
@@ -787,7 +802,7 @@ enum Inflation {
       for offset in Bevel.offsets {
         let (weight, low, high) = Bevel.inkedSpan(
           signed: d + (offset * direction).sum(), direction: direction)
-        if weight > 0 {
+        if weight > 0 && !beyond((low + high) * 0.5) {
           let r = cellMeans ? meanRise(low, high) : rise((low + high) * 0.5)
           samples.slopes.append(sign * r * direction)
           samples.weights.append(weight)
