@@ -460,6 +460,33 @@ extension HeightFieldTests {
     XCTAssertGreaterThan(strips, 7 * 30, "the edge pixels along the sides are strips")
   }
 
+  /// An inflated stroke about a pixel wide is a dome across that pixel: the sub-samples on
+  /// either side of its crest slope toward their own side.
+  ///
+  /// A vertical bar 1.7 px wide (x 20.5...22.2) has its crest at x = 21.35, inside the
+  /// pixel of column 21. Modelled as rising on at the pixel's own rate (or flat past the
+  /// crest), every sub-sample sloped one way and the pixel looked up one side of the ball.
+  func testAThinInflatedStrokeTurnsOverAtItsCrest() throws {
+    let bar: [SIMD2<Double>] = [SIMD2(20.5, 10), SIMD2(22.2, 10), SIMD2(22.2, 60), SIMD2(20.5, 60)]
+    let mask = ExactDistanceTests.outlineMask(bar, width: 40, height: 70)
+    let relief = try ReliefSpec(radius: 30, profile: .inflated)
+    let field = HeightField.make(mask: mask, relief: relief, parallelism: .serial)
+    let samples = field.samples
+    var checked = 0
+    for k in 0..<samples.count {
+      let (row, column) = Int(samples.pixels[k]).quotientAndRemainder(
+        dividingBy: field.region.width)
+      let (x, y) = (column + field.region.x, row + field.region.y)
+      guard x == 21, (20..<50).contains(y) else { continue }
+      let range = Int(samples.offsets[k])..<Int(samples.offsets[k + 1])
+      let sloped = range.filter { samples.weights[$0] > 0 }.map { samples.slopes[$0].x }
+      XCTAssertLessThan(sloped.min() ?? 0, -1e-3, "a sub-sample past the crest at row \(y)")
+      XCTAssertGreaterThan(sloped.max() ?? 0, 1e-3, "a sub-sample before the crest at row \(y)")
+      checked += 1
+    }
+    XCTAssertEqual(checked, 30, "the crest's pixels are sub-sampled")
+  }
+
   /// With `inside-corners: mitre`, each face of a linear bevel runs on as a plane past an
   /// inside corner to the corner's bisector.
   ///
