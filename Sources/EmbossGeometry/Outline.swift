@@ -72,64 +72,69 @@ public struct Outline: Sendable, Equatable {
       offset += contour.count
     }
     contourStart.append(offset)
-    let splits = Self.intersections(edges, contourOf: contourOf, contourStart: contourStart)
+    let (splits, touched) = Self.intersections(
+      edges, contourOf: contourOf, contourStart: contourStart)
     let winding = Winding(edges)
-    // Each contour's edges split at the crossings; the pieces between two crossings (a
-    // chain) are all kept or all dropped, decided by the winding numbers on either side of
-    // one of them.
-    for c in contours.indices {
+    // Whether the ink is on the left of the piece from `a` to `b` (true), on its right
+    // (false), or on both sides or neither (nil): the winding numbers a hair to either side
+    // of its middle.
+    func inkSide(_ a: SIMD2<Float>, _ b: SIMD2<Float>) -> Bool? {
+      let length = Self.length(b - a)
+      guard length > 0 else { return nil }
+      let u = SIMD2<Double>(b - a) / Double(length)
+      let middle = (SIMD2<Double>(a) + SIMD2<Double>(b)) * 0.5
+      let side = SIMD2(-u.y, u.x) * min(1e-3, Double(length) * 0.25)
+      let left = winding.number(at: middle + side) != 0
+      let right = winding.number(at: middle - side) != 0
+      return left == right ? nil : left
+    }
+    // A contour that no other edge crosses or touches is on the boundary all round or not
+    // at all: its longest edge decides.
+    var whole = [Bool?](repeating: nil, count: contours.count)
+    for c in contours.indices where !touched.contains(c) {
       let range = contourStart[c]..<contourStart[c + 1]
-      var pieces:
-        [(a: SIMD2<Float>, b: SIMD2<Float>, ta: SIMD2<Float>, tb: SIMD2<Float>, cut: Bool)] =
-          []
-      for k in range {
-        let e = edges[k]
-        var points: [(t: Float, p: SIMD2<Float>)] = [(0, e.a)]
-        points += (splits[k] ?? []).sorted { $0.t < $1.t }
-        points.append((1, e.b))
-        for i in 0..<(points.count - 1) {
-          let t0 = points[i].t
-          let t1 = points[i + 1].t
-          let ta = i == 0 ? e.ta : Self.unit(e.ta * (1 - t0) + e.tb * t0, or: e.ta)
-          let tb = i == points.count - 2 ? e.tb : Self.unit(e.ta * (1 - t1) + e.tb * t1, or: e.tb)
-          pieces.append((points[i].p, points[i + 1].p, ta, tb, i > 0))
+      guard
+        let longest = range.max(by: {
+          Self.length(edges[$0].b - edges[$0].a) < Self.length(edges[$1].b - edges[$1].a)
+        })
+      else { continue }
+      whole[c] = inkSide(edges[longest].a, edges[longest].b)
+    }
+    // The others' edges split wherever another edge crosses or touches them
+    // (`intersections`): then no piece has ink on one side over part of its length and not
+    // over the rest, and each is kept or dropped by itself. Pieces that two contours share
+    // (collinear edges that overlap, as where two glyphs' bars or baselines run together)
+    // are kept once.
+    var kept = Set<SIMD4<Int64>>()
+    for (k, e) in edges.enumerated() {
+      let c = contourOf[k]
+      if !touched.contains(c) {
+        guard let left = whole[c], Self.length(e.b - e.a) > 0 else { continue }
+        if left {
+          append(a: e.a, b: e.b, na: Self.perp(e.ta), nb: Self.perp(e.tb), spur: false)
+        } else {
+          append(a: e.b, b: e.a, na: Self.perp(-e.tb), nb: Self.perp(-e.ta), spur: false)
         }
+        continue
       }
-      guard !pieces.isEmpty else { continue }
-      // Chains start at a cut (a piece that starts at a crossing); a contour without any is
-      // one chain.
-      let firstCut = pieces.firstIndex { $0.cut } ?? 0
-      var i = 0
-      while i < pieces.count {
-        var chain: [Int] = []
-        var j = i
-        repeat {
-          chain.append((firstCut + j) % pieces.count)
-          j += 1
-        } while j < pieces.count && !pieces[(firstCut + j) % pieces.count].cut
-        i = j
-        // The longest piece decides: its middle, a hair to either side.
-        guard
-          let probe = chain.max(by: {
-            Self.length(pieces[$0].b - pieces[$0].a) < Self.length(pieces[$1].b - pieces[$1].a)
-          })
-        else { continue }
-        let p = pieces[probe]
-        let length = Self.length(p.b - p.a)
-        guard length > 0 else { continue }
-        let u = SIMD2<Double>(p.b - p.a) / Double(length)
-        let middle = (SIMD2<Double>(p.a) + SIMD2<Double>(p.b)) * 0.5
-        let side = SIMD2(-u.y, u.x) * min(1e-3, Double(length) * 0.25)
-        let left = winding.number(at: middle + side) != 0
-        let right = winding.number(at: middle - side) != 0
-        guard left != right else { continue }
-        for k in chain {
-          let q = pieces[k]
-          if left {
-            append(a: q.a, b: q.b, na: Self.perp(q.ta), nb: Self.perp(q.tb), spur: false)
-          } else {
-            append(a: q.b, b: q.a, na: Self.perp(-q.tb), nb: Self.perp(-q.ta), spur: false)
-          }
+      var points: [(t: Float, p: SIMD2<Float>)] = [(0, e.a)]
+      points += (splits[k] ?? []).sorted { $0.t < $1.t }
+      points.append((1, e.b))
+      for i in 0..<(points.count - 1) {
+        let (t0, t1) = (points[i].t, points[i + 1].t)
+        let (a, b) = (points[i].p, points[i + 1].p)
+        guard let left = inkSide(a, b) else { continue }
+        let ta = i == 0 ? e.ta : Self.unit(e.ta * (1 - t0) + e.tb * t0, or: e.ta)
+        let tb = i == points.count - 2 ? e.tb : Self.unit(e.ta * (1 - t1) + e.tb * t1, or: e.tb)
+        let (from, to) = left ? (a, b) : (b, a)
+        let (fromKey, toKey) = (Self.pointKey(from), Self.pointKey(to))
+        guard kept.insert(SIMD4(fromKey.x, fromKey.y, toKey.x, toKey.y)).inserted else {
+          continue
+        }
+        if left {
+          append(a: a, b: b, na: Self.perp(ta), nb: Self.perp(tb), spur: false)
+        } else {
+          append(a: b, b: a, na: Self.perp(-tb), nb: Self.perp(-ta), spur: false)
         }
       }
     }
@@ -552,11 +557,13 @@ public struct Outline: Sendable, Equatable {
   }
 
   /// Where edges of different contours, or of one contour away from their shared vertex,
-  /// cross: per edge, the parameters along it and the crossing point (computed once, so both
-  /// edges split at the very same point).
+  /// cross or touch: per edge, the parameters along it and the point where it must split (a
+  /// crossing computed once, so both edges split at the very same point; where one edge's
+  /// end lies on the other, that end; where two edges lie along one line and overlap, each
+  /// one's ends inside the other), and the contours with any such contact (end to end too).
   private static func intersections(
     _ edges: [Edge], contourOf: [Int], contourStart: [Int]
-  ) -> [Int: [(t: Float, p: SIMD2<Float>)]] {
+  ) -> (splits: [Int: [(t: Float, p: SIMD2<Float>)]], touched: Set<Int>) {
     let cell: Float = 16
     var grid: [SIMD2<Int32>: [Int32]] = [:]
     for (k, e) in edges.enumerated() {
@@ -577,8 +584,19 @@ public struct Outline: Sendable, Equatable {
       return d == 1 || d == n - 1
     }
     var splits: [Int: [(t: Float, p: SIMD2<Float>)]] = [:]
+    // Contours with an edge that another edge crosses or touches, even end to end.
+    var touched = Set<Int>()
+    // Inside an edge: away from its ends by more than rounding.
+    let margin = 1e-7
+    @inline(__always) func inside(_ t: Double) -> Bool { t > margin && t < 1 - margin }
+    @inline(__always) func within(_ t: Double) -> Bool { t >= -margin && t <= 1 + margin }
     for (key, list) in grid.sorted(by: { ($0.key.y, $0.key.x) < ($1.key.y, $1.key.x) })
     where list.count > 1 {
+      // Counted once: in the cell that holds the point.
+      @inline(__always) func here(_ point: SIMD2<Float>) -> Bool {
+        Int32((point.x / cell).rounded(.down)) == key.x
+          && Int32((point.y / cell).rounded(.down)) == key.y
+      }
       for m in 0..<list.count {
         let i = Int(list[m])
         for n in (m + 1)..<list.count {
@@ -589,23 +607,49 @@ public struct Outline: Sendable, Equatable {
           let q = SIMD2<Double>(edges[j].a)
           let s = SIMD2<Double>(edges[j].b) - q
           let denominator = r.x * s.y - r.y * s.x
-          guard abs(denominator) > 1e-12 else { continue }
           let qp = q - p
+          let (rr, ss) = ((r * r).sum(), (s * s).sum())
+          guard rr > 0, ss > 0 else { continue }
+          if abs(denominator) <= 1e-12 * rr.squareRoot() * ss.squareRoot() {
+            // Parallel: where they lie on one line, each splits at the other's ends that
+            // fall inside it (the overlap's ends).
+            let offLine = qp.x * r.y - qp.y * r.x
+            guard abs(offLine) <= 1e-6 * rr.squareRoot() else { continue }
+            // (Touching at most end to end, or apart, along the line.)
+            let (t0, t1) = ((qp * r).sum() / rr, ((qp + s) * r).sum() / rr)
+            if max(t0, t1) >= -margin && min(t0, t1) <= 1 + margin {
+              touched.insert(contourOf[i])
+              touched.insert(contourOf[j])
+            }
+            for (end, point) in [(qp, edges[j].a), (qp + s, edges[j].b)] {
+              let t = (end * r).sum() / rr
+              if inside(t), here(point) { splits[i, default: []].append((Float(t), point)) }
+            }
+            for (end, point) in [(-qp, edges[i].a), (r - qp, edges[i].b)] {
+              let u = (end * s).sum() / ss
+              if inside(u), here(point) { splits[j, default: []].append((Float(u), point)) }
+            }
+            continue
+          }
           let t = (qp.x * s.y - qp.y * s.x) / denominator
           let u = (qp.x * r.y - qp.y * r.x) / denominator
-          guard t > 1e-7, t < 1 - 1e-7, u > 1e-7, u < 1 - 1e-7 else { continue }
-          let point = p + r * t
-          // Counted once: in the cell that holds the crossing.
-          guard Int32((Float(point.x) / cell).rounded(.down)) == key.x,
-            Int32((Float(point.y) / cell).rounded(.down)) == key.y
-          else { continue }
-          let at = SIMD2<Float>(point)
-          splits[i, default: []].append((Float(t), at))
-          splits[j, default: []].append((Float(u), at))
+          guard within(t), within(u) else { continue }
+          touched.insert(contourOf[i])
+          touched.insert(contourOf[j])
+          guard inside(t) || inside(u) else { continue }
+          // Where one edge's end touches the other (a T), the split is at that end itself,
+          // so the pieces meet it exactly; a crossing is computed once for both.
+          let point: SIMD2<Float> =
+            !inside(u)
+            ? (u < 0.5 ? edges[j].a : edges[j].b)
+            : !inside(t) ? (t < 0.5 ? edges[i].a : edges[i].b) : SIMD2<Float>(p + r * t)
+          guard here(point) else { continue }
+          if inside(t) { splits[i, default: []].append((Float(t), point)) }
+          if inside(u) { splits[j, default: []].append((Float(u), point)) }
         }
       }
     }
-    return splits
+    return (splits, touched)
   }
 
   /// Winding numbers of the contours at any point, with the edges sorted into rows.

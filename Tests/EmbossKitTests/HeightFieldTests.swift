@@ -327,6 +327,55 @@ extension HeightFieldTests {
     XCTAssertEqual(Self.distance(SIMD2(50, 50), to: outline), 5, accuracy: 0.01)
   }
 
+  /// Contours that only touch or run together, as neighbouring glyphs do, are unioned.
+  ///
+  /// As in Devanagari's headline or letters set tight: two bars on one line whose top and
+  /// bottom edges overlap, a stem whose top lies along the second bar's bottom, and a triangle
+  /// whose apex sits on the first bar's top. The union's boundary is kept whole and once: nothing inside the
+  /// ink (the bars' inner ends, where a groove ran across the headline), nothing missing
+  /// (where whole letters lost their bevel), no edge twice.
+  func testContoursThatTouchOrRunTogetherAreUnioned() throws {
+    func polygon(_ points: [SIMD2<Float>]) -> [Outline.Edge] {
+      points.indices.map { i in
+        let (a, b) = (points[i], points[(i + 1) % points.count])
+        let u = (b - a) / ((b - a) * (b - a)).sum().squareRoot()
+        return Outline.Edge(a: a, b: b, ta: u, tb: u)
+      }
+    }
+    func rect(_ x0: Float, _ y0: Float, _ x1: Float, _ y1: Float) -> [SIMD2<Float>] {
+      [SIMD2(x0, y0), SIMD2(x1, y0), SIMD2(x1, y1), SIMD2(x0, y1)]
+    }
+    let triangle: [SIMD2<Float>] = [SIMD2(14, 5), SIMD2(26, 5), SIMD2(20, 20)]
+    let outline = Outline(contours: [
+      polygon(rect(10, 20, 40, 30)), polygon(rect(35, 20, 70, 30)),
+      polygon(rect(50, 30, 56, 60)), polygon(triangle),
+    ])
+    func inInk(_ p: SIMD2<Float>) -> Bool {
+      let inBar = p.x > 10 && p.x < 70 && p.y > 20 && p.y < 30
+      let inStem = p.x > 50 && p.x < 56 && p.y > 30 && p.y < 60
+      // Above the top side, under the two slanted ones.
+      let inTriangle = p.y > 5 && p.y < 20 && abs(p.x - 20) < (20 - p.y) * 0.4
+      return inBar || inStem || inTriangle
+    }
+    var total: Float = 0
+    for k in 0..<outline.count {
+      let v = outline.b[k] - outline.a[k]
+      let length = (v * v).sum().squareRoot()
+      total += length
+      let m = (outline.a[k] + outline.b[k]) * 0.5
+      let n = SIMD2(-v.y, v.x) / length
+      XCTAssertTrue(inInk(m + n * 0.01), "piece \(k) at \(m): ink on its normal's side")
+      XCTAssertFalse(inInk(m - n * 0.01), "piece \(k) at \(m): none on the other")
+    }
+    // The union's perimeter: the bar 60 + 10 + 10 + 60 less the stem's 6, the stem's three
+    // sides 66, the triangle's 12 + 2 sqrt(6^2 + 15^2).
+    let perimeter = 200 + 12 + 2 * (Float(6 * 6 + 15 * 15)).squareRoot()
+    XCTAssertEqual(total, perimeter, accuracy: 1e-3)
+    // Where the bars overlap, the nearest boundary is their top and bottom, 5 px away.
+    XCTAssertEqual(Self.distance(SIMD2(40, 25), to: outline), 5, accuracy: 1e-4)
+    XCTAssertEqual(Self.distance(SIMD2(36, 25), to: outline), 5, accuracy: 1e-4)
+  }
+
   /// A tilted convex heptagon of radius 40 centered in a 100 x 100 canvas.
   static let heptagon: [SIMD2<Double>] = (0..<7).map { (i: Int) -> SIMD2<Double> in
     let angle = (17 + 360 * Double(i) / 7) * Double.pi / 180
