@@ -20,6 +20,10 @@ public enum ImageMask {
   /// alpha-corrected as for engraving (`(1 - a) + a * gray`: transparent is white). Dark is
   /// inside unless `invert`. Threshold mode: inside where gray < threshold / 255; coverage
   /// mode: coverage = 1 - gray (or gray when inverted).
+  ///
+  /// Transparent pixels are outside either way: inverted, the gray is `a * gray` (transparent
+  /// is black), so a light logo on a transparent background is its shape, not a slab over
+  /// the whole picture. Opaque pixels have the same gray both ways.
   public static func read(
     path: String, mode: MaskMode, invert: Bool, threshold: Int, limits: RenderLimits = .default,
     inputs: InputSnapshot = InputSnapshot()
@@ -37,7 +41,7 @@ public enum ImageMask {
     } catch let error as EmbossError {
       throw EmbossError("cannot read \(PictureCodec.describe(data)) '\(path)': \(error.message)")
     }
-    let gray = image.gray()
+    let gray = invert ? Self.inkGray(image) : image.gray()
     let level = Float(threshold) / 255
     let mask: CoverageMask
     switch mode {
@@ -55,6 +59,18 @@ public enum ImageMask {
       )
     }
     return mask
+  }
+
+  /// The gray of an inverted mask: luminance of the sRGB-encoded color times alpha, so a
+  /// transparent pixel is black (outside, as light is inside) and an opaque one has the gray
+  /// `RGBAImage.gray` gives it.
+  static func inkGray(_ image: RGBAImage) -> Plane {
+    Plane(
+      width: image.width, height: image.height,
+      pixels: image.pixels.map { p in
+        let gray = 0.2126 * SRGB.encode(p.x) + 0.7152 * SRGB.encode(p.y) + 0.0722 * SRGB.encode(p.z)
+        return min(max(p.w, 0), 1) * gray
+      })
   }
 
   /// Plain background and plain ink exactly 0 and 1, not a rounding error of the gray's

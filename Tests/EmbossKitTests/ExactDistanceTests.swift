@@ -195,6 +195,34 @@ final class ExactDistanceTests: XCTestCase {
     }
   }
 
+  /// A light logo on a transparent background, inverted (`--invert-mask`), is its shape.
+  ///
+  /// Its alpha, in both modes. The gray counted transparent as white, so inverted the whole
+  /// picture was ink (a slab) and not inverted none was.
+  func testALightLogoOnTransparencyInvertedIsItsShape() throws {
+    let (width, height) = (60, 40)
+    // A white disk of radius 12 at (20, 20), anti-aliased by its alpha; transparent around.
+    let disk = Self.mask(
+      (0..<64).map { i in
+        let t = Double(i) / 64 * 2 * .pi
+        return SIMD2(20 + 12 * cos(t), 20 + 12 * sin(t))
+      }, width: width, height: height)
+    let image = RGBAImage(
+      width: width, height: height,
+      pixels: disk.plane.pixels.map { SIMD4(1, 1, 1, $0) })
+    let directory = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("white-logo.png")
+    try PNGCodec.encode(image).write(to: file)
+    for mode in MaskMode.allCases {
+      let mask = try ImageMask.read(path: file.path, mode: mode, invert: true, threshold: 128)
+      XCTAssertEqual(mask.inkBounds, PixelRect(x: 8, y: 8, width: 24, height: 24), "\(mode)")
+      var ink: Float = 0
+      for y in 0..<height { for x in 0..<width { ink += mask[x, y] } }
+      XCTAssertEqual(ink, Float.pi * 144, accuracy: 2, "\(mode): the disk's area")
+    }
+  }
+
   /// A picture whose traced iso-line leaves a crumb at the canvas's border makes a finite
   /// relief.
   ///
