@@ -127,6 +127,26 @@ public final class Font: @unchecked Sendable {
   var isBold: Bool { face.pointee.style_flags & FT_Long(FT_STYLE_FLAG_BOLD) != 0 }
   var isItalic: Bool { face.pointee.style_flags & FT_Long(FT_STYLE_FLAG_ITALIC) != 0 }
 
+  /// The weight the face is set at (400 regular, 700 bold, 900 black): a variable font's
+  /// `wght` as its instance and variations set it, else the OS/2 table's weight class, else
+  /// 700 for a face flagged bold and 400 otherwise.
+  var weight: Double {
+    let axes = self.axes
+    if let w = axes.firstIndex(where: { $0.tag == "wght" }) {
+      var coords = [FT_Fixed](repeating: 0, count: axes.count)
+      if FT_Get_Var_Design_Coordinates(face, FT_UInt(axes.count), &coords) == 0 {
+        return Double(coords[w]) / 65536
+      }
+    }
+    if let table = FT_Get_Sfnt_Table(face, FT_SFNT_OS2) {
+      let os2 = table.assumingMemoryBound(to: TT_OS2.self)
+      if os2.pointee.version != 0xFFFF, os2.pointee.usWeightClass > 0 {
+        return Double(os2.pointee.usWeightClass)
+      }
+    }
+    return isBold ? 700 : 400
+  }
+
   /// Sets FreeType's size for outlines (shaping does not depend on it).
   func setPixelSize(_ pixelSize: Float) throws {
     let size = FT_F26Dot6((Double(pixelSize) * 64).rounded())

@@ -43,7 +43,10 @@ public final class FontSet {
       cluster.unicodeScalars.filter { !$0.properties.isDefaultIgnorableCodePoint })
     var found: Int? = needed.isEmpty ? 0 : fonts.firstIndex { $0.covers(needed) }
     if found == nil, let fallback,
-      let entry = fallback.face(covering: needed, bold: primary.isBold, italic: primary.isItalic)
+      // Bold from the weight the text is set at (a variable font's `wght` too), not only
+      // the face's style flag: Inter at wght=900 is flagged regular.
+      let entry = fallback.face(
+        covering: needed, bold: primary.weight >= 600, italic: primary.isItalic)
     {
       let key = "\(entry.index):\(entry.path)"
       if let index = loaded[key] {

@@ -175,6 +175,18 @@ final class ShapingTests: XCTestCase {
     XCTAssertGreaterThan(black.ink, thin.ink * 2)
   }
 
+  /// A font's weight as set, which picks a bold or regular fallback font: a variable font's
+  /// `wght` (Inter is flagged regular at any weight), else the OS/2 weight class.
+  func testWeightIsTheWeightTheFontIsSetAt() throws {
+    let inter = try Self.font("Inter-Variable.ttf")
+    XCTAssertEqual(inter.weight, 400, accuracy: 0.5)
+    inter.apply(try FontVariations(parsing: "wght=900"))
+    XCTAssertEqual(inter.weight, 900, accuracy: 0.5)
+    XCTAssertFalse(inter.isBold, "the style flag stays regular")
+    XCTAssertEqual(try Self.font("DejaVuSans-Bold.ttf").weight, 700)
+    XCTAssertEqual(try Self.font("NotoSerif-Bold.ttf").weight, 700)
+  }
+
   func testFeatureAndVariationErrors() throws {
     let serif = try Self.font("NotoSerif-Bold.ttf")
     func message(_ style: TextStyle, font: Font) -> String? {
