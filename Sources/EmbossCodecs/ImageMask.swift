@@ -5,8 +5,8 @@ import EmbossSupport
 /// How a picture becomes a coverage mask.
 public enum MaskMode: String, Sendable, CaseIterable {
   /// Inside where the alpha-corrected gray is below the threshold; the edge is the gray's
-  /// iso-line at the threshold, anti-aliased (a picture drawn without anti-aliasing keeps
-  /// its pixel steps).
+  /// iso-line at the threshold, anti-aliased (a picture drawn without anti-aliasing is read
+  /// as the smooth shape its pixels sample).
   case threshold
   /// The picture's own gray and alpha as coverage, keeping its anti-aliasing.
   case coverage
@@ -86,7 +86,8 @@ public enum ImageMask {
   /// The gray's iso-line at `level` traced with sub-pixel vertices (linear between pixel
   /// centers, as the picture's own anti-aliasing places it) is the mask's outline, and
   /// pixels within half a pixel of it are anti-aliased by their distance to it (coverage
-  /// 0.5 + signed distance). A picture drawn without anti-aliasing keeps its pixel steps.
+  /// 0.5 + signed distance). A picture drawn without anti-aliasing (two grays) is read as
+  /// the smooth shape its pixels sample (`Outline.traced(_:aliased:)`).
   static func thresholded(_ gray: Plane, level: Float, invert: Bool) -> CoverageMask {
     let w = gray.width
     let h = gray.height
@@ -108,8 +109,12 @@ public enum ImageMask {
     var plane = Plane(width: w, height: h, pixels: inside.map { $0 ? 1 : 0 })
     let bounds = plane.bounds(above: 0)
     guard !bounds.isEmpty else { return CoverageMask(plane: plane) }
-    let outline = Outline(
-      traced: EdgeDistance.isoline(mask: field, region: bounds.grown(by: 1)))
+    // A picture of two grays (drawn without anti-aliasing) samples a smooth shape at whole
+    // pixels (see `Outline.traced(_:aliased:)`).
+    var grays = Set<Float>()
+    for g in gray.pixels where grays.count < 3 { grays.insert(g) }
+    let outline = Outline.traced(
+      EdgeDistance.isoline(mask: field, region: bounds.grown(by: 1)), aliased: grays.count <= 2)
     // Each pixel within half a pixel of a piece: its distance to the nearest.
     var near = [Float](repeating: .infinity, count: w * h)
     for k in 0..<outline.count {

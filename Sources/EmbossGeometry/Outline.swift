@@ -156,7 +156,8 @@ public struct Outline: Sendable, Equatable {
   /// `sharpened`).
   package init(
     traced pieces: [(a: SIMD2<Float>, b: SIMD2<Float>, spur: Bool)], cornerAngle: Float = 40,
-    window: Float = 2.5, minimumPiece: Float = 0.3, straightTolerance: Float = 0.1
+    window: Float = 2.5, minimumPiece: Float = 0.3, straightTolerance: Float = 0.1,
+    smoothing: Float = 0
   ) {
     var raw = Outline()
     for p in pieces where p.a != p.b && !p.spur {
@@ -278,6 +279,25 @@ public struct Outline: Sendable, Equatable {
         let to = along(v, window, corners: corner)
         normal[v] = Self.perp(Self.unit(to - from, or: SIMD2(1, 0)))
       }
+      if smoothing > 0 {
+        // A picture drawn without anti-aliasing: its iso-line zigzags across the pixel steps
+        // (up to about 0.35 px either way), and the relief's distances would ripple with it
+        // (ticks across a curved bevel). Each vertex off a corner moves along its normal to
+        // the mean of the polyline over `smoothing` pixels either side (stopping at corners).
+        let steps = 8
+        var smoothed = kept
+        for v in 0..<count where !corner[v] {
+          var mean = SIMD2<Float>.zero
+          for i in -steps...steps {
+            mean += along(v, smoothing * Float(i) / Float(steps), corners: corner)
+          }
+          mean /= Float(2 * steps + 1)
+          let n = normal[v]
+          smoothed[v] = kept[v] + n * ((mean - kept[v]) * n).sum()
+        }
+        kept = smoothed
+        for e in 0..<edges { lengths[e] = Self.length(kept[(e + 1) % count] - kept[e]) }
+      }
       // Where straight runs end: the turn between the directions well before and well after
       // a vertex (skipping the third of the window around it, where the tracer rounds a
       // corner off), the largest of a cluster.
@@ -331,6 +351,22 @@ public struct Outline: Sendable, Equatable {
     }
     link()
     isTraced = true
+  }
+
+  /// The outline traced from a picture's iso-line (`EdgeDistance.isoline`).
+  ///
+  /// `aliased`: a picture drawn without anti-aliasing (two grays), whose iso-line zigzags
+  /// across its pixel steps. That one is read at a coarser scale, as the smooth shape its pixels sample:
+  /// corners and straight runs over 5 px instead of 2.5, a run straight within 0.55 px (a
+  /// slanted staircase's reach) instead of 0.1, and vertices smoothed over 2 px either side;
+  /// traced as finely as an anti-aliased edge, every pixel step was a corner and each bevel
+  /// showed a tick at every step.
+  package static func traced(
+    _ pieces: [(a: SIMD2<Float>, b: SIMD2<Float>, spur: Bool)], aliased: Bool
+  ) -> Outline {
+    aliased
+      ? Outline(traced: pieces, window: 5, straightTolerance: 0.55, smoothing: 2)
+      : Outline(traced: pieces)
   }
 
   /// A closed traced polyline with its corners between straight runs made sharp.

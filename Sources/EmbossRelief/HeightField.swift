@@ -251,8 +251,12 @@ public struct HeightField: Sendable, Equatable {
         bevel = nil
         return
       }
+      // (A coverage of 0 and 1 alone is a picture drawn without anti-aliasing.)
       let outline =
-        mask.outline ?? Outline(traced: EdgeDistance.isoline(mask: mask.plane, region: region))
+        mask.outline
+        ?? Outline.traced(
+          EdgeDistance.isoline(mask: mask.plane, region: region),
+          aliased: mask.plane.pixels.allSatisfy { $0 == 0 || $0 == 1 })
       let geometry = OutlineDistance(
         outline, mitreLimit: relief.insideCorners == .mitre ? InsideCorners.mitreLimit : nil)
       self.geometry = geometry

@@ -223,6 +223,60 @@ final class ExactDistanceTests: XCTestCase {
     }
   }
 
+  /// A picture drawn without anti-aliasing (two grays) is read as the smooth shape its
+  /// pixels sample: a tilted square's slanted sides, which are staircases of pixels, each
+  /// take one normal, the side's, so each bevel is a plane.
+  ///
+  /// Traced as it was, each pixel step was a corner between a flat run and a 45-degree
+  /// chamfer, and a bevel showed a tick at every step.
+  func testAliasedPictureSidesAreStraight() throws {
+    let (width, height) = (100, 100)
+    let angle = 20.0 * Double.pi / 180
+    let corners = (0..<4).map { i -> SIMD2<Double> in
+      let t = angle + Double(i) * Double.pi / 2
+      return SIMD2(50 + 36 * cos(t), 50 + 36 * sin(t))
+    }
+    // Inside by each pixel's center: ink 0, paper 1.
+    func inside(_ p: SIMD2<Double>) -> Bool {
+      (0..<4).allSatisfy { i in
+        let (a, b) = (corners[i], corners[(i + 1) % 4])
+        return (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x) > 0
+      }
+    }
+    var pixels = [Float](repeating: 1, count: width * height)
+    for y in 0..<height {
+      for x in 0..<width where inside(SIMD2(Double(x) + 0.5, Double(y) + 0.5)) {
+        pixels[y * width + x] = 0
+      }
+    }
+    let directory = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("aliased-square.png")
+    try PNGCodec.encodeGray(Plane(width: width, height: height, pixels: pixels)).write(to: file)
+    let mask = try ImageMask.read(path: file.path, mode: .threshold, invert: false, threshold: 128)
+    let outline = try XCTUnwrap(mask.outline)
+    var checked = 0
+    var worst: Float = 0
+    for k in 0..<outline.count {
+      let m = SIMD2<Double>((outline.a[k] + outline.b[k]) * 0.5)
+      // Away from the corners: on one side, whose inward normal the piece must take.
+      guard corners.allSatisfy({ (($0 - m) * ($0 - m)).sum().squareRoot() > 6 }) else { continue }
+      let side = (0..<4).min { i, j in
+        Self.distance(m, to: [corners[i], corners[(i + 1) % 4]])
+          < Self.distance(m, to: [corners[j], corners[(j + 1) % 4]])
+      }!
+      let u = corners[(side + 1) % 4] - corners[side]
+      let n = SIMD2<Float>(SIMD2(-u.y, u.x) / (u * u).sum().squareRoot())
+      for normal in [outline.na[k], outline.nb[k]] {
+        worst = max(worst, acos(min(1, (normal * n).sum())) * 180 / .pi)
+      }
+      checked += 1
+    }
+    print("aliased square: worst normal off its side by \(worst) degrees over \(checked) pieces")
+    XCTAssertGreaterThan(checked, 60)
+    XCTAssertLessThan(worst, 2)
+  }
+
   /// A picture whose traced iso-line leaves a crumb at the canvas's border makes a finite
   /// relief.
   ///
