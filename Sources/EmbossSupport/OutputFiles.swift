@@ -99,6 +99,14 @@ public enum OutputFile {
       guard !path.hasSuffix("/") else {
         throw EmbossError("cannot write '\(path)': it names a directory")
       }
+      // What the path leads to, the kernel following every link: a pipe or socket reached
+      // through /dev/stdout or /dev/fd/N (a link to "pipe:[N]", no path) is written in place
+      // as it is found, not looked up by its link's text.
+      var reached = stat()
+      if stat(path, &reached) == 0 {
+        let kind = reached.st_mode & S_IFMT
+        if kind != S_IFREG && kind != S_IFDIR { return .special(path: path) }
+      }
       let final = try followLinks(path)
       var status = stat()
       if stat(final, &status) == 0 {

@@ -82,6 +82,15 @@ final class OutputTests: XCTestCase {
     XCTAssertEqual(status("fifo").map { $0.st_mode & S_IFMT }, S_IFIFO, "still a FIFO")
   }
 
+  /// `-o /dev/stdout` (and `/dev/fd/N`) with standard output a pipe sends the picture down it.
+  ///
+  /// The link's target, "pipe:[N]", is no path, and was looked up as one.
+  func testDevStdoutIntoAPipeGetsThePicture() throws {
+    let result = try run(["render", "A", "--size", "20", "-o", "/dev/stdout"])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    XCTAssertEqual(Array(result.stdout.prefix(4)), Self.png)
+  }
+
   func testSymlinkIsFollowedAndTargetKeepsItsMode() throws {
     try FileManager.default.createDirectory(atPath: path("real"), withIntermediateDirectories: true)
     try Data("old".utf8).write(to: URL(fileURLWithPath: path("real/target.png")))
