@@ -558,6 +558,17 @@ public struct BatchRunner {
     entry: @escaping @Sendable (BatchManifestEntry) -> Void,
     place: ((inout BatchManifestEntry) -> Void)? = nil
   ) throws -> (rendered: Int, skipped: Int, failed: Int) {
+    // The manifest's place, checked before any row renders.
+    var manifestStatus = stat()
+    if stat(manifestPath, &manifestStatus) == 0, manifestStatus.st_mode & S_IFMT == S_IFDIR {
+      throw EmbossError("cannot write the manifest '\(manifestPath)': it is a directory")
+    }
+    // The batch's own files, which no row may write over.
+    let own = [
+      (OutputConflicts.identity(rowsPath), "the rows file"),
+      (OutputConflicts.identity(manifestPath), "the manifest"),
+      (OutputConflicts.identity(manifestPath + ".partial"), "the manifest's partial file"),
+    ]
     // First pass: collisions between rows' outputs; rows that fail to plan fail again below.
     var owners: [String: Int] = [:]
     var collisions: [Int: EmbossError] = [:]
@@ -579,6 +590,11 @@ public struct BatchRunner {
       total += 1
       guard let planned = try? plan(row) else { continue }
       for output in planned.outputs {
+        let identity = OutputConflicts.identity(output)
+        if let file = own.first(where: { $0.0 == identity }) {
+          collisions[row.number] = EmbossError("'\(output)' is \(file.1) of this batch")
+          break
+        }
         let key = URL(fileURLWithPath: output).standardizedFileURL.path
         if let owner = owners[key] {
           collisions[row.number] = EmbossError("'\(output)' is also row \(owner)'s output")

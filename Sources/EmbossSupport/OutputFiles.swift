@@ -282,7 +282,7 @@ public enum OutputConflicts {
 
   /// The same string for two paths that lead to the same file: its device and inode when it
   /// exists, else its absolute path with links and `.`/`..` resolved in the directory part.
-  static func identity(_ path: String) -> String {
+  package static func identity(_ path: String) -> String {
     var status = stat()
     // Standard output is the file it is redirected to (`> x.png` and `--engrave x.png`
     // collide).

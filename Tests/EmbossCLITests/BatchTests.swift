@@ -312,6 +312,28 @@ final class BatchTests: XCTestCase {
     XCTAssertEqual(try run(["batch", "rows.csv", "--name", "{who}.png", "-o", "a.png"]).status, 64)
     XCTAssertEqual(try run(["batch", "missing.csv", "--name", "{text}.png"]).status, 2)
   }
+
+  /// A row whose output is the batch's own rows file or manifest fails, and neither is
+  /// written over (the rows file became a PNG); a manifest path that is a directory fails
+  /// before any row renders.
+  func testRowsNeverWriteTheBatchsOwnFiles() throws {
+    let rows = "text,file\nA,rows\nB,mani\nC,c.png\n"
+    try write("rows", rows)
+    let result = try run(["batch", "rows", "--name", "{file}", "--manifest", "mani", "--quiet"])
+    XCTAssertEqual(result.status, 1)
+    XCTAssertTrue(
+      result.stderr.contains("error: row 1: 'rows' is the rows file of this batch"), result.stderr)
+    XCTAssertTrue(
+      result.stderr.contains("error: row 2: 'mani' is the manifest of this batch"), result.stderr)
+    XCTAssertEqual(try String(contentsOfFile: path("rows"), encoding: .utf8), rows)
+    XCTAssertTrue(FileManager.default.fileExists(atPath: path("c.png")))
+    try FileManager.default.createDirectory(atPath: path("dd"), withIntermediateDirectories: true)
+    let directory = try run(["batch", "rows", "--name", "o/{text}.png", "--manifest", "dd"])
+    XCTAssertEqual(directory.status, 2)
+    XCTAssertEqual(
+      directory.stderr, "error: cannot write the manifest 'dd': it is a directory\n")
+    XCTAssertFalse(FileManager.default.fileExists(atPath: path("o")), "no row rendered")
+  }
 }
 
 extension BatchTests {
