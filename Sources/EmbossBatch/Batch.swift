@@ -47,6 +47,9 @@ public final class BatchRows {
       guard let stream = InputStream(fileAtPath: path) else {
         throw EmbossError("cannot read rows '\(path)'")
       }
+      if let problem = Self.quotingProblem(path) {
+        throw EmbossError("rows '\(path)', \(problem)")
+      }
       do {
         let reader = try CSVReader(stream: stream, codecType: UTF8.self, hasHeaderRow: true)
         if let error = reader.error { throw error }
@@ -81,6 +84,13 @@ public final class BatchRows {
         return nil
       }
       number += 1
+      // More fields than the header names: a stray comma or quote, whose values would be
+      // dropped without a word.
+      if fields.count > columns.count, fields[columns.count...].contains(where: { !$0.isEmpty }) {
+        throw EmbossError(
+          "rows '\(path)', row \(number): \(fields.count) fields, but the header names \(columns.count)"
+        )
+      }
       var values: [String: String] = [:]
       for (index, column) in columns.enumerated() where !column.isEmpty && index < fields.count {
         values[column] = fields[index]
@@ -107,6 +117,59 @@ public final class BatchRows {
       return BatchRow(number: number, values: values)
     }
     return nil
+  }
+
+  /// Where the CSV file's quoting breaks RFC 4180, or nil.
+  ///
+  /// A quoted field never closed (the reader took every row after it into that field) or
+  /// text after a field's closing quote (the reader dropped it). Read in chunks, so any size
+  /// takes the same memory.
+  static func quotingProblem(_ path: String) -> String? {
+    guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+    defer { try? handle.close() }
+    let (quote, comma, newline, ret) = (
+      UInt8(ascii: "\""), UInt8(ascii: ","), UInt8(ascii: "\n"), UInt8(ascii: "\r")
+    )
+    var inQuotes = false
+    // A quote inside a quoted field: its end, or the first of two (an escaped quote).
+    var pendingQuote = false
+    var fieldStart = true
+    var (line, column, openedAt) = (1, 0, 1)
+    var first = true
+    while let chunk = try? handle.read(upToCount: 1 << 16), !chunk.isEmpty {
+      var bytes = [UInt8](chunk)
+      if first, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+      first = false
+      for byte in bytes {
+        column += 1
+        if pendingQuote {
+          pendingQuote = false
+          if byte == quote {
+            inQuotes = true
+            continue
+          }
+          guard byte == comma || byte == newline || byte == ret else {
+            return "line \(line), column \(column): text after a field's closing quote"
+          }
+        }
+        if inQuotes {
+          if byte == quote {
+            inQuotes = false
+            pendingQuote = true
+          } else if byte == newline {
+            (line, column) = (line + 1, 0)
+          }
+          continue
+        }
+        if byte == quote && fieldStart {
+          (inQuotes, openedAt, fieldStart) = (true, line, false)
+          continue
+        }
+        if byte == newline { (line, column) = (line + 1, 0) }
+        fieldStart = byte == comma || byte == newline || byte == ret
+      }
+    }
+    return inQuotes ? "line \(openedAt): a quoted field is never closed" : nil
   }
 
   private static func isEndOfFile(_ error: Error) -> Bool {

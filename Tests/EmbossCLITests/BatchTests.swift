@@ -313,6 +313,34 @@ final class BatchTests: XCTestCase {
     XCTAssertEqual(try run(["batch", "missing.csv", "--name", "{text}.png"]).status, 2)
   }
 
+  /// Quoting that breaks RFC 4180 stops the batch before anything renders (exit 2).
+  ///
+  /// The message names the line: a quote never closed took every later row into one field,
+  /// and text after a closing quote was dropped; so does a row with more fields than the
+  /// header. Quotes escaped by doubling and a quoted newline are fine.
+  func testBrokenQuotingIsAnErrorNotLostRows() throws {
+    try write("open.csv", "text,size\n\"Ada Lovelace,50\nBob,50\nCarol,50\n")
+    let open = try run(["batch", "open.csv", "--name", "o/{row}.png"])
+    XCTAssertEqual(open.status, 2)
+    XCTAssertEqual(open.stderr, "error: rows 'open.csv', line 2: a quoted field is never closed\n")
+    try write("after.csv", "text,size\nA,40\n\"a\"b,50\n")
+    let after = try run(["batch", "after.csv", "--name", "o/{row}.png"])
+    XCTAssertEqual(after.status, 2)
+    XCTAssertEqual(
+      after.stderr,
+      "error: rows 'after.csv', line 3, column 4: text after a field's closing quote\n")
+    try write("wide.csv", "text,size\nA,50,9\n")
+    let wide = try run(["batch", "wide.csv", "--name", "o/{row}.png"])
+    XCTAssertEqual(wide.status, 2)
+    XCTAssertEqual(wide.stderr, "error: rows 'wide.csv', row 1: 3 fields, but the header names 2\n")
+    XCTAssertFalse(FileManager.default.fileExists(atPath: path("o")), "nothing rendered")
+    try write("fine.csv", "text,size\n\"He said \"\"hi\"\", then\nleft\",40\nB,40,\n")
+    let fine = try run(["batch", "fine.csv", "--name", "f/{row}.png", "--quiet"])
+    XCTAssertEqual(fine.status, 0, fine.stderr)
+    XCTAssertEqual(
+      Set(try FileManager.default.contentsOfDirectory(atPath: path("f"))), ["1.png", "2.png"])
+  }
+
   /// A row whose output is the batch's own rows file or manifest fails, and neither is
   /// written over (the rows file became a PNG); a manifest path that is a directory fails
   /// before any row renders.
