@@ -1027,6 +1027,13 @@ struct NodeReader {
     if let scalar = node.scalar, scalar.style == .plain {
       let text = scalar.string.lowercased()
       for (suffix, isPixels) in [("px", true), ("x", false)] where text.hasSuffix(suffix) {
+        // The message quotes what the file has, not the number left without its unit.
+        guard Double(String(text.dropLast(suffix.count))) != nil else {
+          sink.error(
+            "\"\(path)\": expected a multiple of the radius (1.5 or 1.5x) or pixels (12px), got \"\(scalar.string)\"",
+            at: location(node))
+          return nil
+        }
         let number = Node.scalar(
           Node.Scalar(String(scalar.string.dropLast(suffix.count)), Tag(.str), .plain, node.mark))
         let range = isPixels ? Parameters.scale.range : Parameters.depth.range

@@ -163,6 +163,12 @@ final class MaterialLoaderTests: XCTestCase {
     XCTAssertEqual(
       errors("shading:\n  size: 12.5\n"),
       ["test.yaml:2:9: error: \"shading.size\": expected a whole number, got \"12.5\""])
+    // The depth's unit is not cut off the value the message quotes ("12px" is valid).
+    XCTAssertEqual(
+      errors("relief:\n  depth: 12pxx\n"),
+      [
+        "test.yaml:2:10: error: \"relief.depth\": expected a multiple of the radius (1.5 or 1.5x) or pixels (12px), got \"12pxx\""
+      ])
   }
 
   func testBadColors() throws {
