@@ -222,6 +222,18 @@ struct BatchRunCommand: ParsableCommand {
         width: $0.width, height: $0.height, gap: $0.gap, names: try sheetNames(),
         shard: shard?.index)
     }
+    // A template naming a column the CSV header lacks fails every row: an argument error,
+    // found before any row renders. (A file that cannot be read fails in the run, exit 2;
+    // JSON Lines rows name their own keys.)
+    if let header = try? BatchRows(path: rows), !header.isJSONLines {
+      for (option, template) in templates {
+        for field in template.fields where field != "row" && !header.columns.contains(field) {
+          throw ValidationError(
+            "\(option == .output ? "--name" : "\(option)") '\(template.template)': '{\(field)}' is not a column of '\(rows)' (its columns: \(header.columns.filter { !$0.isEmpty }.joined(separator: ", ")))"
+          )
+        }
+      }
+    }
     let svgIndex = templates.firstIndex { $0.option == .svg }
     let requests = try BatchRequests(defaults: try defaults(), templates: templates)
     let counts: (rendered: Int, skipped: Int, failed: Int)

@@ -311,6 +311,14 @@ final class BatchTests: XCTestCase {
     XCTAssertEqual(try run(["batch", "rows.csv", "--name", "{who}.png", "--size", "x"]).status, 64)
     XCTAssertEqual(try run(["batch", "rows.csv", "--name", "{who}.png", "-o", "a.png"]).status, 64)
     XCTAssertEqual(try run(["batch", "missing.csv", "--name", "{text}.png"]).status, 2)
+    // A template naming a column the header lacks: an argument error before any row.
+    let column = try run(["batch", "rows.csv", "--name", "o/{nosuch}.png"])
+    XCTAssertEqual(column.status, 64)
+    XCTAssertTrue(
+      column.stderr.contains(
+        "--name 'o/{nosuch}.png': '{nosuch}' is not a column of 'rows.csv' (its columns: text, who)"
+      ), column.stderr)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: path("o")))
   }
 
   /// Quoting that breaks RFC 4180 stops the batch before anything renders (exit 2).
