@@ -98,11 +98,89 @@ public enum PictureCodec {
       let count = Int(width) * Int(height) * 4
       // 8-bit samples widened to 16 bits exactly (v * 257), as libpng widens them.
       let samples = UnsafeBufferPointer(start: pixels, count: count).map { UInt16($0) * 257 }
-      return PNGCodec.Samples(
+      let stored = PNGCodec.Samples(
         width: Int(width), height: Int(height), rgba: samples, pixelsPerMeter: ppm)
+      // A camera's JPEG is stored as the sensor read it and says how to turn it.
+      return format == .jpeg ? oriented(stored, Self.jpegOrientation(data)) : stored
     case nil:
       throw EmbossError(unknownFormat(data))
     }
+  }
+
+  /// A JPEG's EXIF orientation (1...8, 1 when it has none): how the stored picture is turned
+  /// for display (TIFF tag 0x0112 in IFD0 of the APP1 `Exif` segment).
+  static func jpegOrientation(_ data: Data) -> Int {
+    let bytes = [UInt8](data.prefix(1 << 17))
+    var at = 2
+    while at + 4 <= bytes.count, bytes[at] == 0xFF {
+      let marker = bytes[at + 1]
+      // Start of scan or end of image: no more header segments.
+      if marker == 0xDA || marker == 0xD9 { break }
+      let length = Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
+      guard length >= 2, at + 2 + length <= bytes.count else { break }
+      let segment = (at + 4)..<(at + 2 + length)
+      if marker == 0xE1, segment.count > 14,
+        Array(bytes[segment.lowerBound..<(segment.lowerBound + 6)]) == Array("Exif\0\0".utf8)
+      {
+        return Self.tiffOrientation(Array(bytes[(segment.lowerBound + 6)..<segment.upperBound]))
+      }
+      at += 2 + length
+    }
+    return 1
+  }
+
+  /// The orientation tag of a TIFF header's first IFD (1 when absent or malformed).
+  static func tiffOrientation(_ tiff: [UInt8]) -> Int {
+    guard tiff.count >= 8 else { return 1 }
+    let little = tiff[0] == 0x49 && tiff[1] == 0x49
+    guard little || (tiff[0] == 0x4D && tiff[1] == 0x4D) else { return 1 }
+    func u16(_ i: Int) -> Int? {
+      guard i >= 0, i + 2 <= tiff.count else { return nil }
+      return little ? Int(tiff[i]) | Int(tiff[i + 1]) << 8 : Int(tiff[i]) << 8 | Int(tiff[i + 1])
+    }
+    func u32(_ i: Int) -> Int? {
+      guard let a = u16(i), let b = u16(i + 2) else { return nil }
+      return little ? a | b << 16 : a << 16 | b
+    }
+    guard let ifd = u32(4), let entries = u16(ifd) else { return 1 }
+    for k in 0..<min(entries, 512) {
+      let entry = ifd + 2 + 12 * k
+      guard let tag = u16(entry) else { break }
+      // SHORT, one value: in the first two bytes of the value field.
+      if tag == 0x0112, u16(entry + 2) == 3, let value = u16(entry + 8), (1...8).contains(value) {
+        return value
+      }
+    }
+    return 1
+  }
+
+  /// `samples` turned as EXIF orientation `orientation` says (2...8 mirror and rotate; 5...8
+  /// swap width and height), so the picture is upright as every viewer shows it.
+  static func oriented(_ samples: PNGCodec.Samples, _ orientation: Int) -> PNGCodec.Samples {
+    guard (2...8).contains(orientation) else { return samples }
+    let (w, h) = (samples.width, samples.height)
+    let swaps = orientation >= 5
+    let (ow, oh) = swaps ? (h, w) : (w, h)
+    var out = [UInt16](repeating: 0, count: samples.rgba.count)
+    for y in 0..<oh {
+      for x in 0..<ow {
+        // The stored pixel shown at (x, y).
+        let (sx, sy): (Int, Int)
+        switch orientation {
+        case 2: (sx, sy) = (w - 1 - x, y)
+        case 3: (sx, sy) = (w - 1 - x, h - 1 - y)
+        case 4: (sx, sy) = (x, h - 1 - y)
+        case 5: (sx, sy) = (y, x)
+        case 6: (sx, sy) = (y, h - 1 - x)
+        case 7: (sx, sy) = (w - 1 - y, h - 1 - x)
+        default: (sx, sy) = (w - 1 - y, x)
+        }
+        let (to, from) = (4 * (y * ow + x), 4 * (sy * w + sx))
+        for c in 0..<4 { out[to + c] = samples.rgba[from + c] }
+      }
+    }
+    return PNGCodec.Samples(
+      width: ow, height: oh, rgba: out, pixelsPerMeter: samples.pixelsPerMeter)
   }
 
   /// Why bytes are no picture emboss reads, naming the formats people try.

@@ -1,8 +1,9 @@
-import EmbossCodecs
 import EmbossRaster
 import EmbossSupport
 import Foundation
 import XCTest
+
+@testable import EmbossCodecs
 
 /// JPEG and WebP decoding against pictures saved by another program (Pillow), and the
 /// encoders' round trips.
@@ -27,6 +28,41 @@ final class PictureCodecTests: XCTestCase {
       }
     }
     return total / Double(max(n, 1))
+  }
+
+  /// A JPEG with an EXIF orientation is turned upright, as every viewer shows it.
+  ///
+  /// A 32 x 16 picture, black on its left half, with orientation 6 (turn 90 degrees
+  /// clockwise) is 16 x 32, black on top; with 3 (turn 180) it stays 32 x 16, black on the
+  /// right. Every orientation's mapping against Pillow's `ImageOps.exif_transpose` on a
+  /// 3 x 2 picture.
+  func testJPEGOrientationIsApplied() throws {
+    func gray(_ s: PNGCodec.Samples, _ x: Int, _ y: Int) -> Int {
+      Int(s.rgba[4 * (y * s.width + x)]) / 257
+    }
+    let six = try samples("exif-orientation-6.jpg")
+    XCTAssertEqual([six.width, six.height], [16, 32])
+    XCTAssertLessThan(gray(six, 8, 4), 20)
+    XCTAssertGreaterThan(gray(six, 8, 27), 235)
+    let three = try samples("exif-orientation-3.jpg")
+    XCTAssertEqual([three.width, three.height], [32, 16])
+    XCTAssertLessThan(gray(three, 27, 8), 20)
+    XCTAssertGreaterThan(gray(three, 4, 8), 235)
+    // Stored 3 x 2: 1 2 3 / 4 5 6. Shown (rows, Pillow's exif_transpose) per orientation.
+    let stored = PNGCodec.Samples(
+      width: 3, height: 2, rgba: (1...6).flatMap { [UInt16($0), 0, 0, 65535] }, pixelsPerMeter: 0)
+    let shown: [Int: [[UInt16]]] = [
+      2: [[3, 2, 1], [6, 5, 4]], 3: [[6, 5, 4], [3, 2, 1]], 4: [[4, 5, 6], [1, 2, 3]],
+      5: [[1, 4], [2, 5], [3, 6]], 6: [[4, 1], [5, 2], [6, 3]], 7: [[6, 3], [5, 2], [4, 1]],
+      8: [[3, 6], [2, 5], [1, 4]],
+    ]
+    for (orientation, rows) in shown {
+      let turned = PictureCodec.oriented(stored, orientation)
+      XCTAssertEqual(turned.height, rows.count, "\(orientation)")
+      XCTAssertEqual(
+        stride(from: 0, to: turned.rgba.count, by: 4).map { turned.rgba[$0] }, rows.flatMap { $0 },
+        "orientation \(orientation)")
+    }
   }
 
   func testJPEGVariantsDecodeToTheSamePicture() throws {
