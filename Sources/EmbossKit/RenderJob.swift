@@ -119,14 +119,58 @@ public struct PictureMask: Sendable, Equatable {
   public var invert: Bool
   /// 0...255, for `MaskMode.threshold`.
   public var threshold: Int
+  /// A margin (pixels) around the ink, the canvas cut to it; nil: the picture's own frame.
+  public var padding: Float?
+  /// A canvas the ink is centered on (before `padding`, which it overrides); nil: the
+  /// picture's own frame, or the ink and its padding.
+  public var canvas: CanvasSize?
 
   /// A picture mask; see each property for its meaning.
-  public init(path: String, mode: MaskMode = .threshold, invert: Bool = false, threshold: Int = 128)
-  {
+  public init(
+    path: String, mode: MaskMode = .threshold, invert: Bool = false, threshold: Int = 128,
+    padding: Float? = nil, canvas: CanvasSize? = nil
+  ) {
     self.path = path
     self.mode = mode
     self.invert = invert
     self.threshold = threshold
+    self.padding = padding
+    self.canvas = canvas
+  }
+
+  /// `mask` (read from the picture) on the canvas `canvas` and `padding` ask for: its ink
+  /// moved onto that canvas whole, its outline with it.
+  func framed(_ mask: CoverageMask, limits: RenderLimits) throws -> CoverageMask {
+    guard canvas != nil || padding != nil, !mask.inkBounds.isEmpty else { return mask }
+    let ink = mask.inkBounds
+    let (width, height): (Int, Int)
+    let origin: (x: Int, y: Int)
+    if let canvas {
+      guard canvas.width >= ink.width, canvas.height >= ink.height else {
+        throw EmbossError(
+          "mask '\(path)': its ink (\(ink.width)x\(ink.height) pixels) does not fit --canvas \(canvas.width)x\(canvas.height)"
+        )
+      }
+      (width, height) = (canvas.width, canvas.height)
+      origin = ((canvas.width - ink.width) / 2, (canvas.height - ink.height) / 2)
+    } else {
+      let margin = Int((padding ?? 0).rounded())
+      (width, height) = (ink.width + 2 * margin, ink.height + 2 * margin)
+      origin = (margin, margin)
+    }
+    try limits.check(width: width, height: height, name: "mask '\(path)' with its padding")
+    // The ink's coverage, cut out of the picture (nothing else is ink).
+    var coverage = Plane(width: ink.width, height: ink.height)
+    for row in 0..<ink.height {
+      for column in 0..<ink.width {
+        coverage[column, row] = mask[ink.x + column, ink.y + row]
+      }
+    }
+    let window = PixelRect(x: origin.x, y: origin.y, width: ink.width, height: ink.height)
+    return CoverageMask(
+      width: width, height: height, window: window, coverage: coverage, inkBounds: window,
+      outline: mask.outline?.translated(
+        by: SIMD2(Float(origin.x - ink.x), Float(origin.y - ink.y))))
   }
 }
 
@@ -161,10 +205,11 @@ extension Pipeline {
     case .picture(let picture):
       return try timings.measure("mask") {
         MaskResult(
-          coverage: try ImageMask.read(
-            path: picture.path, mode: picture.mode, invert: picture.invert,
-            threshold: picture.threshold,
-            limits: limits, inputs: inputs))
+          coverage: try picture.framed(
+            try ImageMask.read(
+              path: picture.path, mode: picture.mode, invert: picture.invert,
+              threshold: picture.threshold,
+              limits: limits, inputs: inputs), limits: limits))
       }
     case .text(var text):
       text.fontPath = text.fontPath ?? resources.defaultFontPath

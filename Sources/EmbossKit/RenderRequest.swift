@@ -410,6 +410,13 @@ extension RenderRequest {
       } catch {
         throw RequestError("{variations}: " + RequestError(error).template)
       }
+      // A picture keeps its own frame unless asked: --canvas centers its ink on a canvas of
+      // that size, --padding puts that margin around its ink.
+      if case .picture(var picture) = source {
+        picture.padding = padding.map(Float.init)
+        picture.canvas = canvas
+        source = .picture(picture)
+      }
       self.text = TextMask(
         text: "",
         style: TextStyle(

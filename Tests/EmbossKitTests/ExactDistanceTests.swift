@@ -277,6 +277,39 @@ final class ExactDistanceTests: XCTestCase {
     XCTAssertLessThan(worst, 2)
   }
 
+  /// A picture mask keeps its own frame unless asked: `--padding` cuts the canvas to its
+  /// ink plus that margin, `--canvas` centers its ink on a canvas of that size (refused
+  /// when the ink does not fit), and the traced outline moves with the ink.
+  func testPaddingAndCanvasFrameAPictureMask() throws {
+    // A black 20 x 10 block at (30, 12) in a 100 x 40 white picture.
+    var pixels = [Float](repeating: 1, count: 100 * 40)
+    for y in 12..<22 { for x in 30..<50 { pixels[y * 100 + x] = 0 } }
+    let directory = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("block.png").path
+    try PNGCodec.encodeGray(Plane(width: 100, height: 40, pixels: pixels)).write(
+      to: URL(fileURLWithPath: file))
+    func mask(padding: Float? = nil, canvas: CanvasSize? = nil) throws -> CoverageMask {
+      var timings = StageTimings()
+      return try Pipeline.mask(
+        .picture(PictureMask(path: file, padding: padding, canvas: canvas)),
+        resources: Fixtures.resources, timings: &timings
+      ).coverage
+    }
+    let plain = try mask()
+    XCTAssertEqual([plain.width, plain.height], [100, 40])
+    let padded = try mask(padding: 5)
+    XCTAssertEqual([padded.width, padded.height], [30, 20])
+    XCTAssertEqual(padded.inkBounds, PixelRect(x: 5, y: 5, width: 20, height: 10))
+    let outline = try XCTUnwrap(padded.outline)
+    XCTAssertEqual(outline.a.map(\.x).min() ?? 0, 5, accuracy: 0.01)
+    XCTAssertEqual(outline.a.map(\.y).max() ?? 0, 15, accuracy: 0.01)
+    let centered = try mask(padding: 5, canvas: CanvasSize(width: 60, height: 31))
+    XCTAssertEqual([centered.width, centered.height], [60, 31])
+    XCTAssertEqual(centered.inkBounds, PixelRect(x: 20, y: 10, width: 20, height: 10))
+    XCTAssertThrowsError(try mask(canvas: CanvasSize(width: 10, height: 10)))
+  }
+
   /// A picture whose traced iso-line leaves a crumb at the canvas's border makes a finite
   /// relief.
   ///
