@@ -25,10 +25,10 @@ public enum Parameters {
     help: "start from another material: a preset name, or a file relative to this one")
   /// The `background` parameter.
   ///
-  /// What the text is composited over: an opaque color or `transparent`.
+  /// What the text is composited over: a color (its alpha see-through) or `transparent`.
   public static let background = BackgroundParameter(
     key: "background", defaultValue: .transparent, defaultText: "`transparent`",
-    help: "what the text is composited over: an opaque color or `transparent`",
+    help: "what the text is composited over: a color (`#rrggbbaa` is see-through) or `transparent`",
     flag: "--background")
 
   // MARK: Surface
@@ -868,7 +868,7 @@ public struct BackgroundParameter: ParameterDefinition {
   public var row: ParameterRow {
     ParameterRow(
       key: key, type: "color or `transparent`", unit: "", defaultText: defaultText,
-      rangeText: "opaque colors only", help: help, flag: flag)
+      rangeText: "alpha below 1 is see-through", help: help, flag: flag)
   }
 }
 
