@@ -34,8 +34,10 @@ public final class BatchRows {
   /// Whether the file is JSON Lines (where a bad line fails only its row).
   public var isJSONLines: Bool { lines != nil }
 
-  /// Opens `path`; fails with a message naming it when it cannot be read or has no header.
-  public init(path: String) throws {
+  /// Opens `path`; fails with a message naming it when it cannot be read or has no header,
+  /// and (with `checkQuoting`) when a CSV file's quoting is broken (`quotingProblem`, a scan
+  /// of the whole file: once per batch is enough).
+  public init(path: String, checkQuoting: Bool = true) throws {
     self.path = path
     let lower = path.lowercased()
     if lower.hasSuffix(".jsonl") || lower.hasSuffix(".ndjson") {
@@ -47,7 +49,7 @@ public final class BatchRows {
       guard let stream = InputStream(fileAtPath: path) else {
         throw EmbossError("cannot read rows '\(path)'")
       }
-      if let problem = Self.quotingProblem(path) {
+      if checkQuoting, let problem = Self.quotingProblem(path) {
         throw EmbossError("rows '\(path)', \(problem)")
       }
       do {
@@ -679,7 +681,8 @@ public struct BatchRunner {
       throw EmbossError("cannot write the manifest '\(partial)'")
     }
     let state = BatchState(
-      rows: try BatchRows(path: rowsPath), shard: shard, plan: plan, collisions: collisions,
+      rows: try BatchRows(path: rowsPath, checkQuoting: false), shard: shard, plan: plan,
+      collisions: collisions,
       previous: previous, total: total, handle: handle, entry: entry, place: place)
     let batchRows = allRows
     let shard = self.shard

@@ -112,7 +112,10 @@ public enum ImageMask {
     // A picture of two grays (drawn without anti-aliasing) samples a smooth shape at whole
     // pixels (see `Outline.traced(_:aliased:)`).
     var grays = Set<Float>()
-    for g in gray.pixels where grays.count < 3 { grays.insert(g) }
+    for g in gray.pixels {
+      grays.insert(g)
+      if grays.count > 2 { break }
+    }
     let outline = Outline.traced(
       EdgeDistance.isoline(mask: field, region: bounds.grown(by: 1)), aliased: grays.count <= 2)
     // Each pixel within half a pixel of a piece: its distance to the nearest.

@@ -108,29 +108,23 @@ public struct Outline: Sendable, Equatable {
     var kept = Set<SIMD4<Int64>>()
     for (k, e) in edges.enumerated() {
       let c = contourOf[k]
-      if !touched.contains(c) {
-        guard let left = whole[c], Self.length(e.b - e.a) > 0 else { continue }
-        if left {
-          append(a: e.a, b: e.b, na: Self.perp(e.ta), nb: Self.perp(e.tb), spur: false)
-        } else {
-          append(a: e.b, b: e.a, na: Self.perp(-e.tb), nb: Self.perp(-e.ta), spur: false)
-        }
-        continue
-      }
+      let split = touched.contains(c)
       var points: [(t: Float, p: SIMD2<Float>)] = [(0, e.a)]
-      points += (splits[k] ?? []).sorted { $0.t < $1.t }
+      if split { points += (splits[k] ?? []).sorted { $0.t < $1.t } }
       points.append((1, e.b))
       for i in 0..<(points.count - 1) {
         let (t0, t1) = (points[i].t, points[i + 1].t)
         let (a, b) = (points[i].p, points[i + 1].p)
-        guard let left = inkSide(a, b) else { continue }
-        let ta = i == 0 ? e.ta : Self.unit(e.ta * (1 - t0) + e.tb * t0, or: e.ta)
-        let tb = i == points.count - 2 ? e.tb : Self.unit(e.ta * (1 - t1) + e.tb * t1, or: e.tb)
-        let (from, to) = left ? (a, b) : (b, a)
-        let (fromKey, toKey) = (Self.pointKey(from), Self.pointKey(to))
-        guard kept.insert(SIMD4(fromKey.x, fromKey.y, toKey.x, toKey.y)).inserted else {
+        guard Self.length(b - a) > 0, let left = split ? inkSide(a, b) : whole[c] else {
           continue
         }
+        if split {
+          let (from, to) =
+            left ? (Self.pointKey(a), Self.pointKey(b)) : (Self.pointKey(b), Self.pointKey(a))
+          guard kept.insert(SIMD4(from.x, from.y, to.x, to.y)).inserted else { continue }
+        }
+        let ta = i == 0 ? e.ta : Self.unit(e.ta * (1 - t0) + e.tb * t0, or: e.ta)
+        let tb = i == points.count - 2 ? e.tb : Self.unit(e.ta * (1 - t1) + e.tb * t1, or: e.tb)
         if left {
           append(a: a, b: b, na: Self.perp(ta), nb: Self.perp(tb), spur: false)
         } else {
@@ -356,11 +350,11 @@ public struct Outline: Sendable, Equatable {
   /// The outline traced from a picture's iso-line (`EdgeDistance.isoline`).
   ///
   /// `aliased`: a picture drawn without anti-aliasing (two grays), whose iso-line zigzags
-  /// across its pixel steps. That one is read at a coarser scale, as the smooth shape its pixels sample:
-  /// corners and straight runs over 5 px instead of 2.5, a run straight within 0.55 px (a
-  /// slanted staircase's reach) instead of 0.1, and vertices smoothed over 2 px either side;
-  /// traced as finely as an anti-aliased edge, every pixel step was a corner and each bevel
-  /// showed a tick at every step.
+  /// across its pixel steps. That one is read at a coarser scale, as the smooth shape its
+  /// pixels sample: corners and straight runs over 5 px instead of 2.5, a run straight within
+  /// 0.55 px (a slanted staircase's reach) instead of 0.1, and vertices smoothed over 2 px
+  /// either side; traced as finely as an anti-aliased edge, every pixel step was a corner and
+  /// each bevel showed a tick at every step.
   package static func traced(
     _ pieces: [(a: SIMD2<Float>, b: SIMD2<Float>, spur: Bool)], aliased: Bool
   ) -> Outline {

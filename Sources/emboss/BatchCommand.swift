@@ -225,7 +225,7 @@ struct BatchRunCommand: ParsableCommand {
     // A template naming a column the CSV header lacks fails every row: an argument error,
     // found before any row renders. (A file that cannot be read fails in the run, exit 2;
     // JSON Lines rows name their own keys.)
-    if let header = try? BatchRows(path: rows), !header.isJSONLines {
+    if let header = try? BatchRows(path: rows, checkQuoting: false), !header.isJSONLines {
       for (option, template) in templates {
         for field in template.fields where field != "row" && !header.columns.contains(field) {
           throw ValidationError(
