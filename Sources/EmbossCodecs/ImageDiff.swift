@@ -260,6 +260,16 @@ public struct ImageDiff: Sendable {
     return false
   }
 
+  /// The JSON object `diff --json` prints for images of different sizes (which are not
+  /// compared): `match` false, the reason, and both sizes.
+  public static func sizeMismatchJSON(
+    expected: (width: Int, height: Int), actual: (width: Int, height: Int)
+  ) -> String {
+    "{\"match\":false,\"error\":\"sizes differ\","
+      + "\"expected\":{\"width\":\(expected.width),\"height\":\(expected.height)},"
+      + "\"actual\":{\"width\":\(actual.width),\"height\":\(actual.height)}}"
+  }
+
   /// Compares equal-sized sample sets.
   ///
   /// Returns nil when sizes differ.

@@ -467,7 +467,15 @@ extension RenderRequest {
       let cutColorText = r.string(.cutColor) ?? SVGDocument.cutColor
       let cutColor: String
       switch ColorLiteral.parse(cutColorText) {
-      case .success(let color): cutColor = color.hex
+      case .success(let color):
+        // Laser software picks a line's layer by its RGB color and burns it whatever its
+        // opacity: a see-through cut color would be dropped without a word.
+        guard color.alpha >= 1 else {
+          throw RequestError(
+            "{cut-color} \(cutColorText): a cut line's color is opaque (laser software picks its layer by the RGB color); leave out the alpha"
+          )
+        }
+        cutColor = color.hex
       case .failure(let error): throw RequestError("{cut-color} \(cutColorText): \(error.message)")
       }
       var cutRegion: (x: Int, y: Int)? = nil

@@ -97,6 +97,12 @@ extension MaterialLoader {
     return sink.hasErrors ? MaterialError(sink) : nil
   }
 
+  /// The sections set a key at a time (`surface.shininess=40`) or whole
+  /// (`surface={shininess: 40, base: gold}`), over the material's own.
+  private static let sections = [
+    "surface", "relief", "shadow", "occlusion", "detail", "camera", "environment", "shading",
+  ]
+
   private static func apply(
     _ setting: MaterialSetting, to spec: inout MaterialSpec, sink: inout DiagnosticSink,
     anyLight: Bool
@@ -146,6 +152,25 @@ extension MaterialLoader {
       }
     }
 
+    // A section's unknown key, at the key (the value's node, made from the text after `=`,
+    // would put it at the value).
+    if let key = rest, Self.sections.contains(head),
+      !(head == "environment" && key.hasPrefix("softboxes[")),
+      case let allowed = Parameters.keys(in: head), !allowed.contains(key)
+    {
+      var message = "\"\(path)\": unknown key"
+      if let close = suggestion(for: key, among: allowed) {
+        message += "; did you mean \"\(close)\"?"
+      } else {
+        message += " (known keys: \(allowed.joined(separator: ", ")))"
+      }
+      reader.sink.error(
+        message,
+        at: SourceLocation(
+          file: file, line: line, column: setting.isSet ? head.unicodeScalars.count + 2 : 1))
+      return
+    }
+
     if head.hasPrefix("lights[") && head.hasSuffix("]") {
       let count = spec.lights.count
       guard var index = Int(head.dropFirst(7).dropLast()), index >= 0, anyLight || index <= count
@@ -176,33 +201,45 @@ extension MaterialLoader {
       if let v = reader.background(value, path: head) {
         update { () throws(ParameterError) in try spec.replacing(background: v) }
       }
-    case ("surface", let key?):
-      if let fields = reader.fields(single(key), path: head, allowed: Parameters.keys(in: head)) {
+    case ("surface", let key):
+      if let fields = reader.fields(
+        key.map(single) ?? value, path: head, allowed: Parameters.keys(in: head))
+      {
         let surface = reader.surface(fields, over: spec.surface, at: value)
         update { () throws(ParameterError) in try spec.replacing(surface: surface) }
       }
-    case ("relief", let key?):
-      if let fields = reader.fields(single(key), path: head, allowed: Parameters.keys(in: head)) {
+    case ("relief", let key):
+      if let fields = reader.fields(
+        key.map(single) ?? value, path: head, allowed: Parameters.keys(in: head))
+      {
         let relief = reader.relief(fields, over: spec.relief, at: value)
         update { () throws(ParameterError) in try spec.replacing(relief: relief) }
       }
-    case ("shadow", let key?):
-      if let fields = reader.fields(single(key), path: head, allowed: Parameters.keys(in: head)) {
+    case ("shadow", let key):
+      if let fields = reader.fields(
+        key.map(single) ?? value, path: head, allowed: Parameters.keys(in: head))
+      {
         let shadow = reader.shadow(fields, over: spec.shadow, at: value)
         update { () throws(ParameterError) in try spec.replacing(shadow: shadow) }
       }
-    case ("occlusion", let key?):
-      if let fields = reader.fields(single(key), path: head, allowed: Parameters.keys(in: head)) {
+    case ("occlusion", let key):
+      if let fields = reader.fields(
+        key.map(single) ?? value, path: head, allowed: Parameters.keys(in: head))
+      {
         let occlusion = reader.occlusion(fields, over: spec.occlusion, at: value)
         update { () throws(ParameterError) in try spec.replacing(occlusion: occlusion) }
       }
-    case ("detail", let key?):
-      if let fields = reader.fields(single(key), path: head, allowed: Parameters.keys(in: head)) {
+    case ("detail", let key):
+      if let fields = reader.fields(
+        key.map(single) ?? value, path: head, allowed: Parameters.keys(in: head))
+      {
         let detail = reader.detail(fields, over: spec.detail, at: value)
         update { () throws(ParameterError) in try spec.replacing(detail: detail) }
       }
-    case ("camera", let key?):
-      if let fields = reader.fields(single(key), path: head, allowed: Parameters.keys(in: head)) {
+    case ("camera", let key):
+      if let fields = reader.fields(
+        key.map(single) ?? value, path: head, allowed: Parameters.keys(in: head))
+      {
         let camera = reader.camera(fields, over: spec.camera, at: value)
         update { () throws(ParameterError) in try spec.replacing(camera: camera) }
       }
@@ -261,13 +298,16 @@ extension MaterialLoader {
             intensity: e.intensity, sky: e.sky, horizon: e.horizon, ground: e.ground,
             band: e.band, bandWidth: e.bandWidth, horizonAngle: e.horizonAngle, softboxes: list))
       }
-    case ("environment", let key?):
-      if let fields = reader.fields(single(key), path: head, allowed: Parameters.keys(in: head)) {
+    case ("environment", let key):
+      if let fields = reader.fields(
+        key.map(single) ?? value, path: head, allowed: Parameters.keys(in: head))
+      {
         let environment = reader.environment(fields, over: spec.environment, at: value)
         update { () throws(ParameterError) in try spec.replacing(environment: environment) }
       }
-    case ("shading", let key?):
-      if let fields = reader.fields(single(key), path: head, allowed: Parameters.keys(in: head)),
+    case ("shading", let key):
+      if let fields = reader.fields(
+        key.map(single) ?? value, path: head, allowed: Parameters.keys(in: head)),
         let size = fields["size"]?.value,
         let v = reader.integer(
           size, path: Parameters.shadingSize.key, range: Parameters.shadingSize.range)
@@ -278,7 +318,12 @@ extension MaterialLoader {
       var message = "\"\(path)\": not a key that can be set"
       let known =
         Parameters.topLevelKeys.filter { $0 != "extends" && $0 != "lights" } + ["lights[0]"]
-      if let close = suggestion(for: head, among: known) {
+      if head == "plate" || head == "lights" {
+        message +=
+          head == "plate"
+          ? "; the plate takes plate.surface.KEY and plate.detail.KEY"
+          : "; a light is lights[N], N a number from 0"
+      } else if let close = suggestion(for: head, among: known), close != head {
         message += "; did you mean \"\(close)\"?"
       }
       reader.sink.error(message, at: at)

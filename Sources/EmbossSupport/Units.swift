@@ -121,6 +121,9 @@ public struct Resolution: Sendable, Equatable {
   /// (multiples of 127: 254, 508, 1016...); nil when it does.
   public var roundTripWarning: String? {
     guard abs(storedDPI - dpi) > 1e-9 else { return nil }
+    // A whole DPI stored a little over (72 as 72.009) reads back as itself, truncated or
+    // rounded: nothing to warn about.
+    guard dpi != dpi.rounded() || storedDPI.rounded(.down) != dpi else { return nil }
     let below = (dpi / 127).rounded(.down) * 127
     let above = below + 127
     let choices = [below, above].filter { $0 >= 127 }.map { String(Int($0)) }

@@ -94,6 +94,13 @@ struct DiffCommand: ParsableCommand {
       printError(
         "error: sizes differ: '\(expected)' is \(expectedSamples.width)x\(expectedSamples.height), '\(actual)' is \(actualSamples.width)x\(actualSamples.height)"
       )
+      // A script reading the JSON gets an object saying why there is no comparison.
+      if json {
+        try printLine(
+          ImageDiff.sizeMismatchJSON(
+            expected: (expectedSamples.width, expectedSamples.height),
+            actual: (actualSamples.width, actualSamples.height)))
+      }
       throw ExitCode(2)
     }
     do {

@@ -48,7 +48,9 @@ struct Emboss: ParsableCommand {
       _ = open("/dev/null", O_RDONLY | O_CLOEXEC)
     }
     do {
-      var command = try parseAsRoot()
+      // `--padding -5`: the parser would take `-5` for an option and say the value is missing.
+      var command = try parseAsRoot(
+        RawArguments.joiningNegativeValues(Array(CommandLine.arguments.dropFirst())))
       // Invalid UTF-8 reaches the commands as U+FFFD (replacement glyphs in a render): an
       // argument error naming the byte.
       if let bad = RawArguments.firstInvalid() {

@@ -247,6 +247,21 @@ final class BadInputTests: XCTestCase {
         message:
           "--set:1:1: error: \"lights[9].intensity\": no light [9]; the material has ... (index ... adds one)\n"
       ),
+      // A negative number after an option is its value (the parser alone took `-5` for an
+      // option and said the value was missing).
+      Case(
+        name: "negative padding", arguments: ["render", "A", "--padding", "-5"], status: 64,
+        message: "Error: --padding must be a length of 0 or more, got -5\n..."),
+      Case(
+        name: "negative radius in mm",
+        arguments: ["render", "A", "--radius", "-0.5mm", "--dpi", "300"], status: 64,
+        message: "Error: --radius must be a length of 0 or more, got -0.5mm\n..."),
+      Case(
+        name: "negative number after a flag", arguments: ["render", "A", "--invert-mask", "-5"],
+        status: 64,
+        message:
+          "Error: The option '--invert-mask' does not take any value, but '-5' was specified.\n..."
+      ),
       Case(
         name: "relief option on shading", arguments: ["shading", "--radius", "2", "-o", "s.png"],
         status: 64,

@@ -446,6 +446,15 @@ final class CLITests: XCTestCase {
     let sizes = try run(["diff", "a.png", "c.png"])
     XCTAssertEqual(sizes.status, 2)
     XCTAssertTrue(sizes.stderr.hasPrefix("error: sizes differ"), sizes.stderr)
+    // With --json, standard output still holds one JSON object, saying why.
+    let sizesJSON = try run(["diff", "a.png", "c.png", "--json"])
+    XCTAssertEqual(sizesJSON.status, 2)
+    let object = try XCTUnwrap(
+      try JSONSerialization.jsonObject(with: sizesJSON.stdout) as? [String: Any])
+    XCTAssertEqual(object["match"] as? Bool, false)
+    XCTAssertEqual(object["error"] as? String, "sizes differ")
+    XCTAssertEqual((object["expected"] as? [String: Int])?["width"], a.width)
+    XCTAssertEqual((object["actual"] as? [String: Int])?["height"], a.height)
     try Data("not a png".utf8).write(to: URL(fileURLWithPath: path("bad.png")))
     let unreadable = try run(["diff", "a.png", "bad.png"])
     XCTAssertEqual(unreadable.status, 2)

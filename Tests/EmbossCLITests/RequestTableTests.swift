@@ -121,6 +121,10 @@ final class RequestTableTests: XCTestCase {
       (["A", "-o", "x.png", "--size", "0"], "--size must be in 1...10000 pixels, got 0"),
       (["A", "-o", "x.png", "--size", "2mm"], "--size 2mm is a physical length: give --dpi too"),
       (["A", "-o", "x.png", "--cut-color", "nope"], "--cut-color nope:"),
+      (
+        ["A", "-o", "x.png", "--cut-color", "#ff000080"],
+        "--cut-color #ff000080: a cut line's color is opaque"
+      ),
       (["A", "-o", "x.jpg", "--depth", "16"], "--depth 16 needs a PNG output"),
       (["A", "-o", "x.png", "--mesh-base", "1"], "need --mesh"),
       (["A", "-o", "x.png", "--engrave", "x.png"], "x.png"),

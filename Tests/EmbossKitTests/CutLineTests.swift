@@ -429,6 +429,11 @@ final class CutLineTests: XCTestCase {
 
   func testDPIRoundTrip() throws {
     XCTAssertNil(Resolution(dpi: 254).roundTripWarning)
+    // Stored a little over, these read back as themselves (truncated or rounded).
+    for dpi in [72.0, 96, 150] {
+      XCTAssertNil(Resolution(dpi: dpi).roundTripWarning, "\(dpi)")
+      XCTAssertEqual(Resolution(dpi: dpi).storedDPI.rounded(.down), dpi)
+    }
     XCTAssertEqual(Resolution(dpi: 254).pixelsPerMeter, 10000)
     XCTAssertEqual(Resolution(dpi: 600).pixelsPerMeter, 23622)
     XCTAssertEqual(

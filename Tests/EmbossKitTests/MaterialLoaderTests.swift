@@ -391,6 +391,37 @@ final class MaterialLoaderTests: XCTestCase {
         "\(error)",
         "--set:1:1: error: \"shininess\": expected key=value, such as surface.shininess=40")
     }
+    // An unknown key is pointed at, not the value after it.
+    XCTAssertThrowsError(try MaterialLoader.apply(settings: ["surface.shinyness=5"], to: base)) {
+      error in
+      XCTAssertEqual(
+        "\(error)",
+        "--set:1:9: error: \"surface.shinyness\": unknown key; did you mean \"shininess\"?")
+    }
+    XCTAssertThrowsError(
+      try MaterialLoader.apply(settings: ["surface={shininess: 5, shinyness: 5}"], to: base)
+    ) { error in
+      XCTAssertEqual(
+        "\(error)",
+        "--set:1:24: error: \"surface.shinyness\": unknown key; did you mean \"shininess\"?")
+    }
+    XCTAssertThrowsError(try MaterialLoader.apply(settings: ["plate=1"], to: base)) { error in
+      XCTAssertEqual(
+        "\(error)",
+        "--set:1:1: error: \"plate\": not a key that can be set; the plate takes plate.surface.KEY and plate.detail.KEY"
+      )
+    }
+  }
+
+  func testASectionIsSetWholeAsAMapping() throws {
+    let base = try Fixtures.material()
+    let whole = try MaterialLoader.apply(
+      settings: ["surface={shininess: 12, base: \"#ff0000\"}", "relief={radius: 3}"], to: base)
+    let keyed = try MaterialLoader.apply(
+      settings: ["surface.shininess=12", "surface.base=#ff0000", "relief.radius=3"], to: base)
+    XCTAssertEqual(whole, keyed)
+    XCTAssertEqual(whole.surface.shininess, 12)
+    XCTAssertNotEqual(whole, base)
   }
 
   func testEnvironmentAndNewSurfaceKeys() throws {
