@@ -4,3 +4,4 @@
 #include FT_BBOX_H
 #include FT_MULTIPLE_MASTERS_H
 #include FT_TRUETYPE_TABLES_H
+#include FT_FONT_FORMATS_H

@@ -217,6 +217,13 @@ int emboss_webp_decode_rgba8(const unsigned char *data, size_t size, uint64_t ma
     set_error(err, err_len, "not a WebP picture libwebp can read");
     return 1;
   }
+  /* An animation's frames are not one picture (the simple decoder refuses them as if the
+     data were broken): say what it is. */
+  WebPBitstreamFeatures features;
+  if (WebPGetFeatures(data, size, &features) == VP8_STATUS_OK && features.has_animation) {
+    set_error(err, err_len, "an animated WebP; emboss reads still pictures (save one frame)");
+    return 1;
+  }
   if ((uint64_t)width * (uint64_t)height > max_pixels) {
     char message[160];
     snprintf(message, sizeof message, "%dx%d pixels is over the limit of %llu pixels", width,

@@ -239,6 +239,10 @@ public struct MeshRequest: Sendable {
       throw EmbossError(
         "{mesh} \(path): the plate's outline (the ink grown by {cut-offset}) reaches past the canvas; give more {padding} or a smaller {cut-offset}"
       )
+    } catch .inkAtCanvasEdge {
+      throw EmbossError(
+        "{mesh} \(path): the ink reaches the edge of the canvas, where this model's outline is cut; give some {padding}"
+      )
     } catch .outlineFailed {
       throw EmbossError("{mesh} \(path): cannot grow the ink's outline for the plate")
     }

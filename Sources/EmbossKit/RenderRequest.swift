@@ -128,6 +128,12 @@ public struct RenderRequest: Sendable, Equatable {
     var sources: [String] = []
     _ = try? MaterialLoader.load(
       parts.material, library: resources.materialLibrary, sources: &sources, inputs: &inputs)
+    if let conflict = OutputConflicts.overwritesMaterial(
+      outputs: parts.plan.paths.map { (option: "{\($0.option)}", path: $0.path) },
+      sources: sources)
+    {
+      throw EmbossError(conflict)
+    }
     let source: MaskSource
     switch parts.source {
     case .picture(let picture):

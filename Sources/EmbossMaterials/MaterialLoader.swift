@@ -309,6 +309,9 @@ public enum MaterialLoader {
     return standard.hasPrefix(prefix) ? String(standard.dropFirst(prefix.count)) : standard
   }
 
+  /// The most materials one chain of `extends` holds (the file and its parents).
+  public static let maxExtendsDepth = 32
+
   private static func resolveParent(
     _ reference: String, at node: Node, file: String, library: MaterialLibrary, chain: [String],
     reader: inout NodeReader
@@ -346,13 +349,24 @@ public enum MaterialLoader {
       reader.sink.error(message, at: location)
       return nil
     }
-    let canonical = URL(fileURLWithPath: path).standardizedFileURL.path
-    if let start = chain.firstIndex(where: {
-      URL(fileURLWithPath: $0).standardizedFileURL.path == canonical
-    }) {
+    // Compared with symbolic links resolved: a link to a folder above (`loop -> .`) names
+    // the same file by ever longer paths.
+    func canonical(_ path: String) -> String {
+      URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+    let target = canonical(path)
+    if let start = chain.firstIndex(where: { canonical($0) == target }) {
       let cycle = (chain[start...] + [path]).map { URL(fileURLWithPath: $0).lastPathComponent }
       reader.sink.error(
         "\"extends\": cycle: \(cycle.joined(separator: " -> "))", at: location)
+      return nil
+    }
+    // Each parent is loaded by a nested call: a chain thousands of files long would run out
+    // of stack.
+    guard chain.count < maxExtendsDepth else {
+      reader.sink.error(
+        "\"extends\": more than \(maxExtendsDepth) materials extend one another in this chain (from \(URL(fileURLWithPath: chain[0]).lastPathComponent)); a chain that long is refused",
+        at: location)
       return nil
     }
     var parentSink = DiagnosticSink()

@@ -132,6 +132,9 @@ public enum ReliefMesh {
   public enum Problem: Error, Equatable {
     /// The plate's outline (the ink grown by the offset) reaches past the canvas.
     case plateBeyondCanvas
+    /// The ink itself reaches the canvas's edge, where the outline must be cut (no plate,
+    /// a wall, the split): it needs a margin.
+    case inkAtCanvasEdge
     /// Clipper could not grow the outline.
     case outlineFailed
   }
@@ -172,12 +175,16 @@ public enum ReliefMesh {
       plateRings = CutLine.orientedByNesting(grown)
     }
     let inset = RegionMesh.margin * 4
-    for ring in inkRings + (plateRings ?? []) {
-      for p in ring
-      where p.x < inset || p.y < inset || p.x > Double(mask.width) - inset
-        || p.y > Double(mask.height) - inset
-      {
-        throw .plateBeyondCanvas
+    for (rings, problem) in [
+      (inkRings, Problem.inkAtCanvasEdge), (plateRings ?? [], .plateBeyondCanvas),
+    ] {
+      for ring in rings {
+        for p in ring
+        where p.x < inset || p.y < inset || p.x > Double(mask.width) - inset
+          || p.y > Double(mask.height) - inset
+        {
+          throw problem
+        }
       }
     }
     let holes = inkRings.map { Array($0.reversed()) }

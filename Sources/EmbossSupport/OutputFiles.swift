@@ -280,6 +280,30 @@ public enum OutputConflicts {
     return nil
   }
 
+  /// A message when an output would replace one of the files a material was read from (its
+  /// own file, a parent named by `extends`, a preset's file), else nil.
+  ///
+  /// Those files are known only once the material is read, after the arguments' own check
+  /// (`check`), which sees the file named on the command line alone.
+  public static func overwritesMaterial(
+    outputs: [(option: String, path: String)], sources: [String]
+  ) -> String? {
+    let outputs = outputs.filter { $0.path != "-" }
+    guard !outputs.isEmpty else { return nil }
+    let keyed = outputs.map { (identity($0.path), $0) }
+    for (index, source) in sources.enumerated()
+    where FileManager.default.fileExists(atPath: source) {
+      let key = identity(source)
+      if let (_, output) = keyed.first(where: { $0.0 == key }) {
+        // The first source is the material's own file; the others are its parents.
+        let how = index == 0 ? "" : ", through extends"
+        return
+          "\(output.option) '\(output.path)' is also a file the material is read from ('\(source)'\(how)); write the output elsewhere"
+      }
+    }
+    return nil
+  }
+
   /// The same string for two paths that lead to the same file: its device and inode when it
   /// exists, else its absolute path with links and `.`/`..` resolved in the directory part.
   package static func identity(_ path: String) -> String {

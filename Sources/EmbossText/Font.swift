@@ -79,6 +79,17 @@ public final class Font: @unchecked Sendable {
       throw EmbossError(
         "cannot use font '\(path)': it is a bitmap font; a scalable (outline) font is needed")
     }
+    // Shaping reads the font's OpenType tables: a Type 1 (or bare CFF, PFR) font has none, so
+    // every character would map to no glyph and the text render no ink.
+    guard face.pointee.face_flags & FT_Long(FT_FACE_FLAG_SFNT) != 0 else {
+      let format = FT_Get_Font_Format(face).map { String(cString: $0) } ?? "non-OpenType"
+      FT_Done_Face(face)
+      FT_Done_FreeType(library)
+      bytes.deallocate()
+      throw EmbossError(
+        "cannot use font '\(path)': it is a \(format) font; emboss reads TrueType and OpenType fonts (.ttf, .otf, .ttc)"
+      )
+    }
     self.path = path
     self.index = index
     self.bytes = bytes

@@ -98,15 +98,31 @@ public enum FontCatalog {
       defer { FcPatternDestroy(parsed) }
       guard let objects = FcObjectSetCreate() else { return [] }
       defer { FcObjectSetDestroy(objects) }
-      for name in [FC_FAMILY, FC_STYLE, FC_FILE, FC_INDEX] { _ = FcObjectSetAdd(objects, name) }
+      for name in [FC_FAMILY, FC_STYLE, FC_FILE, FC_INDEX, FC_FONTFORMAT] {
+        _ = FcObjectSetAdd(objects, name)
+      }
       guard let set = FcFontList(config, parsed, objects) else { return [] }
       defer { FcFontSetDestroy(set) }
       var entries: [Entry] = []
       for i in 0..<Int(set.pointee.nfont) {
-        if let font = set.pointee.fonts[i], let entry = entry(font) { entries.append(entry) }
+        if let font = set.pointee.fonts[i], isOpenType(font), let entry = entry(font) {
+          entries.append(entry)
+        }
       }
       return Array(Set(entries)).sorted()
     }
+  }
+
+  /// Whether fontconfig says a face is TrueType or OpenType (CFF outlines in an OpenType
+  /// file), the fonts emboss shapes: Type 1, PFR and bitmap fonts are left out of listings
+  /// and fallbacks (`Font` refuses them by name).
+  static func isOpenType(_ font: OpaquePointer) -> Bool {
+    var value: UnsafeMutablePointer<FcChar8>?
+    guard FcPatternGetString(font, FC_FONTFORMAT, 0, &value) == FcResultMatch, let value else {
+      return true
+    }
+    let format = String(cString: value)
+    return format == "TrueType" || format == "CFF"
   }
 
   /// Runs `body` with a fontconfig configuration of its own (the environment's
@@ -188,6 +204,7 @@ public enum FontCatalog {
         var scalable: FcBool = 0
         var charset: OpaquePointer?
         guard FcPatternGetBool(font, FC_SCALABLE, 0, &scalable) == FcResultMatch, scalable != 0,
+          FontCatalog.isOpenType(font),
           FcPatternGetCharSet(font, FC_CHARSET, 0, &charset) == FcResultMatch, let charset,
           let entry = FontCatalog.entry(font)
         else { continue }

@@ -15,7 +15,14 @@ struct MaterialsCommand: ParsableCommand {
       let padded = name.padding(toLength: width, withPad: " ", startingAt: 0)
       do {
         let material = try MaterialLoader.load(name, library: library)
-        try printLine("\(padded)  \(material.description)")
+        // One line each, whatever the file holds: line breaks, tabs and escape codes (which
+        // a terminal would act on) are shown as spaces.
+        let shown = String(
+          String.UnicodeScalarView(
+            material.description.unicodeScalars.map {
+              $0.properties.generalCategory == .control ? " " : $0
+            }))
+        try printLine("\(padded)  \(shown)")
       } catch {
         try printLine("\(padded)  (invalid: run 'emboss check \(name)')")
       }
@@ -134,6 +141,13 @@ struct SheetCommand: ParsableCommand {
     if lights, materials.count > 1 {
       throw ValidationError("--lights shows one material; give one with --materials")
     }
+    // Settings are arguments: checked once here, as render and shading check them (not once
+    // per tile, after the materials are read).
+    do {
+      _ = try RenderRequest.materialSettings(settings.map { RenderRequest.Value(.set, $0) })
+    } catch {
+      throw ValidationError(error.commandLineMessage)
+    }
   }
 
   func run() throws {
@@ -145,9 +159,9 @@ struct SheetCommand: ParsableCommand {
     let settings = self.settings.map(MaterialSetting.init(set:))
     var entries: [ContactSheet.Entry] = []
     var problems: [MaterialError] = []
+    var sources: [String] = []
     for name in names {
       do {
-        var sources: [String] = []
         entries.append(
           ContactSheet.Entry(
             name: URL(fileURLWithPath: name).deletingPathExtension().lastPathComponent,
@@ -158,6 +172,11 @@ struct SheetCommand: ParsableCommand {
       }
     }
     if !problems.isEmpty { throw MaterialError(combining: problems) }
+    if let conflict = OutputConflicts.overwritesMaterial(
+      outputs: [("-o", output)], sources: sources)
+    {
+      throw EmbossError(conflict)
+    }
     if lights, let first = entries.first {
       entries = try ContactSheet.lightEntries(material: first.material)
     }

@@ -33,7 +33,9 @@ struct ShadingCommand: ParsableCommand {
     }
     _ = try settings()
     _ = try picture()
-    if let conflict = OutputConflicts.check(outputs: [("-o", output.output)], inputs: []) {
+    if let conflict = OutputConflicts.check(
+      outputs: [("-o", output.output)], inputs: [("--material", material.material)])
+    {
       throw ValidationError(conflict)
     }
   }
@@ -65,6 +67,11 @@ struct ShadingCommand: ParsableCommand {
     let spec = try MaterialLoader.load(
       material.material, library: resources.materialLibrary,
       settings: try settings(), sources: &sources)
+    if let conflict = OutputConflicts.overwritesMaterial(
+      outputs: [("-o", output.output)], sources: sources)
+    {
+      throw EmbossError(conflict)
+    }
     let image = Pipeline.shadingImage(
       material: spec, size: size, cache: StageCache(disk: cache.ballCache),
       parallelism: threads.parallelism)

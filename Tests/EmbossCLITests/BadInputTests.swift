@@ -247,6 +247,10 @@ final class BadInputTests: XCTestCase {
         message:
           "--set:1:1: error: \"lights[9].intensity\": no light [9]; the material has ... (index ... adds one)\n"
       ),
+      Case(
+        name: "bad --set on a sheet", arguments: ["sheet", "--set", "surface.shininess=0"],
+        status: 64,
+        message: "Error: --set:1:19: \"surface.shininess\": must be in 1...2048, got 0\n..."),
       // A negative number after an option is its value (the parser alone took `-5` for an
       // option and said the value was missing).
       Case(
@@ -451,6 +455,45 @@ final class BadInputTests: XCTestCase {
       }
       let after = Set(try FileManager.default.contentsOfDirectory(atPath: directory.path))
       XCTAssertEqual(after, before, "\(entry.name): no file created or left behind")
+    }
+  }
+
+  /// No command writes over a file its material is read from: the material named, a parent
+  /// through `extends` (known only once the material is read), or a preset's file.
+  func testOutputsNeverReplaceTheMaterialsFiles() throws {
+    let material = Data("surface:\n  shininess: 40\n".utf8)
+    try material.write(to: URL(fileURLWithPath: path("base.yaml")))
+    try Data("extends: base.yaml\n".utf8).write(to: URL(fileURLWithPath: path("derived.yaml")))
+    try Data("extends: ./plain\n".utf8).write(to: URL(fileURLWithPath: path("bare.yaml")))
+    try material.write(to: URL(fileURLWithPath: path("plain")))
+    let cases: [(arguments: [String], status: Int32, message: String)] = [
+      (
+        ["render", "A", "--material", "derived.yaml", "-o", "base.yaml", "--format", "png"], 1,
+        "error: --output 'base.yaml' is also a file the material is read from ('...base.yaml', through extends); write the output elsewhere\n"
+      ),
+      (
+        ["render", "A", "--material", "bare.yaml", "-o", "plain"], 1,
+        "error: --output 'plain' is also a file the material is read from ('...plain', through extends); write the output elsewhere\n"
+      ),
+      (
+        ["sheet", "--materials", "bare.yaml", "-o", "plain"], 1,
+        "error: -o 'plain' is also a file the material is read from ('...plain', through extends); write the output elsewhere\n"
+      ),
+      (
+        ["shading", "--material", "derived.yaml", "-o", "base.yaml", "--format", "png"], 1,
+        "error: -o 'base.yaml' is also a file the material is read from ('...base.yaml', through extends); write the output elsewhere\n"
+      ),
+      (
+        ["shading", "--material", "base.yaml", "-o", "base.yaml", "--format", "png"], 64,
+        "Error: -o 'base.yaml' is also the --material input; write the output elsewhere\n..."
+      ),
+    ]
+    for (arguments, status, message) in cases {
+      let result = try CLIRunner.run(arguments, in: directory)
+      XCTAssertEqual(result.status, status, "\(arguments): \(result.stderr)")
+      XCTAssertTrue(Self.matches(result.stderr, message), "\(arguments): \(result.stderr)")
+      XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path("base.yaml"))), material)
+      XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path("plain"))), material)
     }
   }
 

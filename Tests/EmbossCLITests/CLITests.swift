@@ -226,6 +226,29 @@ final class CLITests: XCTestCase {
     }
   }
 
+  /// A preset's description is one line whatever it holds: a line break, a tab or an escape
+  /// code (which a terminal would act on) is shown as a space.
+  func testMaterialsListsADescriptionOnOneLine() throws {
+    let root = directory.appendingPathComponent("resources")
+    try FileManager.default.createDirectory(
+      at: root.appendingPathComponent("Materials"), withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(
+      at: root.appendingPathComponent("Fonts"),
+      withDestinationURL: FontTests.root.appendingPathComponent("Fonts"))
+    try "description: \"two\\nlines\\tand \\u001b[31mred\"\n".write(
+      to: root.appendingPathComponent("Materials/odd.yaml"), atomically: true, encoding: .utf8)
+    // (A resources folder needs the default material.)
+    try "description: plain\n".write(
+      to: root.appendingPathComponent("Materials/default.yaml"), atomically: true,
+      encoding: .utf8)
+    let result = try CLIRunner.launch(
+      CLITests.binary, ["materials"], in: directory, adding: ["EMBOSS_RESOURCES": root.path])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    XCTAssertEqual(
+      String(decoding: result.stdout, as: UTF8.self),
+      "default  plain\nodd      two lines and  [31mred\n")
+  }
+
   func testCheckReportsEveryProblemAndExitCode() throws {
     try "surface:\n  shininess: 0\n  base: \"#ggg\"\nrelief:\n  radus: 3\n".write(
       toFile: path("bad.yaml"), atomically: true, encoding: .utf8)
@@ -336,8 +359,11 @@ final class CLITests: XCTestCase {
     let bad = try run([
       "sheet", "--materials", "gold", "--set", "shadow.opacity=2", "-o", "bad.png",
     ])
-    XCTAssertEqual(bad.status, 1)
-    XCTAssertTrue(bad.stderr.contains("\"shadow.opacity\": must be in 0...1, got 2"), bad.stderr)
+    // An argument error (64), said once, not once per tile.
+    XCTAssertEqual(bad.status, 64)
+    XCTAssertEqual(
+      bad.stderr.components(separatedBy: "\"shadow.opacity\": must be in 0...1, got 2").count, 2,
+      bad.stderr)
     XCTAssertFalse(FileManager.default.fileExists(atPath: path("bad.png")))
     let two = try run(["sheet", "--lights", "--materials", "gold", "stone", "-o", "x.png"])
     XCTAssertEqual(two.status, 64)

@@ -62,6 +62,39 @@ final class FontTests: XCTestCase {
     XCTAssertEqual(none.stderr, "error: no installed font matches 'Nothing Like It'\n")
   }
 
+  /// A Type 1 font is refused by name, and `fonts` does not list what cannot be used.
+  ///
+  /// Shaping reads OpenType tables, so a Type 1 font rendered no ink and the message said the
+  /// text was empty. Needs a Type 1 font on the machine (Debian's fonts-urw-base35); skipped
+  /// without one.
+  func testType1FontsAreRefusedAndNotListed() throws {
+    let folder = "/usr/share/fonts/X11/Type1"
+    let type1 =
+      (try? FileManager.default.contentsOfDirectory(atPath: folder))?
+      .filter { $0.hasSuffix(".pfb") }.sorted() ?? []
+    guard let first = type1.first else { throw XCTSkip("no Type 1 font in \(folder)") }
+    let config = """
+      <?xml version="1.0"?>
+      <!DOCTYPE fontconfig SYSTEM "fonts.dtd">
+      <fontconfig>
+        <dir>\(folder)</dir>
+        <cachedir>\(directory.path)/cache</cachedir>
+      </fontconfig>
+      """
+    try Data(config.utf8).write(to: directory.appendingPathComponent("fonts.conf"))
+    let listed = try run(["fonts"])
+    XCTAssertEqual(listed.status, 0, listed.stderr)
+    XCTAssertFalse(listed.stdout.contains(".pfb"), listed.stdout)
+    XCTAssertTrue(listed.stdout.contains("DejaVuSans-Bold.ttf"), listed.stdout)
+    let path = "\(folder)/\(first)"
+    let render = try run(["render", "Hi", "--font", path, "-o", "x.png"])
+    XCTAssertEqual(render.status, 1)
+    XCTAssertEqual(
+      render.stderr,
+      "error: cannot use font '\(path)': it is a Type 1 font; emboss reads TrueType and OpenType fonts (.ttf, .otf, .ttc)\n"
+    )
+  }
+
   /// A pattern names the same face the path does: the same bytes.
   func testPatternRendersTheFileItNames() throws {
     XCTAssertEqual(try run(["render", "Ag", "--size", "30", "-o", "default.png"]).status, 0)

@@ -158,6 +158,31 @@ final class MeshCLITests: XCTestCase {
       FileManager.default.fileExists(atPath: path("x.png")), "nothing written on an error")
   }
 
+  /// Ink that touches the canvas's edge cannot have its outline cut there: the message says
+  /// so and asks for padding (it blamed an outline plate's --cut-offset nobody gave).
+  func testInkAtTheCanvasEdgeAsksForPadding() throws {
+    var pixels = [Float](repeating: 1, count: 200 * 100)
+    for y in 20..<80 { for x in 0..<60 { pixels[y * 200 + x] = 0 } }
+    try PNGCodec.encodeGray(Plane(width: 200, height: 100, pixels: pixels))
+      .write(to: URL(fileURLWithPath: path("edge.png")))
+    for extra in [["--mesh-base", "0"], ["--mesh-wall", "0.5mm"]] {
+      let result = try CLIRunner.run(
+        ["render", "--mask", "edge.png", "--dpi", "254", "--mesh", "e.stl", "-o", "e.png"]
+          + extra, in: directory)
+      XCTAssertEqual(result.status, 1, result.stderr)
+      XCTAssertEqual(
+        result.stderr,
+        "error: --mesh e.stl: the ink reaches the edge of the canvas, where this model's outline is cut; give some --padding\n"
+      )
+    }
+    let padded = try CLIRunner.run(
+      [
+        "render", "--mask", "edge.png", "--dpi", "254", "--mesh", "e.stl", "--mesh-base", "0",
+        "--padding", "10", "-o", "e.png",
+      ], in: directory)
+    XCTAssertEqual(padded.status, 0, padded.stderr)
+  }
+
   func testABatchWritesAModelPerRow() throws {
     try "text\nAda\nBo\n".write(toFile: path("rows.csv"), atomically: true, encoding: .utf8)
     let result = try run([

@@ -254,6 +254,37 @@ final class MaterialLoaderTests: XCTestCase {
       XCTAssertEqual(
         "\(error)", "\(path):1:10: error: \"extends\": cycle: a.yaml -> b.yaml -> a.yaml")
     }
+    // A cycle through a link to the folder itself: the same file by ever longer paths.
+    let folder = directory.appendingPathComponent("linked")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(
+      atPath: folder.appendingPathComponent("loop").path, withDestinationPath: ".")
+    try "extends: loop/e.yaml\n".write(
+      to: folder.appendingPathComponent("e.yaml"), atomically: true, encoding: .utf8)
+    XCTAssertThrowsError(
+      try MaterialLoader.load(folder.appendingPathComponent("e.yaml").path, library: local)
+    ) { error in
+      XCTAssertTrue("\(error)".hasSuffix("error: \"extends\": cycle: e.yaml -> e.yaml"), "\(error)")
+    }
+    // A chain thousands of files long would overflow the stack: refused past the limit, while
+    // one exactly at it loads.
+    let limit = MaterialLoader.maxExtendsDepth
+    for i in 1...(limit + 10) {
+      try "extends: deep\(i + 1).yaml\n".write(
+        to: directory.appendingPathComponent("deep\(i).yaml"), atomically: true, encoding: .utf8)
+    }
+    try "surface:\n  shininess: 5\n".write(
+      to: directory.appendingPathComponent("deep\(limit + 11).yaml"), atomically: true,
+      encoding: .utf8)
+    XCTAssertThrowsError(
+      try MaterialLoader.load(directory.appendingPathComponent("deep1.yaml").path, library: local)
+    ) { error in
+      XCTAssertTrue(
+        "\(error)".contains("more than \(limit) materials extend one another"), "\(error)")
+    }
+    let atLimit = try MaterialLoader.load(
+      directory.appendingPathComponent("deep12.yaml").path, library: local)
+    XCTAssertEqual(atLimit.surface.shininess, 5)
     try "extends: parnt\n".write(
       to: directory.appendingPathComponent("typo.yaml"), atomically: true, encoding: .utf8)
     XCTAssertThrowsError(try MaterialLoader.load("typo", library: local)) { error in
