@@ -436,8 +436,13 @@ static void read_header(png_structp png, png_infop info, read_cursor *cursor, ui
   }
   png_uint_32 res_x = 0, res_y = 0;
   int unit = 0;
+  /* Square pixels at a resolution emboss accepts (1...100000 DPI: 40...3937008 per meter):
+     non-square pixels or an absurd density are no resolution to carry on to an engraving. */
   *pixels_per_meter_out =
-      png_get_pHYs(png, info, &res_x, &res_y, &unit) && unit == PNG_RESOLUTION_METER ? res_x : 0;
+      png_get_pHYs(png, info, &res_x, &res_y, &unit) && unit == PNG_RESOLUTION_METER &&
+              res_x == res_y && res_x >= 40 && res_x <= 3937008
+          ? res_x
+          : 0;
 }
 
 int emboss_png_decode_rgba16(const unsigned char *data, size_t size, uint64_t max_pixels,

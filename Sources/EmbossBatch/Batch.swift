@@ -77,7 +77,11 @@ public final class BatchRows {
   /// is not an object) throws with its number; reading may go on after it.
   public func next() throws -> BatchRow? {
     if let csv {
-      guard let fields = csv.next() else {
+      var next = csv.next()
+      // A blank line (an editor's last newline, a gap between groups) is no row, as in JSON
+      // Lines: it rendered as a row with no text and failed.
+      while let fields = next, fields.allSatisfy(\.isEmpty) { next = csv.next() }
+      guard let fields = next else {
         // On Linux a file stream says it has bytes at its end, and the reader ends on
         // cannotReadFile there: that is the end, not an error.
         if let error = csv.error, !Self.isEndOfFile(error) {

@@ -377,6 +377,9 @@ public struct OutputPlan: Sendable {
   func stageFiles(_ result: RenderResult) throws -> [(name: String, data: Data)] {
     let range: ClosedRange<Float> = result.material.relief.direction == .raised ? 0...1 : -1...0
     let normals = result.normals
+    // The canvas-sized stages carry the render's resolution, as its other PNGs do (the lit
+    // ball is not on the canvas: it has none).
+    let ppm = resolution?.pixelsPerMeter ?? 0
     // (n + 1) / 2 as stored, not sRGB-encoded: 8 or 16 bits a channel.
     func encodeNormals<T: FixedWidthInteger>(_: T.Type) throws -> Data {
       let levels = Float(T.max)
@@ -385,19 +388,22 @@ public struct OutputPlan: Sendable {
           [p.x, p.y, p.z, p.w].map { T((min(max($0, 0), 1) * levels).rounded()) }
         },
         width: normals.width, height: normals.height, channels: 4, bitDepth: T.bitWidth,
-        compression: compression, pixelsPerMeter: 0, srgb: false)
+        compression: compression, pixelsPerMeter: ppm, srgb: false)
     }
     let normalData =
       depth == .eight ? try encodeNormals(UInt8.self) : try encodeNormals(UInt16.self)
     let names = Self.stageNames
     return [
       (
-        names[0], try PNGCodec.encodeGray(result.mask.plane, depth: depth, compression: compression)
+        names[0],
+        try PNGCodec.encodeGray(
+          result.mask.plane, depth: depth, compression: compression, pixelsPerMeter: ppm)
       ),
       (
         names[1],
         try PNGCodec.encodeGray(
-          result.height.canvasPlane(), range: range, depth: .sixteen, compression: compression)
+          result.height.canvasPlane(), range: range, depth: .sixteen, compression: compression,
+          pixelsPerMeter: ppm)
       ),
       (names[2], normalData),
       (names[3], try PNGCodec.encode(result.shadingImage, depth: depth, compression: compression)),

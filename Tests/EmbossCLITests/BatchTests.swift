@@ -81,6 +81,16 @@ final class BatchTests: XCTestCase {
     XCTAssertEqual(anna, try Data(contentsOf: URL(fileURLWithPath: path("anna.png"))))
   }
 
+  /// Blank lines in a CSV (a gap between groups, an editor's extra newline at the end) are no
+  /// rows, as in JSON Lines: each became a row with no text that failed.
+  func testBlankCSVLinesAreNoRows() throws {
+    try write("gaps.csv", "text\nAda\n\nBo\r\n\r\nCy\n\n\n")
+    let result = try run(["batch", "gaps.csv", "--name", "g/{row}-{text}.png", "--size", "20"])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    XCTAssertEqual(try files("g").keys.sorted(), ["1-Ada.png", "2-Bo.png", "3-Cy.png"])
+    XCTAssertEqual(try manifest("gaps.csv.manifest.jsonl").map(\.row), [1, 2, 3])
+  }
+
   /// A row's `size`, `height` or `cap-height` replaces all three defaults.
   ///
   /// A row with none of them takes the command line's; conflicting defaults (`--cap-height`

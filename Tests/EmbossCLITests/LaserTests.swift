@@ -93,6 +93,37 @@ final class LaserTests: XCTestCase {
     }
   }
 
+  /// An engraving keeps its picture's resolution when the pixels are square and the density
+  /// one `--dpi` accepts; non-square pixels or an absurd density are left out, not turned into
+  /// a wrong DPI (300 x 150 DPI became 300 x 300, 4294967295 per meter 109092169 DPI).
+  func testEngraveKeepsOnlyAUsablePictureResolution() throws {
+    let picture = [UInt8](
+      try PNGCodec.encode(
+        RGBAImage(width: 8, height: 8, fill: SIMD4(0.2, 0.2, 0.2, 1)), pixelsPerMeter: 11811))
+    // The pHYs chunk's data (x, y per meter and the unit), rewritten with its CRC.
+    let chunk = try XCTUnwrap(
+      (0..<(picture.count - 4)).first { Array(picture[$0..<($0 + 4)]) == Array("pHYs".utf8) })
+    func withDensity(_ x: UInt32, _ y: UInt32) -> Data {
+      var bytes = picture
+      let data = [x, y].flatMap { v in (0..<4).map { UInt8(truncatingIfNeeded: v >> (24 - 8 * $0)) }
+      }
+      bytes.replaceSubrange((chunk + 4)..<(chunk + 12), with: data)
+      let crc = BadInputTests.crc32(Array(bytes[chunk..<(chunk + 13)]))
+      bytes.replaceSubrange(
+        (chunk + 13)..<(chunk + 17),
+        with: (0..<4).map { UInt8(truncatingIfNeeded: crc >> (24 - 8 * $0)) })
+      return Data(bytes)
+    }
+    for (x, y, kept) in [
+      (UInt32(11811), UInt32(11811), UInt32(11811)), (11811, 5906, 0),
+      (4_294_967_295, 4_294_967_295, 0),
+    ] {
+      try withDensity(x, y).write(to: URL(fileURLWithPath: path("dense.png")))
+      XCTAssertEqual(try run(["engrave", "dense.png", "-o", "dense-e.png"]).status, 0)
+      XCTAssertEqual(try samples("dense-e.png").pixelsPerMeter, kept, "\(x) x \(y)")
+    }
+  }
+
   /// `render --mirror` mirrors every laser output alike: the engraving, the depth map and the
   /// SVG's image and cut line (which must stay on the engraving), while the picture stays as
   /// seen from the front.
@@ -270,6 +301,11 @@ final class LaserTests: XCTestCase {
     XCTAssertEqual(result.status, 0, result.stderr)
     let mask = try samples("s/mask.png")
     XCTAssertEqual(mask.width, 80)
+    // The canvas's stages carry the resolution, as the render does; the lit ball has none.
+    for stage in ["mask", "height", "normals"] {
+      XCTAssertEqual(try samples("s/\(stage).png").pixelsPerMeter, 10000, stage)
+    }
+    XCTAssertEqual(try samples("s/shading.png").pixelsPerMeter, 0)
     XCTAssertEqual(mask.rgba[4 * (30 * 80 + 40)], 65535, "dark is inside")
     XCTAssertEqual(mask.rgba[0], 0)
     XCTAssertEqual(
