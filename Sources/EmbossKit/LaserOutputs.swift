@@ -96,8 +96,22 @@ public struct LaserRequest: Sendable {
       if mirror { mask = mask.mirrored() }
       var curves = CutLine.make(
         mask: mask, offset: svg.cutOffset, join: svg.cutJoin, dpi: dpi, parallelism: parallelism)
+      // An SVG for the cutter with nothing to cut is refused, not written without a word.
+      let hasInk = !mask.inkBounds.isEmpty
+      guard curves.isEmpty == false || !hasInk else {
+        throw EmbossError(
+          "{svg} \(svg.path): no cut line is left: the inward {cut-offset} is more than half the ink's width everywhere; give a smaller one"
+        )
+      }
       if svg.cutOuter { curves = CutLine.outermost(curves) }
-      if svg.cutMinSize > 0 { curves = CutLine.dropping(curves, smallerThan: svg.cutMinSize) }
+      if svg.cutMinSize > 0 {
+        curves = CutLine.dropping(curves, smallerThan: svg.cutMinSize)
+        guard curves.isEmpty == false || !hasInk else {
+          throw EmbossError(
+            "{svg} \(svg.path): no cut line is left: every loop is narrower than {cut-min-size}; give a smaller one"
+          )
+        }
+      }
       // The ink's own outline as vectors: the whole shape, mirrored like everything else.
       let ink =
         svg.inkVectors == nil

@@ -93,6 +93,27 @@ final class LaserTests: XCTestCase {
     }
   }
 
+  /// An SVG whose cut line would vanish (an inward offset past the strokes' middles, or a
+  /// least size over every loop) is refused with nothing written, not written with no cut.
+  func testACutLineThatVanishesIsAnError() throws {
+    for (extra, reason) in [
+      (
+        ["--cut-offset=-5mm"],
+        "the inward --cut-offset is more than half the ink's width everywhere"
+      ),
+      (["--cut-min-size", "50mm"], "every loop is narrower than --cut-min-size"),
+    ] {
+      let result = try run(
+        ["render", "Hi", "--height", "10mm", "--dpi", "254", "--svg", "v.svg", "-o", "v.png"]
+          + extra)
+      XCTAssertEqual(result.status, 1, result.stderr)
+      XCTAssertEqual(
+        result.stderr, "error: --svg v.svg: no cut line is left: \(reason); give a smaller one\n")
+      XCTAssertFalse(FileManager.default.fileExists(atPath: path("v.svg")))
+      XCTAssertFalse(FileManager.default.fileExists(atPath: path("v.png")))
+    }
+  }
+
   /// An engraving keeps its picture's resolution when the pixels are square and the density
   /// one `--dpi` accepts; non-square pixels or an absurd density are left out, not turned into
   /// a wrong DPI (300 x 150 DPI became 300 x 300, 4294967295 per meter 109092169 DPI).
