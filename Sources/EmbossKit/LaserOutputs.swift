@@ -198,6 +198,8 @@ public struct MeshRequest: Sendable {
   public var plate: MeshSpec.Plate
   /// How far the plate's outline is outside the ink, in pixels (`plate` outline).
   public var plateOffset: Double
+  /// How the plate's outline turns round convex corners (`plate` outline): the cut line's.
+  public var plateJoin: CutLine.Join
   /// The plate and the letters as two objects (3MF), for a two-colour print.
   public var split: Bool
 
@@ -205,7 +207,7 @@ public struct MeshRequest: Sendable {
   public init(
     path: String, format: MeshFile.Format, height: Double = MeshSpec.defaultHeight,
     base: Double = MeshSpec.defaultBase, wall: Double = 0, plate: MeshSpec.Plate = .rectangle,
-    plateOffset: Double = 0, split: Bool = false
+    plateOffset: Double = 0, plateJoin: CutLine.Join = .round, split: Bool = false
   ) {
     self.path = path
     self.format = format
@@ -214,6 +216,7 @@ public struct MeshRequest: Sendable {
     self.wall = wall
     self.plate = plate
     self.plateOffset = plateOffset
+    self.plateJoin = plateJoin
     self.split = split
   }
 
@@ -245,6 +248,7 @@ public struct MeshRequest: Sendable {
     spec.wall = wall
     spec.plate = plate
     spec.plateOffset = plateOffset
+    spec.plateJoin = plateJoin
     let objects: [TriangleMesh]
     do {
       objects = try ReliefMesh.make(

@@ -545,7 +545,8 @@ extension RenderRequest {
         }
         laser.mesh = MeshRequest(
           path: mesh, format: format, height: meshHeight, base: meshBase, wall: meshWall,
-          plate: meshPlate ?? .rectangle, plateOffset: cutOffset, split: meshSplit)
+          plate: meshPlate ?? .rectangle, plateOffset: cutOffset, plateJoin: cutJoin,
+          split: meshSplit)
       } else if [O.meshHeight, .meshBase, .meshWall, .meshPlate].contains(where: {
         r.values[$0] != nil
       })

@@ -21,6 +21,9 @@ public struct MeshSpec: Sendable, Equatable {
   public var plate: Plate = .rectangle
   /// How far the plate's outline is outside the ink, in pixels (`Plate.outline`).
   public var plateOffset: Double = 0
+  /// How the plate's outline turns round the ink's convex corners (`Plate.outline`), as the
+  /// SVG's cut line at the same offset does, so the printed tag and the laser's outline agree.
+  public var plateJoin: CutLine.Join = .round
   /// How far the surface may depart from the exact relief, in mm.
   public var tolerance: Double
 
@@ -168,7 +171,8 @@ public enum ReliefMesh {
       // The plate's rounded corners within a 50th of a pixel.
       guard
         let grown = CutLine.regionPolygons(
-          mask: mask, offset: spec.plateOffset, arcTolerance: 0.02, simplifiedWithin: 0.01)
+          mask: mask, offset: spec.plateOffset, join: spec.plateJoin, arcTolerance: 0.02,
+          simplifiedWithin: 0.01)
       else {
         throw .outlineFailed
       }

@@ -158,6 +158,50 @@ final class MeshCLITests: XCTestCase {
       FileManager.default.fileExists(atPath: path("x.png")), "nothing written on an error")
   }
 
+  /// A binary STL's enclosed volume (the sum of its triangles' signed tetrahedra).
+  static func stlVolume(_ data: Data) -> Double {
+    let bytes = [UInt8](data)
+    func float(_ at: Int) -> Double {
+      Double(
+        Float(
+          bitPattern: UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16
+            | UInt32(bytes[at + 3]) << 24))
+    }
+    let count = Int(UInt32(bytes[80]) | UInt32(bytes[81]) << 8 | UInt32(bytes[82]) << 16)
+    var volume = 0.0
+    for t in 0..<count {
+      let base = 84 + 50 * t + 12
+      let v = (0..<3).map { k in SIMD3((0..<3).map { float(base + 12 * k + 4 * $0) }) }
+      volume +=
+        (v[0]
+        * SIMD3(
+          v[1].y * v[2].z - v[1].z * v[2].y, v[1].z * v[2].x - v[1].x * v[2].z,
+          v[1].x * v[2].y - v[1].y * v[2].x)).sum() / 6
+    }
+    return volume
+  }
+
+  /// An outline plate turns round the ink's corners as the SVG's cut line does.
+  ///
+  /// The same `--cut-join` at the same offset, so the printed tag and the laser's outline
+  /// agree; the plate was always round.
+  func testAnOutlinePlateFollowsTheCutJoin() throws {
+    var volumes: [String: Double] = [:]
+    for join in ["round", "miter"] {
+      let result = try run([
+        "render", "I", "--height", "10mm", "--dpi", "254", "--mesh", "\(join).stl",
+        "--mesh-plate", "outline", "--cut-offset", "2mm", "--cut-join", join, "-o", "t.png",
+      ])
+      XCTAssertEqual(result.status, 0, result.stderr)
+      volumes[join] = Self.stlVolume(
+        try Data(contentsOf: URL(fileURLWithPath: path("\(join).stl"))))
+    }
+    // Each of the I's four square corners gains the corner of a 2 mm square that a quarter
+    // circle leaves out, (1 - pi / 4) * 4 mm^2, times the 2 mm plate: 6.9 mm^3 in all.
+    let gain = try XCTUnwrap(volumes["miter"]) - XCTUnwrap(volumes["round"])
+    XCTAssertEqual(gain, 4 * (1 - Double.pi / 4) * 4 * 2, accuracy: 0.7, "\(volumes)")
+  }
+
   /// Ink that touches the canvas's edge cannot have its outline cut there: the message says
   /// so and asks for padding (it blamed an outline plate's --cut-offset nobody gave).
   func testInkAtTheCanvasEdgeAsksForPadding() throws {
