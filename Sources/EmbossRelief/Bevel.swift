@@ -20,6 +20,9 @@ struct Bevel: Sendable {
   /// small radius). A footprint taken across the bend would read normals past the flat top's,
   /// on the ball's far side.
   let topKink: Bool
+  /// Whether the profile's slope falls continuously to the plateau's 0 at the top (a round
+  /// or smooth bevel, not a chisel's edge).
+  let smoothTop: Bool
   /// Distances from the edge within which the profile's slope changes by more than
   /// `HeightField.steepChange` across a pixel (a round bevel near the edge, where its slope
   /// grows without bound).
@@ -51,6 +54,7 @@ struct Bevel: Sendable {
     self.radius = radius
     self.profile = profile
     self.sign = sign
+    smoothTop = profile.slope(0.999) <= 0.01
     topKink =
       profile.slope(0.999) > 0.01
       || profile.slope(max(0, 1 - 0.5 / radius)) > HeightField.topChange
@@ -404,7 +408,9 @@ struct Bevel: Sendable {
     let g = OutlineDistance.direction(piece, center)
     let outer = (abs(g.x) + abs(g.y)) * 0.5
     let (low, high) = (max(d0 - outer, 0), d0 + outer)
-    guard high - low > 1e-3, high < radius else { return false }
+    // Across the top's edge only where the slope falls to the plateau's continuously (a
+    // round or smooth bevel): the bins past the radius are flat.
+    guard high - low > 1e-3, high < radius || smoothTop else { return false }
     // The same smooth run, turning little, at every corner.
     for corner in Self.corners {
       let p = center + corner
