@@ -179,6 +179,7 @@ public enum Pipeline {
     let streamed =
       codes && !input.outputs.contains(.heightField) && !cache.keepsLookupMap
       && relief.effectiveSoften == 0 && relief.profile != .inflated
+      && !HeightField.softensOnFineGrid(mask: mask, relief: relief)
       && !material.detail.colorsReadTheRelief
 
     // The lookup map needs only the ball's size, so it comes first. When it is reused, the

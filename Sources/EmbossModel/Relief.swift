@@ -175,11 +175,14 @@ public struct ReliefSpec: Sendable, Equatable {
     }
   }
 
-  /// The blur the relief gets: `soften`, at least what the profile implies; none when that is
-  /// under `leastSoften`.
+  /// The blur the relief asks for: `soften`, at least what the profile implies (whatever
+  /// its size).
+  public var blur: Float { max(soften, profile.impliedSoften * radius) }
+
+  /// The blur the relief gets on the pixel grid: `blur`; none when that is under
+  /// `leastSoften`.
   public var effectiveSoften: Float {
-    let blur = max(soften, profile.impliedSoften * radius)
-    return blur < Self.leastSoften ? 0 : blur
+    blur < Self.leastSoften ? 0 : blur
   }
 
   /// The least blur, in pixels, a relief is softened by.

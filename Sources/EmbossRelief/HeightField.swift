@@ -202,7 +202,16 @@ public struct HeightField: Sendable, Equatable {
       }
     }
     var plane = Plane(width: region.width, height: region.height, pixels: heights)
-    if soften > 0 {
+    if subSamples && softensOnFineGrid(mask: mask, relief: relief),
+      let geometry = bands.geometry, let bevel = bands.bevel
+    {
+      if soften > 0 {
+        plane = GaussianBlur.apply(plane, sigma: soften, parallelism: parallelism)
+      }
+      (slopes, samples) = fineSoftened(
+        geometry: geometry, bevel: bevel, mask: mask, region: region, blur: relief.blur,
+        parallelism: parallelism)
+    } else if soften > 0 {
       plane = GaussianBlur.apply(plane, sigma: soften, parallelism: parallelism)
       if subSamples {
         let blurred = Self.blurred(
@@ -337,6 +346,133 @@ public struct HeightField: Sendable, Equatable {
     }
   }
 
+  /// The grid finer than the pixels a small softened relief is made on (`fineSoftened`).
+  static let fineScale = SubSamples.perSide
+  /// The most region pixels a softened relief is made on the finer grid for (16 nodes each).
+  static let fineSoftenedPixels = 1 << 16
+  /// The largest blur (pixels) a relief is made on the finer grid for: a blur this small
+  /// leaves the slope turning inside a pixel, which one normal per pixel cannot show.
+  static let fineSoftenedBlur: Float = 1.5
+
+  /// Whether `relief` over `mask` is softened on a grid `fineScale` times finer than the
+  /// pixels (`fineSoftened`): a blur of at most `fineSoftenedBlur` pixels (even one under
+  /// `ReliefSpec.leastSoften`) over a region (the ink bounds grown by a pixel) of at most
+  /// `fineSoftenedPixels`, bevelled (not inflated).
+  public static func softensOnFineGrid(mask: CoverageMask, relief: ReliefSpec) -> Bool {
+    let ink = mask.inkBounds
+    return relief.profile != .inflated && relief.blur > 0 && relief.blur <= fineSoftenedBlur
+      && !ink.isEmpty && (ink.width + 2) * (ink.height + 2) <= fineSoftenedPixels
+  }
+
+  /// The slopes and sub-samples of a softened relief made as a render `fineScale` times the
+  /// size makes them, then seen at this size: each node of the finer grid gets its slope
+  /// from the exact outline (times its share of ink, as `areaMeans` takes a pixel's), the
+  /// grid is blurred by `blur` (in pixels, so `blur * fineScale` nodes), and each pixel whose
+  /// nodes' slopes differ takes them as its 4 x 4 sub-samples (weighted by their ink), the
+  /// others their mean.
+  ///
+  /// On the pixel grid a softened relief has one normal per pixel, and a blur under
+  /// `ReliefSpec.leastSoften` none at all: small text whose bevel is a pixel or two wide
+  /// (glossy enamel's, the chisel-soft profile's) came out as a sharp bevel with one color
+  /// per pixel, against a render at 4x whose blur rounds every crease and whose pixels
+  /// each show part of the highlight.
+  static func fineSoftened(
+    geometry: OutlineDistance, bevel: Bevel, mask: CoverageMask, region: PixelRect,
+    blur: Float, parallelism: Parallelism
+  ) -> (slopes: [SIMD2<Float>], samples: SubSamples) {
+    let n = fineScale
+    let (w, h) = (region.width, region.height)
+    let (fw, fh) = (w * n, h * n)
+    let scale = Float(n)
+    var distance = [Float](repeating: .infinity, count: fw * fh)
+    var feature = [Int32](repeating: -1, count: fw * fh)
+    let fine = geometry.scaled(by: scale)
+    let fineRegion = PixelRect(x: region.x * n, y: region.y * n, width: fw, height: fh)
+    distance.withUnsafeMutableBufferPointer { distance in
+      feature.withUnsafeMutableBufferPointer { feature in
+        fine.scan(
+          region: fineRegion, rows: 0..<fh, inner: bevel.radius * scale + 2, outer: 2,
+          distance: distance, feature: feature)
+      }
+    }
+    // Each node's slope (per pixel) times its share of ink, and that share.
+    var values = [SIMD2<Float>](repeating: .zero, count: fw * fh)
+    var weights = [Float](repeating: 0, count: fw * fh)
+    fine.pieces.withUnsafeBufferPointer { pieces in
+      for y in 0..<fh {
+        for x in 0..<fw {
+          let i = y * fw + x
+          let c = mask[region.x + x / n, region.y + y / n]
+          guard c > 0 else { continue }
+          var d = distance[i]
+          let f = Int(feature[i])
+          guard d.isFinite, f >= 0 else {
+            // Far inside (the plateau, flat) or far outside.
+            weights[i] = c >= 0.5 ? 1 : 0
+            continue
+          }
+          // Wholly in by the coverage, as the bevel decides (`Bevel.shade`).
+          if c == 1 { d = abs(d) }
+          let p = SIMD2(Float(fineRegion.x + x) + 0.5, Float(fineRegion.y + y) + 0.5)
+          let direction = OutlineDistance.direction(pieces[f], p)
+          // The node's cell (a quarter pixel) as a pixel's sub-sample cell is taken in a
+          // softened relief (`Bevel.appendSamples`): its share of ink and the profile's mean
+          // slope over the distances its ink spans, which a blur spreads.
+          let span = Bevel.inkedSpan(signed: d / scale, direction: direction)
+          let weight = c == 1 ? 1 : span.weight
+          weights[i] = weight
+          guard weight > 0, span.low < bevel.radius else { continue }
+          let rise: Float = bevel.sign * bevel.meanRise(span.low, span.high) * weight
+          values[i] = direction * rise
+        }
+      }
+    }
+    // (Deriche's recursive Gaussian: its cost per node does not grow with the blur, which is
+    // `fineScale` times wider in nodes than in pixels.)
+    let blurred = blurred(
+      values, width: fw, height: fh, sigma: blur * scale, recursive: blur * scale >= 2,
+      parallelism: parallelism)
+    var slopes = [SIMD2<Float>](repeating: .zero, count: w * h)
+    var samples = SubSamples()
+    let cells = n * n
+    for y in 0..<h {
+      for x in 0..<w {
+        guard mask[region.x + x, region.y + y] > 0 else { continue }
+        var total: Float = 0
+        var sum = SIMD2<Float>.zero
+        var low = SIMD2<Float>(repeating: .infinity)
+        var high = -low
+        for k in 0..<cells {
+          let i = (y * n + k / n) * fw + x * n + k % n
+          let value = blurred[i]
+          total += weights[i]
+          sum += value * weights[i]
+          low = pointwiseMin(low, value)
+          high = pointwiseMax(high, value)
+        }
+        // A pixel whose nodes have no ink (a sliver): their plain mean.
+        let uniform = total <= 0
+        var mean = SIMD2<Float>.zero
+        for k in 0..<cells where uniform {
+          let i = (y * n + k / n) * fw + x * n + k % n
+          mean += blurred[i] * (1 / Float(cells))
+        }
+        slopes[y * w + x] = uniform ? mean : sum / total
+        // Nodes that agree within 0.1% of a unit slope: one normal for the pixel.
+        let spread: SIMD2<Float> = high - low
+        guard !uniform, (spread * spread).sum() > 1e-6 else { continue }
+        for k in 0..<cells {
+          let i = (y * n + k / n) * fw + x * n + k % n
+          samples.slopes.append(blurred[i])
+          samples.weights.append(weights[i])
+        }
+        samples.pixels.append(Int32(y * w + x))
+        samples.offsets.append(Int32(samples.slopes.count))
+      }
+    }
+    return (slopes, samples)
+  }
+
   /// The mean slope over each pixel (0 where there is no ink): its sub-samples' mean where
   /// it has them (a crease or the ink's edge inside it), its center's slope elsewhere.
   ///
@@ -402,14 +538,16 @@ public struct HeightField: Sendable, Equatable {
 
   /// `slopes` (`width` x `height`) blurred by `GaussianBlur` of standard deviation `sigma`.
   static func blurred(
-    _ slopes: [SIMD2<Float>], width: Int, height: Int, sigma: Float, parallelism: Parallelism
+    _ slopes: [SIMD2<Float>], width: Int, height: Int, sigma: Float, recursive: Bool = false,
+    parallelism: Parallelism
   ) -> [SIMD2<Float>] {
-    let x = GaussianBlur.apply(
-      Plane(width: width, height: height, pixels: slopes.map { $0.x }), sigma: sigma,
-      parallelism: parallelism)
-    let y = GaussianBlur.apply(
-      Plane(width: width, height: height, pixels: slopes.map { $0.y }), sigma: sigma,
-      parallelism: parallelism)
+    func blur(_ plane: Plane) -> Plane {
+      recursive && sigma > 0
+        ? GaussianBlur.recursive(plane, sigma: sigma, parallelism: parallelism)
+        : GaussianBlur.apply(plane, sigma: sigma, parallelism: parallelism)
+    }
+    let x = blur(Plane(width: width, height: height, pixels: slopes.map { $0.x }))
+    let y = blur(Plane(width: width, height: height, pixels: slopes.map { $0.y }))
     return (0..<(width * height)).map { SIMD2(x.pixels[$0], y.pixels[$0]) }
   }
 
