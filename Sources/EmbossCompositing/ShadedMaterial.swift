@@ -761,7 +761,10 @@ public enum ShadedMaterial {
     _ uv: UnsafeBufferPointer<SIMD2<Float>>, weights: UnsafeBufferPointer<Float>, start: Int,
     count: Int, spread: SIMD2<Float> = .zero, rough: Float = 0, to band: inout some TapSink
   ) {
-    let n = SubSamples.perSide
+    // (4 x 4 points, or 8 x 8 on a bevel about a pixel wide: see `SubSamples.finePerSide`.)
+    let n =
+      count == SubSamples.finePerSide * SubSamples.finePerSide
+      ? SubSamples.finePerSide : SubSamples.perSide
     guard count == n * n else {
       band.appendGroup(
         weight: 1, at: uv[start], du: .zero, dv: .zero, maxTaps: 4, spread: spread, rough: rough)

@@ -8,10 +8,14 @@ import EmbossSupport
 public struct SubSamples: Sendable, Equatable {
   /// Samples per side of a pixel: 4 x 4 points at the centers of a 4 x 4 grid.
   public static let perSide = 4
+  /// Samples per side of a pixel on a bevel narrower than `Bevel.finePerSideRadius`: 8 x 8
+  /// points.
+  public static let finePerSide = 8
   /// Region pixel indices (row-major), ascending.
   public var pixels: [Int32] = []
   /// Pixel k's slopes are `slopes[offsets[k]..<offsets[k + 1]]`: 16 in row-major order of the
-  /// 4 x 4 grid (zero, with weight 0, for cells with no ink); or 1, the slope just inside the
+  /// 4 x 4 grid, or 64 of the 8 x 8 grid on a narrow bevel (`finePerSide`) (zero, with
+  /// weight 0, for cells with no ink); or 1, the slope just inside the
   /// edge, for a pixel whose ink is a sliver no cell reaches; or `stripCount`, a strip: a
   /// pixel whose slope changes only across the edge (see `Bevel.appendStrip`), as
   /// `stripBins` slopes at equal steps of distance across its ink, each weighted by the share
@@ -506,17 +510,23 @@ public struct HeightField: Sendable, Equatable {
   /// bilinearly) rather than at its center, which may lie outside: the normal its ink has,
   /// as a render at 4x the size would average it.
   static func atInk(_ slopes: [SIMD2<Float>], samples: SubSamples, width: Int) -> [SIMD2<Float>] {
+    let fineOffsets = Bevel.offsets(perSide: SubSamples.finePerSide)
     var out = slopes
     let height = slopes.count / max(width, 1)
     for k in 0..<samples.count {
       let start = Int(samples.offsets[k])
       let end = Int(samples.offsets[k + 1])
-      guard end - start == Bevel.offsets.count else { continue }
+      let offsets: [SIMD2<Float>]
+      switch end - start {
+      case Bevel.offsets.count: offsets = Bevel.offsets
+      case fineOffsets.count: offsets = fineOffsets
+      default: continue
+      }
       var total: Float = 0
       var middle = SIMD2<Float>.zero
       for j in start..<end {
         total += samples.weights[j]
-        middle += samples.weights[j] * Bevel.offsets[j - start]
+        middle += samples.weights[j] * offsets[j - start]
       }
       guard total > 0, total < Float(end - start) else { continue }
       let pixel = Int(samples.pixels[k])
