@@ -54,6 +54,29 @@ public enum AmbientOcclusion {
     let gain = 1.6 / occlusion.radius
     return heights.withUnsafeBufferPointer { heights in
       let heights = UnsafeBufferPointerBox(heights)
+      // The height of the ink in pixel (`x`, `y`) (index `i` in `field`), of coverage `a`:
+      // its own on a whole pixel; on the ink's edge the heights' (bilinear) at the middle of
+      // its ink, (1 - a) / 2 pixel in from the center along the coverage's gradient. The
+      // center's own height is the foot's (or 0 outside), where a render at a larger size
+      // sees the ink of that pixel up its bevel, lit: small text's edges came out twice as
+      // dark as at 4x (glossy enamel at 16 px: 1x against 4x 31.8 dB, 34.3 with this).
+      @Sendable func inkHeight(_ x: Int, _ y: Int, coverage a: Float, at i: Int) -> Float {
+        let own = heights.buffer[i]
+        guard a > 0, a < 1 else { return own }
+        let g = SIMD2(mask[x + 1, y] - mask[x - 1, y], mask[x, y + 1] - mask[x, y - 1])
+        let length = (g * g).sum().squareRoot()
+        guard length > 1e-4 else { return own }
+        let q = SIMD2(Float(x - field.x), Float(y - field.y)) + g * ((1 - a) * 0.5 / length)
+        let fx = min(max(q.x, 0), Float(field.width - 1))
+        let fy = min(max(q.y, 0), Float(field.height - 1))
+        let (x0, y0) = (Int(fx), Int(fy))
+        let (x1, y1) = (min(x0 + 1, field.width - 1), min(y0 + 1, field.height - 1))
+        let (tx, ty) = (fx - Float(x0), fy - Float(y0))
+        let h = heights.buffer
+        let top = h[y0 * field.width + x0] * (1 - tx) + h[y0 * field.width + x1] * tx
+        let bottom = h[y1 * field.width + x0] * (1 - tx) + h[y1 * field.width + x1] * tx
+        return top * (1 - ty) + bottom * ty
+      }
       return around.withUnsafeBufferPointer { around in
         let around = UnsafeBufferPointerBox(around)
         return image.recomposited(over: content, parallelism: parallelism) { p, x, y in
@@ -63,10 +86,10 @@ public enum AmbientOcclusion {
           // differ only on the ink's edge: there the ground's share of the pixel darkens as
           // the ground beside it does, so no light rim runs around the letters.
           let ground = strength * min(1, gain * max(around.buffer[i], 0))
-          let depth = around.buffer[i] - heights.buffer[i]
+          let a = mask[x, y]
+          let depth = around.buffer[i] - inkHeight(x, y, coverage: a, at: i)
           let surface = depth > 0 ? strength * min(1, gain * depth) : 0
           guard ground > 0 || surface > 0 else { return p }
-          let a = mask[x, y]
           if opaque {
             let o = a * surface + (1 - a) * ground
             return SIMD4(SIMD3(p.x, p.y, p.z) * (1 - o), 1)

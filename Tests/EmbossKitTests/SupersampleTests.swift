@@ -201,6 +201,25 @@ final class SupersampleTests: XCTestCase {
     }
   }
 
+  /// Ambient occlusion on small text matches 4x: an edge pixel's ink is occluded as its
+  /// ink's height says (up the bevel, lit), not as its center's (the foot, dark).
+  ///
+  /// Measured 35.0 dB; 31.6 when an edge pixel was occluded at its center's height, which on
+  /// a bevel a pixel wide is the foot's: its edges came out twice as dark as at 4x.
+  func testAmbientOcclusionOnSmallTextMatchesTheSupersampledRender() throws {
+    let font = try Fixtures.font()
+    let db = try compare(
+      name: "occlusion-small", radius: 1.5, material: "default",
+      settings: ["occlusion.strength=0.6", "occlusion.radius=1.2"]
+    ) { k in
+      try TextLayout(
+        text: "Quartz Wave 9@", font: font, style: TextStyle(pixelSize: Float(24 * k)),
+        canvas: CanvasSize(width: 240 * k, height: 34 * k)
+      ).rasterize()
+    }
+    XCTAssertGreaterThanOrEqual(db, 33)
+  }
+
   /// A softened relief (mercury's `soften`, the chisel-soft profile) matches 4x.
   ///
   /// The creases are rounded over a pixel or two, so a mirror's highlight runs along each as
