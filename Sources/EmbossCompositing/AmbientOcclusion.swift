@@ -66,16 +66,14 @@ public enum AmbientOcclusion {
         let g = SIMD2(mask[x + 1, y] - mask[x - 1, y], mask[x, y + 1] - mask[x, y - 1])
         let length = (g * g).sum().squareRoot()
         guard length > 1e-4 else { return own }
-        let q = SIMD2(Float(x - field.x), Float(y - field.y)) + g * ((1 - a) * 0.5 / length)
-        let fx = min(max(q.x, 0), Float(field.width - 1))
-        let fy = min(max(q.y, 0), Float(field.height - 1))
-        let (x0, y0) = (Int(fx), Int(fy))
-        let (x1, y1) = (min(x0 + 1, field.width - 1), min(y0 + 1, field.height - 1))
-        let (tx, ty) = (fx - Float(x0), fy - Float(y0))
-        let h = heights.buffer
-        let top = h[y0 * field.width + x0] * (1 - tx) + h[y0 * field.width + x1] * tx
-        let bottom = h[y1 * field.width + x0] * (1 - tx) + h[y1 * field.width + x1] * tx
-        return top * (1 - ty) + bottom * ty
+        // (In `field`'s continuous coordinates: pixel centers at half-integers.)
+        let q =
+          SIMD2(Float(x - field.x) + 0.5, Float(y - field.y) + 0.5) + g * ((1 - a) * 0.5 / length)
+        let t = RGBAImage.bilinearTexels(width: field.width, height: field.height, x: q.x, y: q.y)
+        let (h, w) = (heights.buffer, field.width)
+        let top = h[t.y0 * w + t.x0] * (1 - t.tx) + h[t.y0 * w + t.x1] * t.tx
+        let bottom = h[t.y1 * w + t.x0] * (1 - t.tx) + h[t.y1 * w + t.x1] * t.tx
+        return top * (1 - t.ty) + bottom * t.ty
       }
       return around.withUnsafeBufferPointer { around in
         let around = UnsafeBufferPointerBox(around)

@@ -80,7 +80,7 @@ struct Bevel: Sendable {
     sampleReach = (2 * corner * corner).squareRoot()
     smoothTop = profile.slope(0.999) <= 0.01
     topKink =
-      profile.slope(0.999) > 0.01
+      !smoothTop
       || profile.slope(max(0, 1 - 0.5 / radius)) > HeightField.topChange
     var d: Float = 0
     while d < radius,
