@@ -2,7 +2,10 @@
 """1x against 4x (size, radius and depth x4, box-filtered down in linear light): PSNR in dB
 of the sRGB colors over the ink, as the relief's quality targets state it.
 
-usage: bench/supersample.py [--emboss PATH] [--keep DIR] TEXT MATERIAL SIZE RADIUS [extra render args...]
+usage: bench/supersample.py [--emboss PATH] [--keep DIR] [--length KEY=PIXELS ...] TEXT MATERIAL SIZE RADIUS [extra render args...]
+
+A `--set` value is taken as given (it does not scale with the text), so a length set by hand
+goes through `--length`: KEY=PIXELS at 1x, KEY=4*PIXELS at 4x.
 Needs Pillow and NumPy (pip install pillow numpy).
 """
 import argparse, os, subprocess, sys, tempfile
@@ -21,6 +24,8 @@ def main():
     p.add_argument("--emboss", default=".build/release/emboss")
     p.add_argument("--keep")
     p.add_argument("--canvas", default=None, help="1x canvas WxH (default: measured from a 1x render)")
+    p.add_argument("--length", action="append", default=[], metavar="KEY=PIXELS",
+                   help="a length key set by hand, scaled x4 for the 4x render")
     p.add_argument("text"); p.add_argument("material"); p.add_argument("size", type=float)
     p.add_argument("radius", type=float); p.add_argument("extra", nargs="*")
     a = p.parse_args()
@@ -29,6 +34,9 @@ def main():
     def render(scale, out, canvas, stages=None):
         cmd = [a.emboss, "render", a.text, "--material", a.material, "--size", str(a.size * scale),
                "--radius", str(a.radius * scale), "--background", "#101418", "-o", out] + a.extra
+        for setting in a.length:
+            key, value = setting.split("=", 1)
+            cmd += ["--set", f"{key}={float(value) * scale:g}"]
         if canvas: cmd += ["--canvas", canvas]
         if stages: cmd += ["--save-stages", stages]
         subprocess.run(cmd, check=True)
@@ -50,6 +58,6 @@ def main():
     Image.fromarray((linear_to_srgb(down) * 255 + 0.5).astype(np.uint8)).save(os.path.join(d, "4x-down.png"))
     err = np.abs(linear_to_srgb(one) - linear_to_srgb(down)).max(axis=2) * 255
     Image.fromarray(np.clip(err * 8, 0, 255).astype(np.uint8)).save(os.path.join(d, "diff8.png"))
-    print(f"{a.text!r} {a.material} size {a.size} radius {a.radius} {' '.join(a.extra)}: {db:.2f} dB over {mask.sum()} ink pixels")
+    print(f"{a.text!r} {a.material} size {a.size} radius {a.radius} {' '.join(a.extra + a.length)}: {db:.2f} dB over {mask.sum()} ink pixels")
 
 main()
