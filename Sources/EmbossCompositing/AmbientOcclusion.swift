@@ -24,14 +24,32 @@ public enum AmbientOcclusion {
   /// Its content grows to the occluded part of the background, within the canvas. Over a
   /// transparent background the occlusion on the background is black at its strength, under
   /// the letters.
+  ///
+  /// With `relief` (the relief `height` was made of) and a field of at most `finePixels`,
+  /// the occlusion is made on a grid `fineScale` times finer (see `fine`).
   public static func apply(
     to image: CanvasImage, height: HeightField, mask: CoverageMask, occlusion: OcclusionSpec,
-    scale: Float, parallelism: Parallelism = .allCores
+    scale: Float, relief: ReliefSpec? = nil, parallelism: Parallelism = .allCores
   ) -> CanvasImage {
     let canvas = PixelRect(x: 0, y: 0, width: image.width, height: image.height)
     guard occlusion.isVisible, scale > 0, !height.region.isEmpty else { return image }
     let radii = DropShadow.boxRadii(sigma: occlusion.radius)
     let field = height.region.grown(by: radii.reduce(0, +) + 1)
+    let content = image.contentRect.union(field.intersection(canvas))
+    if let relief,
+      let (surface, ground) = fine(
+        mask: mask, relief: relief, occlusion: occlusion, scale: scale, over: field,
+        parallelism: parallelism)
+    {
+      return surface.withUnsafeBufferPointer { surface in
+        let surface = UnsafeBufferPointerBox(surface)
+        return ground.withUnsafeBufferPointer { ground in
+          let ground = UnsafeBufferPointerBox(ground)
+          return darkened(image, mask: mask, field: field, over: content, parallelism: parallelism)
+          { i, _, _, _ in (surface.buffer[i], ground.buffer[i]) }
+        }
+      }
+    }
     // Heights in pixels over `field` (0 outside the height field's region and where there is
     // no ink), and their blur.
     var heights = [Float](repeating: 0, count: field.width * field.height)
@@ -47,9 +65,6 @@ public enum AmbientOcclusion {
     var around = heights
     DropShadow.blur(
       &around, width: field.width, height: field.height, radii: radii, parallelism: parallelism)
-
-    let content = image.contentRect.union(field.intersection(canvas))
-    let opaque = image.fill.w == 1
     let strength = occlusion.strength
     let gain = 1.6 / occlusion.radius
     return heights.withUnsafeBufferPointer { heights in
@@ -77,27 +92,156 @@ public enum AmbientOcclusion {
       }
       return around.withUnsafeBufferPointer { around in
         let around = UnsafeBufferPointerBox(around)
-        return image.recomposited(over: content, parallelism: parallelism) { p, x, y in
-          guard field.contains(x: x, y: y) else { return p }
-          let i = (y - field.y) * field.width + x - field.x
+        return darkened(image, mask: mask, field: field, over: content, parallelism: parallelism) {
+          i, x, y, a in
           // The surface's occlusion (its own height) and the ground's (height 0), which
           // differ only on the ink's edge: there the ground's share of the pixel darkens as
           // the ground beside it does, so no light rim runs around the letters.
           let ground = strength * min(1, gain * max(around.buffer[i], 0))
-          let a = mask[x, y]
           let depth = around.buffer[i] - inkHeight(x, y, coverage: a, at: i)
-          let surface = depth > 0 ? strength * min(1, gain * depth) : 0
-          guard ground > 0 || surface > 0 else { return p }
-          if opaque {
-            let o = a * surface + (1 - a) * ground
-            return SIMD4(SIMD3(p.x, p.y, p.z) * (1 - o), 1)
-          }
-          // Black at the ground's occlusion under the pixel, whose own color darkens by the
-          // surface's.
-          let w = p.w + ground * (1 - p.w)
-          return SIMD4(SIMD3(p.x, p.y, p.z) * ((1 - surface) * p.w / w), w)
+          return (depth > 0 ? strength * min(1, gain * depth) : 0, ground)
         }
       }
     }
+  }
+
+  /// `image` with each pixel of `field` darkened by its surface's and its ground's occlusion,
+  /// `terms(i, x, y, a)` for pixel (`x`, `y`) of coverage `a`, index `i` in `field`.
+  ///
+  /// In an opaque pixel on the ink's edge the ink darkens by the surface's occlusion and the
+  /// ground by the ground's, the ground's color read from the pixel beside it with the least
+  /// ink, when that has none. Darkening the whole pixel by the mean of the two (its color
+  /// does not tell ink from ground) left a light rim on occluded ink over a dark ground and a
+  /// dark one over a light ground: glossy enamel at 24 px, 1x against 4x 36.1 -> 40.1 dB.
+  static func darkened(
+    _ image: CanvasImage, mask: CoverageMask, field: PixelRect, over content: PixelRect,
+    parallelism: Parallelism,
+    _ terms: @Sendable (_ i: Int, _ x: Int, _ y: Int, _ a: Float) -> (surface: Float, ground: Float)
+  ) -> CanvasImage {
+    let opaque = image.fill.w == 1
+    let (old, fill) = (image.contentRect, image.fill)
+    return image.content.pixels.withUnsafeBufferPointer { before in
+      let before = UnsafeBufferPointerBox(before)
+      return image.recomposited(over: content, parallelism: parallelism) { p, x, y in
+        guard field.contains(x: x, y: y) else { return p }
+        let a = mask[x, y]
+        let (s, g) = terms((y - field.y) * field.width + x - field.x, x, y, a)
+        guard opaque || p.w >= 1, a > 0, a < 1, s != g else {
+          return occluded(p, coverage: a, surface: s, ground: g, opaque: opaque)
+        }
+        var least = a
+        var beside = SIMD2(0, 0)
+        for (dx, dy) in [(-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (1, -1), (-1, 1), (1, 1)]
+        where mask[x + dx, y + dy] < least {
+          least = mask[x + dx, y + dy]
+          beside = SIMD2(dx, dy)
+        }
+        guard least <= 0 else {
+          return occluded(p, coverage: a, surface: s, ground: g, opaque: opaque)
+        }
+        let (bx, by) = (x + beside.x, y + beside.y)
+        let q =
+          old.contains(x: bx, y: by) ? before.buffer[(by - old.y) * old.width + bx - old.x] : fill
+        let rgb = SIMD3(p.x, p.y, p.z)
+        let under = (1 - a) * SIMD3(q.x, q.y, q.z)
+        return SIMD4(rgb - (rgb - under) * s - under * g, 1)
+      }
+    }
+  }
+
+  /// Pixel `p` (of coverage `a`) darkened by its surface's occlusion `surface` and its
+  /// ground's `ground`.
+  @inline(__always)
+  static func occluded(
+    _ p: SIMD4<Float>, coverage a: Float, surface: Float, ground: Float, opaque: Bool
+  ) -> SIMD4<Float> {
+    guard ground > 0 || surface > 0 else { return p }
+    // (An opaque pixel over a see-through fill: a plate or a picture laid under the letters.)
+    if opaque || p.w >= 1 {
+      let o = a * surface + (1 - a) * ground
+      return SIMD4(SIMD3(p.x, p.y, p.z) * (1 - o), 1)
+    }
+    // Black at the ground's occlusion under the pixel, whose own color darkens by the
+    // surface's.
+    let w = p.w + ground * (1 - p.w)
+    return SIMD4(SIMD3(p.x, p.y, p.z) * ((1 - surface) * p.w / w), w)
+  }
+
+  /// How many times finer than the pixels the occlusion of small text is made (`fine`).
+  static let fineScale = HeightField.fineScale
+  /// The most pixels an occlusion's field may have to be made on the finer grid.
+  static let finePixels = 1 << 15
+
+  /// The surface's and the ground's occlusion of each pixel of `field` as a render
+  /// `fineScale` times the size makes them, seen at this size.
+  ///
+  /// The relief's heights at the
+  /// finer grid's nodes (from the exact outline), blurred there, each node's occlusion as
+  /// `apply` finds a pixel's, and each pixel's surface the mean over its nodes' ink
+  /// (weighted by it), its ground the mean over the rest. Nil over `finePixels` or where
+  /// the heights cannot be made so (see `HeightField.fineHeights`).
+  ///
+  /// On the pixel grid a stroke two pixels wide has two heights across it and its blur
+  /// (the occlusion's radius, under a pixel) is rounded to a box: small carved text (stone
+  /// at 16 px) came out darker than at 4x, 1x against 4x 3 dB lower than without occlusion.
+  static func fine(
+    mask: CoverageMask, relief: ReliefSpec, occlusion: OcclusionSpec, scale: Float,
+    over field: PixelRect, parallelism: Parallelism
+  ) -> (surface: [Float], ground: [Float])? {
+    guard field.width * field.height <= finePixels, let outline = mask.outline,
+      var heights = HeightField.fineHeights(
+        mask: mask, relief: relief, over: field, parallelism: parallelism)
+    else { return nil }
+    let n = fineScale
+    let fine = PixelRect(
+      x: field.x * n, y: field.y * n, width: field.width * n, height: field.height * n)
+    let ink = outline.scaled(by: Float(n)).areaCoverage(region: fine).pixels
+    // Heights in pixels (of this size), and their blur by the radius in nodes.
+    for i in heights.indices { heights[i] *= scale }
+    var around = heights
+    DropShadow.blur(
+      &around, width: fine.width, height: fine.height,
+      radii: DropShadow.boxRadii(sigma: occlusion.radius * Float(n)), parallelism: parallelism)
+    let strength = occlusion.strength
+    let gain = 1.6 / occlusion.radius
+    var surface = [Float](repeating: 0, count: field.width * field.height)
+    var ground = surface
+    heights.withUnsafeBufferPointer { heights in
+      let heights = UnsafeBufferPointerBox(heights)
+      around.withUnsafeBufferPointer { around in
+        let around = UnsafeBufferPointerBox(around)
+        surface.withUnsafeMutableBufferPointer { surface in
+          let surface = SharedPointer(surface)
+          ground.withUnsafeMutableBufferPointer { ground in
+            let ground = SharedPointer(ground)
+            parallelism.forEachBand(field.height, bandSize: 16) { rows in
+              for y in rows {
+                for x in 0..<field.width {
+                  var (inked, inkTotal, open, openTotal): (Float, Float, Float, Float) = (
+                    0, 0, 0, 0
+                  )
+                  for j in 0..<n {
+                    let row = (y * n + j) * fine.width + x * n
+                    for i in 0..<n {
+                      let k = row + i
+                      let c = ink[k] > HeightField.traceOfInk ? ink[k] : 0
+                      let up = around.buffer[k]
+                      let depth = up - heights.buffer[k]
+                      inked += c * (depth > 0 ? strength * min(1, gain * depth) : 0)
+                      inkTotal += c
+                      open += (1 - c) * strength * min(1, gain * max(up, 0))
+                      openTotal += 1 - c
+                    }
+                  }
+                  surface[y * field.width + x] = inkTotal > 0 ? inked / inkTotal : 0
+                  ground[y * field.width + x] = openTotal > 0 ? open / openTotal : 0
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    return (surface, ground)
   }
 }

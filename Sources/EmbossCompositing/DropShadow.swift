@@ -32,9 +32,19 @@ public enum DropShadow {
       x: ink.x + Int(offset.x.rounded(.down)), y: ink.y + Int(offset.y.rounded(.down)),
       width: ink.width + 1, height: ink.height + 1)
     let field = moved.grown(by: reach)
-    // The shadow's alpha over `field` (outside it the moved, blurred ink is 0).
-    var alpha = movedCoverage(mask, offset: offset, over: field, parallelism: parallelism)
-    blur(&alpha, width: field.width, height: field.height, radii: boxes, parallelism: parallelism)
+    // The shadow's alpha over `field` (outside it the moved, blurred ink is 0): on a finer
+    // grid for small text, else on the pixels.
+    var alpha: [Float]
+    if let fine = fineAlpha(
+      mask, offset: offset, softness: shadow.softness, over: field, lowered: lowered,
+      parallelism: parallelism)
+    {
+      alpha = fine
+    } else {
+      alpha = movedCoverage(mask, offset: offset, over: field, parallelism: parallelism)
+      blur(
+        &alpha, width: field.width, height: field.height, radii: boxes, parallelism: parallelism)
+    }
 
     // A raised relief's shadow shows around the letters; a lowered one's only inside them.
     let content = lowered ? image.contentRect : image.contentRect.union(field.intersection(canvas))
@@ -76,6 +86,63 @@ public enum DropShadow {
         }
       }
     }
+  }
+
+  /// How many times finer than the pixels a small mask's shadow is made (`fineAlpha`).
+  static let fineScale = 4
+  /// The most pixels a shadow's field may have to be made on the finer grid.
+  static let finePixels = 1 << 15
+
+  /// The shadow's alpha over `rect` as a render `fineScale` times the size makes it, seen at
+  /// this size; nil where the mask has no outline or `rect` is over `finePixels`.
+  ///
+  /// The outline, moved by `offset`, is rasterized exactly on the finer grid and blurred
+  /// there by `softness` (in pixels). Each pixel then takes the mean of its nodes over the
+  /// part of it the shadow falls on: its ink's (weighted by the ink in each node) for a
+  /// lowered relief, whose walls shade the floor, its ground's for a raised one, whose
+  /// shadow falls beside the letters. On the pixel grid the moved coverage was shared by
+  /// the whole pixel and interpolated between centers: small carved text (stone at 16 px)
+  /// had its edge pixels shaded twice over, 1x against 4x 2 dB lower than without a shadow.
+  static func fineAlpha(
+    _ mask: CoverageMask, offset: SIMD2<Float>, softness: Float, over rect: PixelRect,
+    lowered: Bool, parallelism: Parallelism
+  ) -> [Float]? {
+    guard let outline = mask.outline, rect.width * rect.height <= finePixels else { return nil }
+    let n = fineScale
+    let scale = Float(n)
+    let fine = PixelRect(
+      x: rect.x * n, y: rect.y * n, width: rect.width * n, height: rect.height * n)
+    let grown = outline.scaled(by: scale)
+    let ink = grown.areaCoverage(region: fine).pixels
+    var moved = grown.translated(by: offset * scale).areaCoverage(region: fine).pixels
+    blur(
+      &moved, width: fine.width, height: fine.height, radii: boxRadii(sigma: softness * scale),
+      parallelism: parallelism)
+    var alpha = [Float](repeating: 0, count: rect.width * rect.height)
+    moved.withUnsafeBufferPointer { moved in
+      let moved = UnsafeBufferPointerBox(moved)
+      alpha.withUnsafeMutableBufferPointer { alpha in
+        let alpha = SharedPointer(alpha)
+        parallelism.forEachBand(rect.height, bandSize: 16) { rows in
+          for y in rows {
+            for x in 0..<rect.width {
+              var (sum, total): (Float, Float) = (0, 0)
+              for j in 0..<n {
+                let row = (y * n + j) * fine.width + x * n
+                for i in 0..<n {
+                  // The share of the node that the shadow can fall on.
+                  let w = lowered ? ink[row + i] : 1 - ink[row + i]
+                  sum += w * moved.buffer[row + i]
+                  total += w
+                }
+              }
+              alpha[y * rect.width + x] = total > 0 ? sum / total : 0
+            }
+          }
+        }
+      }
+    }
+    return alpha
   }
 
   /// The mask's coverage moved by `offset` (bilinear between pixel centers, 0 off the

@@ -569,6 +569,14 @@ public struct Outline: Sendable, Equatable {
     return out
   }
 
+  /// The outline scaled by `factor` about the canvas's origin (its tangents unchanged).
+  public func scaled(by factor: Float) -> Outline {
+    var out = self
+    out.a = a.map { $0 * factor }
+    out.b = b.map { $0 * factor }
+    return out
+  }
+
   /// The outline moved by `offset` pixels.
   public func translated(by offset: SIMD2<Float>) -> Outline {
     var out = self

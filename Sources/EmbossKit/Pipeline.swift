@@ -408,7 +408,7 @@ public enum Pipeline {
       image = timings.measure("occlusion") {
         AmbientOcclusion.apply(
           to: image, height: field, mask: mask, occlusion: material.occlusion,
-          scale: relief.scale, parallelism: parallelism)
+          scale: relief.scale, relief: relief, parallelism: parallelism)
       }
     }
     return RenderResult(

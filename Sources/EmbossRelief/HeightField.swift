@@ -351,7 +351,7 @@ public struct HeightField: Sendable, Equatable {
   }
 
   /// The grid finer than the pixels a small softened relief is made on (`fineSoftened`).
-  static let fineScale = SubSamples.perSide
+  public static let fineScale = SubSamples.perSide
   /// The most region pixels a softened relief is made on the finer grid for (16 nodes each).
   static let fineSoftenedPixels = 1 << 16
   /// The largest blur (pixels) a relief is made on the finer grid for: a blur this small
@@ -475,6 +475,70 @@ public struct HeightField: Sendable, Equatable {
       }
     }
     return (slopes, samples)
+  }
+
+  /// The most ink a node of the finer grid has from rounding alone (see `fineHeights`).
+  public static let traceOfInk: Float = 1e-4
+
+  /// The relief's heights (0...1, negative for a lowered relief, 0 where a node has no
+  /// ink) at the nodes of a grid `fineScale` times finer than the pixels over `region`.
+  ///
+  /// They are the heights a render `fineScale` times the size has at its pixel centers, from the exact
+  /// outline, softened as it softens them. Nil for an inflated relief or a mask without an
+  /// outline.
+  ///
+  /// What the occlusion of small text reads (`AmbientOcclusion`): on the pixel grid a stroke
+  /// two pixels wide has two heights across it.
+  public static func fineHeights(
+    mask: CoverageMask, relief: ReliefSpec, over region: PixelRect,
+    parallelism: Parallelism = .serial
+  ) -> [Float]? {
+    guard relief.profile != .inflated, let outline = mask.outline, !region.isEmpty else {
+      return nil
+    }
+    let n = fineScale
+    let scale = Float(n)
+    let fineRegion = PixelRect(
+      x: region.x * n, y: region.y * n, width: region.width * n, height: region.height * n)
+    let (fw, fh) = (fineRegion.width, fineRegion.height)
+    let fine = outline.scaled(by: scale)
+    let geometry = OutlineDistance(
+      fine, mitreLimit: relief.insideCorners == .mitre ? InsideCorners.mitreLimit : nil)
+    let bevel = Bevel(
+      geometry: geometry, region: fineRegion, mask: mask, radius: relief.radius * scale,
+      profile: relief.profile, sign: relief.direction == .raised ? 1 : -1)
+    let ink = fine.areaCoverage(region: fineRegion).pixels
+    var heights = [Float](repeating: 0, count: fw * fh)
+    heights.withUnsafeMutableBufferPointer { heights in
+      let heights = SharedPointer(heights)
+      parallelism.forEachBand(fh, bandSize: 32) { rows in
+        // The band's distances (rows of the region, from the band's first).
+        let band = PixelRect(
+          x: fineRegion.x, y: fineRegion.y + rows.lowerBound, width: fw, height: rows.count)
+        var distance = [Float](repeating: .infinity, count: fw * rows.count)
+        var feature = [Int32](repeating: -1, count: fw * rows.count)
+        distance.withUnsafeMutableBufferPointer { distance in
+          feature.withUnsafeMutableBufferPointer { feature in
+            geometry.scan(
+              region: band, rows: 0..<rows.count, inner: relief.radius * scale + 2, outer: 2,
+              distance: distance, feature: feature)
+          }
+        }
+        // (Under `traceOfInk` a node's ink is the rasterizer's running sums' rounding, far
+        // outside, where the scan's distances are not signed by the ink.)
+        for k in 0..<(fw * rows.count) where ink[rows.lowerBound * fw + k] > traceOfInk {
+          let d = distance[k]
+          // Not scanned: far inside (the plateau).
+          heights[rows.lowerBound * fw + k] =
+            bevel.sign * (d.isFinite ? bevel.height(max(d, 0)) : 1)
+        }
+      }
+    }
+    let blur = relief.blur * scale
+    guard blur >= ReliefSpec.leastSoften else { return heights }
+    return GaussianBlur.apply(
+      Plane(width: fw, height: fh, pixels: heights), sigma: blur, parallelism: parallelism
+    ).pixels
   }
 
   /// The mean slope over each pixel (0 where there is no ink): its sub-samples' mean where

@@ -222,6 +222,35 @@ final class AmbientOcclusionTests: XCTestCase {
       image)
   }
 
+  /// An opaque edge pixel's ink darkens by the surface's occlusion and its ground by the
+  /// ground's, the ground's color read beside it; over an opaque picture on a see-through
+  /// fill (a plate laid under the letters) as over an opaque background.
+  ///
+  /// The whole pixel darkened by the mean of the two gave 0.45 here instead of 0.39; over a
+  /// plate the ground's occlusion was dropped (0.36).
+  func testAnEdgePixelsInkAndGroundDarkenByTheirOwnOcclusion() {
+    var plane = Plane(width: 5, height: 5)
+    plane[2, 2] = 0.5
+    plane[3, 2] = 1
+    let mask = CoverageMask(plane: plane)
+    // White ink; a ground of 0.2: the edge pixel is half of each.
+    var pixels = RGBAImage(width: 5, height: 5, fill: SIMD4(0.2, 0.2, 0.2, 1))
+    pixels[2, 2] = SIMD4(0.6, 0.6, 0.6, 1)
+    pixels[3, 2] = SIMD4(1, 1, 1, 1)
+    let field = PixelRect(x: 0, y: 0, width: 5, height: 5)
+    for fill in [SIMD4<Float>(0.2, 0.2, 0.2, 1), .zero] {
+      let image = CanvasImage(
+        width: 5, height: 5, fill: fill, contentRect: field, content: pixels)
+      let out = AmbientOcclusion.darkened(
+        image, mask: mask, field: field, over: field, parallelism: .serial
+      ) { _, _, _, a in a > 0 ? (0.4, 0.1) : (0, 0.1) }.flattened()
+      // 0.6 - (0.6 - 0.5 * 0.2) * 0.4 - 0.5 * 0.2 * 0.1.
+      XCTAssertEqual(out[2, 2].x, 0.39, accuracy: 1e-5, "fill \(fill)")
+      XCTAssertEqual(out[3, 2].x, 0.6, accuracy: 1e-5)
+      XCTAssertEqual(out[0, 0].x, 0.18, accuracy: 1e-5)
+    }
+  }
+
   /// A softened relief's heights spill past the ink's edge: the ground there is still ground.
   ///
   /// Beside a softened square the foot darkens steadily toward the wall, with no step
