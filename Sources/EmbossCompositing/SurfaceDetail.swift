@@ -609,7 +609,16 @@ struct Speckle: Sendable, Equatable {
           fx + (Float(k % 3) + 0.5) / 3, fy + (Float(k / 3) + 0.5) / 3)
         sum += fleck(p / (size * Self.grainScale), mottle: m) ?? tint(p / size, mottle: m)
       }
-      return sum / 9
+      let t = sum / 9
+      // Grains under a third of a pixel apart (g pixels): the 9 points fall on unrelated
+      // grains, so their mean strays from the pattern's mean by a third of a grain's spread,
+      // while the pixel's whole area (1 / g^2 grains) strays by g of it. The points'
+      // departure times 9 g^2 (the area's variance over the points') is the best guess of
+      // the area's: a render at a larger size averages such grains away, where the points
+      // left a noise of their own (stone at 16 px, 1x against 4x: 35.0 -> 36.2 dB).
+      let g = size * Self.grainScale
+      let fade = min(1, 9 * g * g)
+      return mean + (t - mean) * fade
     }
     // A pixel is less than a cell across unless the cells are smaller than two pixels;
     // then each point finds its own.
