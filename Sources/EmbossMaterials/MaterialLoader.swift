@@ -846,6 +846,7 @@ struct NodeReader {
     var band = base.band
     var bandWidth = base.bandWidth
     var horizonAngle = base.horizonAngle
+    var horizonSoftness = base.horizonSoftness
     var boxes = base.softboxes
     read(fields, Parameters.environmentIntensity, path: path, into: &intensity)
     read(fields, Parameters.sky, path: path, into: &sky)
@@ -854,6 +855,7 @@ struct NodeReader {
     read(fields, Parameters.band, path: path, into: &band)
     read(fields, Parameters.bandWidth, path: path, into: &bandWidth)
     read(fields, Parameters.horizonAngle, path: path, into: &horizonAngle)
+    read(fields, Parameters.horizonSoftness, path: path, into: &horizonSoftness)
     if let node = fields["softboxes"]?.value {
       if let sequence = node.sequence {
         boxes = []
@@ -876,7 +878,8 @@ struct NodeReader {
     return make(at: node) { () throws(ParameterError) in
       try Environment(
         intensity: intensity, sky: sky, horizon: horizon, ground: ground, band: band,
-        bandWidth: bandWidth, horizonAngle: horizonAngle, softboxes: boxes)
+        bandWidth: bandWidth, horizonAngle: horizonAngle, horizonSoftness: horizonSoftness,
+        softboxes: boxes)
     } ?? base
   }
 

@@ -296,7 +296,8 @@ extension MaterialLoader {
         try spec.replacing(
           environment: Environment(
             intensity: e.intensity, sky: e.sky, horizon: e.horizon, ground: e.ground,
-            band: e.band, bandWidth: e.bandWidth, horizonAngle: e.horizonAngle, softboxes: list))
+            band: e.band, bandWidth: e.bandWidth, horizonAngle: e.horizonAngle,
+            horizonSoftness: e.horizonSoftness, softboxes: list))
       }
     case ("environment", let key):
       if let fields = reader.fields(

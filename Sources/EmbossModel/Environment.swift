@@ -27,6 +27,9 @@ public struct Environment: Sendable, Equatable {
   public let bandWidth: Float
   /// Elevation of the horizon in degrees, relative to the direction the flat top reflects.
   public let horizonAngle: Float
+  /// How gradually, in degrees either side of the line, the sky turns into the ground (and
+  /// the band's edges soften); 0: a sharp line.
+  public let horizonSoftness: Float
   /// Rectangular lights in the environment, reflected by the surface (studio panels).
   public let softboxes: [Softbox]
 
@@ -39,6 +42,7 @@ public struct Environment: Sendable, Equatable {
     band: SIMD3<Float> = Parameters.band.defaultValue,
     bandWidth: Float = Parameters.bandWidth.value,
     horizonAngle: Float = Parameters.horizonAngle.value,
+    horizonSoftness: Float = Parameters.horizonSoftness.value,
     softboxes: [Softbox] = []
   ) throws(ParameterError) {
     try Parameters.environmentIntensity.check(intensity)
@@ -50,13 +54,17 @@ public struct Environment: Sendable, Equatable {
     }
     try Parameters.bandWidth.check(bandWidth)
     try Parameters.horizonAngle.check(horizonAngle)
-    self.init(unchecked: intensity, sky, horizon, ground, band, bandWidth, horizonAngle, softboxes)
+    try Parameters.horizonSoftness.check(horizonSoftness)
+    self.init(
+      unchecked: intensity, sky, horizon, ground, band, bandWidth, horizonAngle, horizonSoftness,
+      softboxes)
   }
 
   private init(
     unchecked intensity: Float, _ sky: SIMD3<Float>, _ horizon: SIMD3<Float>,
     _ ground: SIMD3<Float>,
-    _ band: SIMD3<Float>, _ bandWidth: Float, _ horizonAngle: Float, _ softboxes: [Softbox]
+    _ band: SIMD3<Float>, _ bandWidth: Float, _ horizonAngle: Float, _ horizonSoftness: Float,
+    _ softboxes: [Softbox]
   ) {
     self.intensity = intensity
     self.sky = sky
@@ -65,6 +73,7 @@ public struct Environment: Sendable, Equatable {
     self.band = band
     self.bandWidth = bandWidth
     self.horizonAngle = horizonAngle
+    self.horizonSoftness = horizonSoftness
     self.softboxes = softboxes
   }
 
@@ -72,7 +81,8 @@ public struct Environment: Sendable, Equatable {
   public static let none = Environment(
     unchecked: Parameters.environmentIntensity.value, Parameters.sky.defaultValue,
     Parameters.horizon.defaultValue, Parameters.ground.defaultValue, Parameters.band.defaultValue,
-    Parameters.bandWidth.value, Parameters.horizonAngle.value, [])
+    Parameters.bandWidth.value, Parameters.horizonAngle.value, Parameters.horizonSoftness.value,
+    [])
 }
 
 /// A rectangular area light reflected by shiny surfaces: a photographer's softbox.

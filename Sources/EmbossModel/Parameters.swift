@@ -200,6 +200,14 @@ public enum Parameters {
     help:
       "where the horizon sits relative to what the flat top reflects: -15 puts the top in the sky just above it"
   )
+  /// The `environment.horizon-softness` parameter.
+  ///
+  /// How gradually the sky turns into the ground (and the band's edges): 0 a sharp line.
+  public static let horizonSoftness = NumberParameter(
+    key: "environment.horizon-softness", range: 0...45, defaultValue: 0, unit: "degrees",
+    help:
+      "how gradually the sky turns into the ground (and the band's edges), as an angle either side of the line; 0: a sharp line"
+  )
   /// The `environment.softboxes` parameter.
   ///
   /// Soft rectangular area lights the surface reflects.
@@ -569,7 +577,7 @@ public enum Parameters {
     base, specular, shininess, ambient, metallic, model, fresnel,
     lights, lightKind, lightPosition, lightAngle, lightAltitude, lightColor, lightIntensity,
     lightTarget, lightCone,
-    environmentIntensity, sky, horizon, ground, band, bandWidth, horizonAngle,
+    environmentIntensity, sky, horizon, ground, band, bandWidth, horizonAngle, horizonSoftness,
     softboxes, softboxAngle, softboxAltitude, softboxWidth, softboxHeight, softboxColor,
     softboxIntensity,
     radius, profile, depth, scale, soften, roundCorners, direction, insideCorners,

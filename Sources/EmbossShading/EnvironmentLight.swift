@@ -6,21 +6,24 @@ import Foundation
 extension Environment {
   /// Radiance arriving from unit direction `r`, averaged over a cone of about `spread`
   /// radians around it (the blur of a rough surface's reflection): the horizon's edges and
-  /// the softboxes' edges soften over the spread.
+  /// the softboxes' edges soften over the spread, the horizon's over its own softness at
+  /// least.
   ///
   /// `boxes` are this environment's softboxes, prepared (`PreparedSoftbox`).
   func radiance(_ r: SIMD3<Float>, spread: Float, boxes: [PreparedSoftbox]) -> SIMD3<Float> {
     let soft = max(spread, 0.004)
+    let horizonSoft = max(soft, horizonSoftness * .pi / 180)
     // Elevation above the horizon, in radians.
     let elevation = asinf(min(max(r.y, -1), 1)) - horizonAngle * .pi / 180
     let color: SIMD3<Float>
     let band = bandWidth * .pi / 180
     // Sky: from the horizon color at the horizon to the sky color straight up.
-    let up = smoothstep(-soft, soft, elevation)
+    let up = smoothstep(-horizonSoft, horizonSoft, elevation)
     let skyT = min(max(elevation / (.pi / 2), 0), 1).squareRoot()
     let skyColor = horizon + (sky - horizon) * skyT
     // Below: the band, then the ground.
-    let belowBand = band > 0 ? smoothstep(-band - soft, -band + soft, elevation) : 0
+    let belowBand =
+      band > 0 ? smoothstep(-band - horizonSoft, -band + horizonSoft, elevation) : 0
     let groundColor = ground + (self.band - ground) * belowBand
     color = groundColor + (skyColor - groundColor) * up
     // A direction below and behind the surface (a steep lower slope's reflection, r.z < 0)

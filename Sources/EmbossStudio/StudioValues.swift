@@ -113,6 +113,7 @@ public struct StudioValues: Sendable, Encodable, Equatable {
     v.texts["environment.band"] = hex(e.band)
     v.numbers["environment.band-width"] = exact(e.bandWidth)
     v.numbers["environment.horizon-angle"] = exact(e.horizonAngle)
+    v.numbers["environment.horizon-softness"] = exact(e.horizonSoftness)
     let r = m.relief
     v.numbers["relief.radius"] = exact(r.radius)
     v.texts["relief.profile"] = r.profile.rawValue

@@ -500,6 +500,9 @@ final class MaterialLoaderTests: XCTestCase {
       errors("environment:\n  horizon-angle: 95\n"),
       ["test.yaml:2:18: error: \"environment.horizon-angle\": must be in -89...89, got 95"])
     XCTAssertEqual(
+      errors("environment:\n  horizon-softness: -3\n"),
+      ["test.yaml:2:21: error: \"environment.horizon-softness\": must be in 0...45, got -3"])
+    XCTAssertEqual(
       errors("environment:\n  softboxes:\n    - widht: 3\n"),
       [
         "test.yaml:3:7: error: \"environment.softboxes[0].widht\": unknown key; did you mean \"width\"?"

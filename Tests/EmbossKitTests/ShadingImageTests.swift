@@ -167,6 +167,24 @@ final class ShadingImageTests: XCTestCase {
     let bottom = mirror.shade(normal: down, point: down, lights: [], environment: environment)
     XCTAssertGreaterThan(bottom.x, 0.9, "ground")
   }
+
+  /// `horizon-softness` turns the sky into the ground over that angle either side of the
+  /// horizon: on the line itself half of each, a little below mostly ground, past the
+  /// softness all ground; with none, the line is sharp.
+  func testHorizonSoftnessBlendsSkyIntoGround() throws {
+    func radiance(elevation degrees: Float, softness: Float) throws -> SIMD3<Float> {
+      let environment = try Environment(
+        intensity: 1, sky: SIMD3(0, 1, 0), horizon: SIMD3(0, 1, 0), ground: SIMD3(1, 0, 0),
+        horizonSoftness: softness)
+      let a = degrees * .pi / 180
+      return environment.radiance(SIMD3(0, sinf(a), cosf(a)), spread: 0, boxes: [])
+    }
+    XCTAssertEqual(try radiance(elevation: 0, softness: 10).x, 0.5, accuracy: 1e-4)
+    XCTAssertEqual(try radiance(elevation: -5, softness: 10).x, 0.84375, accuracy: 1e-3)
+    XCTAssertEqual(try radiance(elevation: -10, softness: 10).x, 1, accuracy: 1e-4)
+    XCTAssertEqual(try radiance(elevation: -0.5, softness: 0).x, 1, accuracy: 1e-4)
+    XCTAssertEqual(try radiance(elevation: 0.5, softness: 0).x, 0, accuracy: 1e-4)
+  }
 }
 
 /// Highlights roll off instead of clipping: a color below the knee is kept; above it each

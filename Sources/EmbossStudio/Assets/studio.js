@@ -588,7 +588,7 @@ function buildControls() {
   lights.appendChild(add);
 
   const environment = section("Environment");
-  for (const key of ["environment.intensity", "environment.sky", "environment.horizon", "environment.ground", "environment.band", "environment.band-width", "environment.horizon-angle"]) {
+  for (const key of ["environment.intensity", "environment.sky", "environment.horizon", "environment.ground", "environment.band", "environment.band-width", "environment.horizon-angle", "environment.horizon-softness"]) {
     controlFor(environment, key, key, key.split(".")[1], scalar(key));
   }
   values().softboxes.forEach((box, i) => {
