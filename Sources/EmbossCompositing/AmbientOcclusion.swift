@@ -131,10 +131,9 @@ public enum AmbientOcclusion {
         }
         var least = a
         var beside = SIMD2(0, 0)
-        for (dx, dy) in [(-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (1, -1), (-1, 1), (1, 1)]
-        where mask[x + dx, y + dy] < least {
-          least = mask[x + dx, y + dy]
-          beside = SIMD2(dx, dy)
+        for d in neighbours where mask[x + d.x, y + d.y] < least {
+          least = mask[x + d.x, y + d.y]
+          beside = d
         }
         guard least <= 0 else {
           return occluded(p, coverage: a, surface: s, ground: g, opaque: opaque)
@@ -148,6 +147,12 @@ public enum AmbientOcclusion {
       }
     }
   }
+
+  /// The eight neighbours of a pixel, in the order an edge pixel's ground is looked for.
+  static let neighbours: [SIMD2<Int>] = [
+    SIMD2(-1, 0), SIMD2(1, 0), SIMD2(0, -1), SIMD2(0, 1), SIMD2(-1, -1), SIMD2(1, -1),
+    SIMD2(-1, 1), SIMD2(1, 1),
+  ]
 
   /// Pixel `p` (of coverage `a`) darkened by its surface's occlusion `surface` and its
   /// ground's `ground`.
@@ -170,7 +175,7 @@ public enum AmbientOcclusion {
   /// How many times finer than the pixels the occlusion of small text is made (`fine`).
   static let fineScale = HeightField.fineScale
   /// The most pixels an occlusion's field may have to be made on the finer grid.
-  static let finePixels = 1 << 15
+  static let finePixels = DropShadow.finePixels
 
   /// The surface's and the ground's occlusion of each pixel of `field` as a render
   /// `fineScale` times the size makes them, seen at this size.
@@ -178,8 +183,8 @@ public enum AmbientOcclusion {
   /// The relief's heights at the
   /// finer grid's nodes (from the exact outline), blurred there, each node's occlusion as
   /// `apply` finds a pixel's, and each pixel's surface the mean over its nodes' ink
-  /// (weighted by it), its ground the mean over the rest. Nil over `finePixels` or where
-  /// the heights cannot be made so (see `HeightField.fineHeights`).
+  /// (weighted by it), its ground the mean over the rest. Nil over `finePixels`, for an
+  /// inflated relief (solved, not bevelled) or a mask without an outline.
   ///
   /// On the pixel grid a stroke two pixels wide has two heights across it and its blur
   /// (the occlusion's radius, under a pixel) is rounded to a box: small carved text (stone
@@ -188,14 +193,16 @@ public enum AmbientOcclusion {
     mask: CoverageMask, relief: ReliefSpec, occlusion: OcclusionSpec, scale: Float,
     over field: PixelRect, parallelism: Parallelism
   ) -> (surface: [Float], ground: [Float])? {
-    guard field.width * field.height <= finePixels, let outline = mask.outline,
-      var heights = HeightField.fineHeights(
-        mask: mask, relief: relief, over: field, parallelism: parallelism)
+    guard field.width * field.height <= finePixels, relief.profile != .inflated,
+      let outline = mask.outline
     else { return nil }
     let n = fineScale
     let fine = PixelRect(
       x: field.x * n, y: field.y * n, width: field.width * n, height: field.height * n)
-    let ink = outline.scaled(by: Float(n)).areaCoverage(region: fine).pixels
+    let grown = outline.scaled(by: Float(n))
+    let ink = grown.areaCoverage(region: fine).pixels
+    var heights = HeightField.fineHeights(
+      outline: grown, ink: ink, relief: relief, over: fine, parallelism: parallelism)
     // Heights in pixels (of this size), and their blur by the radius in nodes.
     for i in heights.indices { heights[i] *= scale }
     var around = heights

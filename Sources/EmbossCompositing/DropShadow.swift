@@ -1,6 +1,7 @@
 import EmbossGeometry
 import EmbossModel
 import EmbossRaster
+import EmbossRelief
 import EmbossSupport
 
 /// The letters' shadow, as Photoshop's Drop Shadow and Inner Shadow draw it: the ink's
@@ -89,7 +90,7 @@ public enum DropShadow {
   }
 
   /// How many times finer than the pixels a small mask's shadow is made (`fineAlpha`).
-  static let fineScale = 4
+  static let fineScale = HeightField.fineScale
   /// The most pixels a shadow's field may have to be made on the finer grid.
   static let finePixels = 1 << 15
 

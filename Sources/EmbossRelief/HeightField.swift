@@ -480,34 +480,26 @@ public struct HeightField: Sendable, Equatable {
   /// The most ink a node of the finer grid has from rounding alone (see `fineHeights`).
   public static let traceOfInk: Float = 1e-4
 
-  /// The relief's heights (0...1, negative for a lowered relief, 0 where a node has no
-  /// ink) at the nodes of a grid `fineScale` times finer than the pixels over `region`.
+  /// A bevelled (not inflated) relief's heights (0...1, negative for a lowered relief, 0
+  /// where a node has no ink) at the nodes of `fineRegion`, a grid `fineScale` times finer
+  /// than the pixels: `fine` is the mask's outline scaled to it and `ink` its coverage there
+  /// (`Outline.areaCoverage`).
   ///
-  /// They are the heights a render `fineScale` times the size has at its pixel centers, from the exact
-  /// outline, softened as it softens them. Nil for an inflated relief or a mask without an
-  /// outline.
-  ///
-  /// What the occlusion of small text reads (`AmbientOcclusion`): on the pixel grid a stroke
-  /// two pixels wide has two heights across it.
+  /// They are the heights a render `fineScale` times the size has at its pixel centers, from
+  /// the exact outline, softened as it softens them: what the occlusion of small text reads
+  /// (`AmbientOcclusion`), where on the pixel grid a stroke two pixels wide has two heights
+  /// across it.
   public static func fineHeights(
-    mask: CoverageMask, relief: ReliefSpec, over region: PixelRect,
+    outline fine: Outline, ink: [Float], relief: ReliefSpec, over fineRegion: PixelRect,
     parallelism: Parallelism = .serial
-  ) -> [Float]? {
-    guard relief.profile != .inflated, let outline = mask.outline, !region.isEmpty else {
-      return nil
-    }
-    let n = fineScale
-    let scale = Float(n)
-    let fineRegion = PixelRect(
-      x: region.x * n, y: region.y * n, width: region.width * n, height: region.height * n)
+  ) -> [Float] {
+    precondition(relief.profile != .inflated, "an inflated relief is solved, not bevelled")
+    let scale = Float(fineScale)
     let (fw, fh) = (fineRegion.width, fineRegion.height)
-    let fine = outline.scaled(by: scale)
     let geometry = OutlineDistance(
       fine, mitreLimit: relief.insideCorners == .mitre ? InsideCorners.mitreLimit : nil)
-    let bevel = Bevel(
-      geometry: geometry, region: fineRegion, mask: mask, radius: relief.radius * scale,
-      profile: relief.profile, sign: relief.direction == .raised ? 1 : -1)
-    let ink = fine.areaCoverage(region: fineRegion).pixels
+    let radius = relief.radius * scale
+    let sign: Float = relief.direction == .raised ? 1 : -1
     var heights = [Float](repeating: 0, count: fw * fh)
     heights.withUnsafeMutableBufferPointer { heights in
       let heights = SharedPointer(heights)
@@ -520,7 +512,7 @@ public struct HeightField: Sendable, Equatable {
         distance.withUnsafeMutableBufferPointer { distance in
           feature.withUnsafeMutableBufferPointer { feature in
             geometry.scan(
-              region: band, rows: 0..<rows.count, inner: relief.radius * scale + 2, outer: 2,
+              region: band, rows: 0..<rows.count, inner: radius + 2, outer: 2,
               distance: distance, feature: feature)
           }
         }
@@ -530,7 +522,7 @@ public struct HeightField: Sendable, Equatable {
           let d = distance[k]
           // Not scanned: far inside (the plateau).
           heights[rows.lowerBound * fw + k] =
-            bevel.sign * (d.isFinite ? bevel.height(max(d, 0)) : 1)
+            sign * (d.isFinite ? (d > 0 ? relief.profile.height(d / radius) : 0) : 1)
         }
       }
     }
