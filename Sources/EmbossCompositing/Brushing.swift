@@ -24,6 +24,17 @@ struct Brushing: Sendable, Equatable {
   let shade: Float
   /// The lines' noise (the material's seed, unsalted).
   let noise: ValueNoise
+  /// The noise of the lines' brightness: drawn apart from their tilt, so the two do not
+  /// cancel (with one noise, where a tilt toward the light brightened a line its tint
+  /// darkened it, and faces on one side of the room showed no lines at all).
+  let shadeNoise: ValueNoise
+  /// How much of each of the lines' three layers (the fine lines, the bands 3 and 9 widths
+  /// across) a pixel's tint keeps: all of a layer whose lines are at least half a pixel
+  /// apart, less of a finer one. A pixel spans 1 / w lines w pixels apart, whose mean strays
+  /// from the lines' mean by sqrt(w) of a line's spread, where the tint's two points stray
+  /// by 1 / sqrt(2) of it: the points' departure times sqrt(2 w) is the area's (without it a
+  /// plate's sub-pixel lines were a pixel noise a larger render averages away).
+  let shadeFades: SIMD3<Float>
 
   /// The brushing of `detail`; nil for an unbrushed surface.
   init?(_ detail: DetailSpec) {
@@ -34,21 +45,35 @@ struct Brushing: Sendable, Equatable {
     width = detail.brushedWidth
     tilt = 0.12 * detail.brushed
     spread = 0.2 * detail.brushed
-    shade = 0.12 * detail.brushed
+    shade = 0.35 * detail.brushed
     noise = ValueNoise(seed: detail.seed, salt: 0)
+    shadeNoise = ValueNoise(seed: detail.seed, salt: 11)
+    shadeFades = SIMD3(
+      min(1, (2 * width).squareRoot()), min(1, (6 * width).squareRoot()),
+      min(1, (18 * width).squareRoot()))
   }
 
   /// The lines at canvas point `p`, in about -1...1: fine lines `width` apart across the
-  /// grain, each fading in and out along it over about 50 widths (a bristle's scratch), over
+  /// grain, each fading in and out along it over about 25 widths (a bristle's scratch, its
+  /// strength changing every 9 or so: over 50 and 17 each line ran evenly across a stroke,
+  /// "a band, not a scratch"), over
   /// broader bands 3 and 9 widths across that run on for hundreds of widths (the pass of
   /// the brush), so the lines group and vary in strength as real brushing does instead of
   /// repeating one row's noise.
   @inline(__always)
-  func lines(at p: SIMD2<Float>) -> Float {
+  func lines(at p: SIMD2<Float>) -> Float { lines(at: p, noise) }
+
+  /// `lines(at:)` drawn from `noise`, each layer (the fine lines, the bands 3 and 9 widths
+  /// across) weighted by `fades`.
+  @inline(__always)
+  func lines(
+    at p: SIMD2<Float>, _ noise: ValueNoise, fades: SIMD3<Float> = SIMD3(repeating: 1)
+  ) -> Float {
     let t = (p * across).sum() / width
     let u = (p * along).sum() / width
-    let fine = noise(t, u / 50) * (0.6 + 0.4 * noise(t + 11.3, u / 17 + 3.7))
-    return 0.5 * fine + 0.3 * noise(t / 3 + 7.7, u / 220) + 0.2 * noise(t / 9 + 3.1, u / 700)
+    let fine = noise(t, u / 25) * (0.55 + 0.45 * noise(t + 11.3, u / 9 + 3.7))
+    return 0.5 * fades.x * fine + 0.3 * fades.y * noise(t / 3 + 7.7, u / 220) + 0.2 * fades.z
+      * noise(t / 9 + 3.1, u / 700)
   }
 
   /// Pixel (`x`, `y`)'s brightness factor: the lines change how much light the surface
@@ -57,7 +82,9 @@ struct Brushing: Sendable, Equatable {
   @inline(__always)
   func tint(x: Int, y: Int) -> Float {
     let center = SIMD2(Float(x) + 0.5, Float(y) + 0.5)
-    let v = lines(at: center - across * 0.25) + lines(at: center + across * 0.25)
+    let v =
+      lines(at: center - across * 0.25, shadeNoise, fades: shadeFades)
+      + lines(at: center + across * 0.25, shadeNoise, fades: shadeFades)
     return 1 + shade * v / 2
   }
 

@@ -395,12 +395,12 @@ public enum Parameters {
   /// The `detail.brushed` parameter.
   ///
   /// Brushed metal (0: none, 1: coarse): fine lines along the grain, grouped in broader
-  /// bands, each tilting the surface a little and shading it (up to 12% brighter or darker at
+  /// bands, each tilting the surface a little and shading it (up to 35% brighter or darker at
   /// 1), and highlights stretched across the grain, as a brushed surface spreads them.
   public static let detailBrushed = NumberParameter(
     key: "detail.brushed", range: 0...1, defaultValue: 0,
     help:
-      "brushed metal (0: none, 1: coarse): fine lines along the grain, grouped in broader bands, each tilting the surface a little and shading it (up to 12% brighter or darker at 1), and highlights stretched across the grain, as a brushed surface spreads them"
+      "brushed metal (0: none, 1: coarse): fine lines along the grain, grouped in broader bands, each tilting the surface a little and shading it (up to 35% brighter or darker at 1), and highlights stretched across the grain, as a brushed surface spreads them"
   )
   /// The `detail.brushed-angle` parameter.
   ///

@@ -218,7 +218,9 @@ final class SupersampleTests: XCTestCase {
   func testSmallTextWithShadowAndOcclusionMatchesTheSupersampledRender() throws {
     for (material, profile, radius, goal) in [
       ("stone", ReliefProfile.linear, Float(4), 36.0), ("wood", .linear, 4, 37.5),
-      ("brass-sign", .round, 0.9, 39),
+      // (brass-sign's contact occlusion is tight, radius 3 at 160 px: 0.3 px here, a
+      // sharper edge to match than the broad halo it replaced, 40.7 -> 38.9 dB)
+      ("brass-sign", .round, 0.9, 38.5),
     ] {
       try compareText(
         "Quartz Wave 9@", name: "shadowed-small", size: 16, width: 160, height: 24,

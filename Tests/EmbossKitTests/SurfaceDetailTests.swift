@@ -278,6 +278,30 @@ final class SurfaceDetailTests: XCTestCase {
     XCTAssertLessThan((sum * sum).sum().squareRoot() / 40000, 0.01)
   }
 
+  /// Brushed steel shows its lines on every flat face, not only where the room's reflection
+  /// changes: the lines change how much light the face returns, so across the grain
+  /// neighbouring rows differ by a few levels wherever the face is (two blind viewers found
+  /// the faces away from the softbox "flat grey, plain satin"; the old tint gave 0.6 levels).
+  func testBrushedSteelShowsItsLinesOnEveryFace() throws {
+    let mask = Fixtures.mask(width: 420, height: 100, samples: 2) { x, y in
+      x > 10 && x < 410 && y > 10 && y < 90
+    }
+    let material = try Fixtures.material("brushed-steel")
+    let image = Pipeline.render(RenderInput(mask: mask, material: material, parallelism: .serial))
+      .image.flattened()
+    for x0 in [40, 200, 360] {
+      var change: Float = 0
+      var count = 0
+      for x in x0..<(x0 + 20) {
+        for y in 30..<70 {
+          change += abs(SRGB.encode(image[x, y + 1].y) - SRGB.encode(image[x, y].y)) * 255
+          count += 1
+        }
+      }
+      XCTAssertGreaterThan(change / Float(count), 1.5, "rows differ at x = \(x0)")
+    }
+  }
+
   /// The grain's spread is the ball's blur (the same everywhere), not each pixel's footprint;
   /// what is left per pixel is a faint tilt.
   func testSandblastingSpreadsEveryWay() throws {
