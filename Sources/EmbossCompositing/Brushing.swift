@@ -28,9 +28,10 @@ struct Brushing: Sendable, Equatable {
   /// cancel (with one noise, where a tilt toward the light brightened a line its tint
   /// darkened it, and faces on one side of the room showed no lines at all).
   let shadeNoise: ValueNoise
-  /// How much of each of the lines' three layers (the fine lines, the bands 3 and 9 widths
-  /// across) a pixel's tint keeps: all of a layer whose lines are at least half a pixel
-  /// apart, less of a finer one. A pixel spans 1 / w lines w pixels apart, whose mean strays
+  /// How much of each of the lines' three layers a pixel's tint keeps.
+  ///
+  /// The layers are the fine lines and the bands 3 and 9 widths across: all of a layer whose
+  /// lines are at least half a pixel apart, less of a finer one. A pixel spans 1 / w lines w pixels apart, whose mean strays
   /// from the lines' mean by sqrt(w) of a line's spread, where the tint's two points stray
   /// by 1 / sqrt(2) of it: the points' departure times sqrt(2 w) is the area's (without it a
   /// plate's sub-pixel lines were a pixel noise a larger render averages away).
