@@ -17,7 +17,7 @@ final class MaterialLoaderTests: XCTestCase {
     XCTAssertEqual(spec.lights.count, 1)
     XCTAssertEqual(spec.lights[0].kind, .distant)
     XCTAssertEqual(spec.surface.model, .ggx)
-    XCTAssertEqual(spec.environment.softboxes.count, 3)
+    XCTAssertEqual(spec.environment.softboxes.count, 2)
     // Depth follows the radius: at radius 10 it is Core Image's scale 10, as before.
     XCTAssertEqual(
       spec.relief,
