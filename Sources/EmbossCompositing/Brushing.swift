@@ -31,10 +31,11 @@ struct Brushing: Sendable, Equatable {
   /// How much of each of the lines' three layers a pixel's tint keeps.
   ///
   /// The layers are the fine lines and the bands 3 and 9 widths across: all of a layer whose
-  /// lines are at least half a pixel apart, less of a finer one. A pixel spans 1 / w lines w pixels apart, whose mean strays
-  /// from the lines' mean by sqrt(w) of a line's spread, where the tint's two points stray
-  /// by 1 / sqrt(2) of it: the points' departure times sqrt(2 w) is the area's (without it a
-  /// plate's sub-pixel lines were a pixel noise a larger render averages away).
+  /// lines are at least half a pixel apart, less of a finer one. A pixel spans 1 / w lines w
+  /// pixels apart, whose mean strays from the lines' mean by sqrt(w) of a line's spread,
+  /// where the tint's two points stray by 1 / sqrt(2) of it: the points' departure times
+  /// sqrt(2 w) is the area's (without it a plate's sub-pixel lines were a pixel noise a
+  /// larger render averages away).
   let shadeFades: SIMD3<Float>
 
   /// The brushing of `detail`; nil for an unbrushed surface.
@@ -56,12 +57,13 @@ struct Brushing: Sendable, Equatable {
 
   /// The lines at canvas point `p`, in about -1...1.
   ///
-  /// Fine lines `width` apart across the grain, each fading in and out along it over about 25 widths (a bristle's scratch, its
-  /// strength changing every 9 or so: over 50 and 17 each line ran evenly across a stroke,
-  /// "a band, not a scratch"), over broader bands 3 and 9 widths across that run on for
-  /// hundreds of widths (the pass of the brush), so the lines group and vary in strength as
-  /// real brushing does instead of repeating one row's noise. The fine lines weigh 0.7, the
-  /// bands 0.2 and 0.1 (at 0.5, 0.3 and 0.2 the bands read as "soft smears, not hairlines").
+  /// Fine lines `width` apart across the grain, each fading in and out along it over about
+  /// 25 widths (a bristle's scratch, its strength changing every 9 or so: over 50 and 17
+  /// each line ran evenly across a stroke, "a band, not a scratch"), over broader bands 3
+  /// and 9 widths across that run on for hundreds of widths (the pass of the brush), so the
+  /// lines group and vary in strength as real brushing does instead of repeating one row's
+  /// noise. The fine lines weigh 0.7, the bands 0.2 and 0.1 (at 0.5, 0.3 and 0.2 the bands
+  /// read as "soft smears, not hairlines").
   @inline(__always)
   func lines(at p: SIMD2<Float>) -> Float { lines(at: p, noise) }
 
