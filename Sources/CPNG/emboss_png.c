@@ -177,6 +177,7 @@ struct emboss_deflate_band {
   z_stream stream;
   int zlib_flush;
   struct isal_zstream *isal; /* NULL: zlib */
+  int owns_isal;             /* whether `isal` was allocated here (else the caller's) */
   unsigned char *level_buf;
   size_t row_bytes;
   size_t max_rows;
@@ -185,8 +186,17 @@ struct emboss_deflate_band {
   size_t filtered_size;
 };
 
+size_t emboss_igzip_stream_size(void) { return sizeof(struct isal_zstream); }
+
 emboss_deflate_band *emboss_deflate_band_begin(int level, int igzip_level, size_t row_bytes,
                                                size_t max_rows, char *err, size_t err_len) {
+  return emboss_deflate_band_begin_at(level, igzip_level, row_bytes, max_rows, NULL, err,
+                                      err_len);
+}
+
+emboss_deflate_band *emboss_deflate_band_begin_at(int level, int igzip_level, size_t row_bytes,
+                                                  size_t max_rows, void *igzip_stream,
+                                                  char *err, size_t err_len) {
   if (max_rows == 0) max_rows = 1;
   emboss_deflate_band *band = (emboss_deflate_band *)calloc(1, sizeof *band);
   unsigned char *filtered = (unsigned char *)malloc((row_bytes + 1) * max_rows);
@@ -201,10 +211,12 @@ emboss_deflate_band *emboss_deflate_band_begin(int level, int igzip_level, size_
     size_t level_size = isal_level == 0   ? ISAL_DEF_LVL0_DEFAULT
                         : isal_level == 1 ? ISAL_DEF_LVL1_DEFAULT
                                           : ISAL_DEF_LVL2_DEFAULT;
-    band->isal = (struct isal_zstream *)calloc(1, sizeof *band->isal);
+    band->owns_isal = igzip_stream == NULL;
+    band->isal = igzip_stream ? (struct isal_zstream *)memset(igzip_stream, 0, sizeof *band->isal)
+                              : (struct isal_zstream *)calloc(1, sizeof *band->isal);
     band->level_buf = level_size > 0 ? (unsigned char *)malloc(level_size) : NULL;
     if (!band->isal || (level_size > 0 && !band->level_buf)) {
-      free(band->isal);
+      if (band->owns_isal) free(band->isal);
       free(band->level_buf);
       free(band);
       free(filtered);
@@ -253,6 +265,32 @@ static int deflate_step(emboss_deflate_band *band, unsigned char *chunk, size_t 
   return 0;
 }
 
+/* Runs the band's compressor, its input and flush already set, until it has consumed its
+ * input and written what it owes, appending to `out`. */
+static int deflate_all(emboss_deflate_band *band, emboss_png_buffer *out, char *err,
+                       size_t err_len) {
+  unsigned char chunk[65536];
+  int pending = 1;
+  while (pending) {
+    size_t produced = 0;
+    if (deflate_step(band, chunk, sizeof chunk, &produced, &pending)) {
+      set_error(err, err_len, band->isal ? "igzip failed while encoding PNG"
+                                         : "zlib failed while encoding PNG");
+      return 1;
+    }
+    if (buffer_append(out, chunk, produced)) {
+      set_error(err, err_len, "out of memory while encoding PNG");
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Bytes of a band deflated on their own, before the rest, at igzip's levels 1-2: at most
+ * the body's input slop under a flush (16), so the body leaves them all to the finish
+ * routine, and at least 4, so that routine hashes the first one and records history. */
+#define IGZIP_PRIME_BYTES 16
+
 int emboss_deflate_band_rows(emboss_deflate_band *band, const unsigned char *rows,
                              size_t row_count, const unsigned char *previous_row, int end,
                              emboss_png_buffer *out, char *err, size_t err_len) {
@@ -279,8 +317,23 @@ int emboss_deflate_band_rows(emboss_deflate_band *band, const unsigned char *row
   band->filtered_size += size;
   /* `end`: 0 more rows to come, 1 the band's end (a full flush), 2 the stream's end. */
   if (band->isal) {
-    band->isal->next_in = filtered;
-    band->isal->avail_in = (uint32_t)size;
+    size_t start = 0;
+    if (band->isal->level > 0 && band->filtered_size == size && size > IGZIP_PRIME_BYTES) {
+      /* ISA-L 2.30-2.32's level 1-2 body (igzip_icf_body_h1_gr_bt.asm, .write_first_byte)
+       * hashes the second byte of a stream without history from a register that holds the
+       * stream's address, so where a band's matches fall depended on where malloc put its
+       * compressor (about 1 band in 4000 deflated differently from run to run). The band's
+       * first bytes go through the finish routine instead, which hashes them right, in a
+       * block of their own; after it the body has history and never takes that path. */
+      band->isal->next_in = filtered;
+      band->isal->avail_in = IGZIP_PRIME_BYTES;
+      band->isal->flush = SYNC_FLUSH;
+      band->isal->end_of_stream = 0;
+      if (deflate_all(band, out, err, err_len)) return 1;
+      start = IGZIP_PRIME_BYTES;
+    }
+    band->isal->next_in = filtered + start;
+    band->isal->avail_in = (uint32_t)(size - start);
     band->isal->flush = end == 1 ? FULL_FLUSH : NO_FLUSH;
     band->isal->end_of_stream = end == 2 ? 1 : 0;
   } else {
@@ -288,21 +341,7 @@ int emboss_deflate_band_rows(emboss_deflate_band *band, const unsigned char *row
     band->stream.avail_in = (uInt)size;
     band->zlib_flush = end ? (end == 2 ? Z_FINISH : Z_FULL_FLUSH) : Z_NO_FLUSH;
   }
-  unsigned char chunk[65536];
-  int pending = 1;
-  while (pending) {
-    size_t produced = 0;
-    if (deflate_step(band, chunk, sizeof chunk, &produced, &pending)) {
-      set_error(err, err_len, band->isal ? "igzip failed while encoding PNG"
-                                         : "zlib failed while encoding PNG");
-      return 1;
-    }
-    if (buffer_append(out, chunk, produced)) {
-      set_error(err, err_len, "out of memory while encoding PNG");
-      return 1;
-    }
-  }
-  return 0;
+  return deflate_all(band, out, err, err_len);
 }
 
 void emboss_deflate_band_end(emboss_deflate_band *band, uint32_t *adler_out,
@@ -310,7 +349,7 @@ void emboss_deflate_band_end(emboss_deflate_band *band, uint32_t *adler_out,
   *adler_out = (uint32_t)band->adler;
   *filtered_size_out = band->filtered_size;
   if (band->isal) {
-    free(band->isal);
+    if (band->owns_isal) free(band->isal);
     free(band->level_buf);
   } else {
     deflateEnd(&band->stream);

@@ -44,6 +44,17 @@ typedef struct emboss_deflate_band emboss_deflate_band;
 emboss_deflate_band *emboss_deflate_band_begin(int level, int igzip_level, size_t row_bytes,
                                                size_t max_rows, char *err, size_t err_len);
 
+/// `emboss_deflate_band_begin` with igzip's stream state in `igzip_stream` (at least
+/// `emboss_igzip_stream_size()` bytes, kept by the caller until the band ends) instead of
+/// on the heap, or on the heap where it is NULL: what lets a test check that a band's bytes do
+/// not depend on where its compressor lives.
+emboss_deflate_band *emboss_deflate_band_begin_at(int level, int igzip_level, size_t row_bytes,
+                                                  size_t max_rows, void *igzip_stream,
+                                                  char *err, size_t err_len);
+
+/// The bytes of igzip's stream state (`struct isal_zstream`).
+size_t emboss_igzip_stream_size(void);
+
 /// Appends `row_count` rows (of the band's `row_bytes`) to the band, compressed into `out`; `previous_row`
 /// is the row above the first of them (NULL for the image's first row). `end`: 0 more rows
 /// follow, 1 the band ends here (full flush), 2 the stream ends here. zlib's bytes do not
