@@ -16,6 +16,10 @@ struct Brushing: Sendable, Equatable {
   let across: SIMD2<Float>
   /// The lines' spacing, in pixels.
   let width: Float
+  /// How far a fine line runs before it fades (in widths), and how often its strength
+  /// changes (9 / 25 of that).
+  let length: Float
+  let pulse: Float
   /// How far a line tilts the normal (its x, y), at most.
   let tilt: Float
   /// The normals' spread across the grain (their x, y) from the brushing itself.
@@ -45,6 +49,9 @@ struct Brushing: Sendable, Equatable {
     along = SIMD2(cosf(a), -sinf(a))
     across = SIMD2(-along.y, along.x)
     width = detail.brushedWidth
+    length = detail.brushedLength
+    // (25 * 9 / 25 is 9 exactly: the default's lines are those of before the key.)
+    pulse = detail.brushedLength * 9 / 25
     tilt = 0.12 * detail.brushed
     spread = 0.2 * detail.brushed
     shade = 0.35 * detail.brushed
@@ -58,8 +65,10 @@ struct Brushing: Sendable, Equatable {
   /// The lines at canvas point `p`, in about -1...1.
   ///
   /// Fine lines `width` apart across the grain, each fading in and out along it over about
-  /// 25 widths (a bristle's scratch, its strength changing every 9 or so: over 50 and 17
-  /// each line ran evenly across a stroke, "a band, not a scratch"), over broader bands 3
+  /// `length` widths (25 by default: a bristle's scratch, its strength changing every 9 or
+  /// so; over 50 and 17 each line ran evenly across a letter's stroke, "a band, not a
+  /// scratch", while a plate's lines over 25 and 9 read as "short soft streaks, motion blur",
+  /// and over 60 and 22 as hairlines, blind viewers), over broader bands 3
   /// and 9 widths across that run on for hundreds of widths (the pass of the brush), so the
   /// lines group and vary in strength as real brushing does instead of repeating one row's
   /// noise. The fine lines weigh 0.7, the bands 0.2 and 0.1 (at 0.5, 0.3 and 0.2 the bands
@@ -75,7 +84,7 @@ struct Brushing: Sendable, Equatable {
   ) -> Float {
     let t = (p * across).sum() / width
     let u = (p * along).sum() / width
-    let fine = noise(t, u / 25) * (0.55 + 0.45 * noise(t + 11.3, u / 9 + 3.7))
+    let fine = noise(t, u / length) * (0.55 + 0.45 * noise(t + 11.3, u / pulse + 3.7))
     return 0.7 * fades.x * fine + 0.2 * fades.y * noise(t / 3 + 7.7, u / 220) + 0.1 * fades.z
       * noise(t / 9 + 3.1, u / 700)
   }

@@ -524,10 +524,12 @@ struct WoodGrain: Sendable, Equatable {
 
 /// Stone speckle: a mosaic of crystals, as granite is, at two scales.
 ///
-/// The surface is split into cells of mixed sizes around jittered points `size` apart (each pixel takes the cell
-/// of its nearest point, a point's reach grown by its weight), each cell a mineral drawn by
-/// the seed: mostly the stone's own color (lighter or darker: quartz), some white, some warm
-/// (feldspar), a few dark (the speckle's color). Over it, a second mosaic of grains 0.45
+/// The surface is split into cells of mixed sizes around jittered points `size` apart (each
+/// pixel takes the cell of its nearest point, a point's reach grown by its weight), each cell
+/// a mineral drawn by the seed: mostly the stone's own color (lighter or darker: quartz),
+/// some white, some warm (feldspar), a few of the speckle's color or part of the way to it
+/// (in one tone, a near-black slab's light crystals read as "single-tone blobs, spray
+/// paint", blind viewers). Over it, a second mosaic of grains 0.45
 /// `size` apart scatters small dark flecks (mica: one grain in seven) and a few white ones,
 /// so the dark is fine salt and pepper instead of blotches of one size; a faint mottle runs
 /// over fourteen cells.
@@ -535,12 +537,16 @@ struct Speckle: Sendable, Equatable {
   let size: Float
   let strength: Float
   let ratio: SIMD3<Float>
+  /// `log2(ratio)`, per channel.
+  let logRatio: SIMD3<Float>
   let cells: ValueNoise
   let mottle: ValueNoise
   let grains: ValueNoise
   /// The pattern's mean tint (over 64 x 64 points a third of a crystal apart): what a
   /// pixel whose footprint on the surface spans many crystals averages to.
   private(set) var mean = SIMD3<Float>(repeating: 1)
+  /// The crystals' mean tint, without the grains over them (as `mean`).
+  private(set) var cellMean = SIMD3<Float>(repeating: 1)
 
   /// The small grains' spacing, in cells.
   static let grainScale: Float = 0.45
@@ -554,14 +560,21 @@ struct Speckle: Sendable, Equatable {
     size = detail.speckleSize
     strength = detail.speckle
     ratio = colorRatio(detail.speckleColor, base)
+    logRatio = SIMD3(
+      log2f(max(ratio.x, 1e-3)), log2f(max(ratio.y, 1e-3)), log2f(max(ratio.z, 1e-3)))
     cells = ValueNoise(seed: detail.seed, salt: 7)
     mottle = ValueNoise(seed: detail.seed, salt: 9)
     grains = ValueNoise(seed: detail.seed, salt: 10)
     var sum = SIMD3<Float>.zero
+    var crystals = SIMD3<Float>.zero
     for k in 0..<4096 {
-      sum += tint(at: SIMD2(Float(k % 64) + 0.5, Float(k / 64) + 0.5) * (size / 3))
+      let p = SIMD2(Float(k % 64) + 0.5, Float(k / 64) + 0.5) * (size / 3)
+      sum += tint(at: p)
+      let q = p / size
+      crystals += tint(q, mottle: mottle(q.x / 14, q.y / 14))
     }
     mean = sum / 4096
+    cellMean = crystals / 4096
   }
 
   /// The tint at canvas point `p`.
@@ -635,21 +648,28 @@ struct Speckle: Sendable, Equatable {
     // Grains under two pixels apart: 3 x 3 points, each finding its own grain and cell.
     if size * Self.grainScale < 2 {
       var sum = SIMD3<Float>.zero
+      var crystals = SIMD3<Float>.zero
       for k in 0..<9 {
         let p = SIMD2(
           fx + (Float(k % 3) + 0.5) / 3, fy + (Float(k / 3) + 0.5) / 3)
-        sum += fleck(p / (size * Self.grainScale), mottle: m) ?? tint(p / size, mottle: m)
+        let crystal = tint(p / size, mottle: m)
+        crystals += crystal
+        sum += fleck(p / (size * Self.grainScale), mottle: m) ?? crystal
       }
-      let t = sum / 9
+      let (t, c) = (sum / 9, crystals / 9)
       // Grains under a third of a pixel apart (g pixels): the 9 points fall on unrelated
       // grains, so their mean strays from the pattern's mean by a third of a grain's spread,
       // while the pixel's whole area (1 / g^2 grains) strays by g of it. The points'
       // departure times 9 g^2 (the area's variance over the points') is the best guess of
       // the area's: a render at a larger size averages such grains away, where the points
-      // left a noise of their own (stone at 16 px, 1x against 4x: 35.0 -> 36.2 dB).
+      // left a noise of their own (stone at 16 px, 1x against 4x: 35.0 -> 36.2 dB). The
+      // crystals beneath, `size` apart, are faded by their own 9 size^2 (with both faded by
+      // the grains', a pixel lost crystals a larger render keeps: stone with its slab's
+      // crystals at 0.7, 16 px, 35.69 -> 35.76 dB).
       let g = size * Self.grainScale
-      let fade = min(1, 9 * g * g)
-      return mean + (t - mean) * fade
+      let fadeGrains = min(1, 9 * g * g)
+      let fadeCells = min(1, 9 * size * size)
+      return mean + (c - cellMean) * fadeCells + (t - c - (mean - cellMean)) * fadeGrains
     }
     // A pixel is less than a cell across unless the cells are smaller than two pixels;
     // then each point finds its own.
@@ -726,11 +746,14 @@ struct Speckle: Sendable, Equatable {
     let draw = cells.unit(i, j, 2)
     let one = SIMD3<Float>(repeating: 1)
     var mineral: SIMD3<Float>
-    if draw < 0.07 {
-      mineral = ratio * (0.75 + 0.5 * cells.unit(i, j, 4))
-    } else if draw < 0.23 {
+    if draw < 0.08 {
+      // The speckle's color, some crystals only part of the way there from the stone's
+      // (geometrically: `ratio` to a power of 0.4...1).
+      let e = 0.4 + 0.6 * cells.unit(i, j, 4)
+      mineral = SIMD3(exp2f(logRatio.x * e), exp2f(logRatio.y * e), exp2f(logRatio.z * e))
+    } else if draw < 0.24 {
       mineral = SIMD3(repeating: 1.35 + 0.25 * cells.unit(i, j, 4))
-    } else if draw < 0.33 {
+    } else if draw < 0.34 {
       mineral = SIMD3(1.22, 1.06, 0.98)
     } else {
       mineral = one * (0.86 + 0.28 * cells.unit(i, j, 3))
@@ -746,9 +769,11 @@ private func smoothstep(_ a: Float, _ b: Float, _ x: Float) -> Float {
   return t * t * (3 - 2 * t)
 }
 
-/// `color` over `base`, per channel, within 0...4 (a base of 0 keeps its channel).
+/// `color` over `base`, per channel, within 0...16 (a base of 0 keeps its channel).
+///
+/// (At most 4, light crystals on a near-black slab stayed as dark as its ground.)
 private func colorRatio(_ color: SIMD3<Float>, _ base: SIMD3<Float>) -> SIMD3<Float> {
   var r = SIMD3<Float>(repeating: 1)
-  for c in 0..<3 where base[c] > 1e-4 { r[c] = min(4, color[c] / base[c]) }
+  for c in 0..<3 where base[c] > 1e-4 { r[c] = min(16, color[c] / base[c]) }
   return r
 }

@@ -1015,6 +1015,7 @@ struct NodeReader {
     read(fields, Parameters.detailBrushed, path: path, into: &v.brushed)
     read(fields, Parameters.detailBrushedAngle, path: path, into: &v.brushedAngle)
     read(fields, Parameters.detailBrushedWidth, path: path, into: &v.brushedWidth)
+    read(fields, Parameters.detailBrushedLength, path: path, into: &v.brushedLength)
     read(fields, Parameters.detailHammered, path: path, into: &v.hammered)
     read(fields, Parameters.detailHammeredSize, path: path, into: &v.hammeredSize)
     read(fields, Parameters.detailSandblasted, path: path, into: &v.sandblasted)

@@ -14,6 +14,8 @@ public struct DetailSpec: Sendable, Equatable, Hashable {
   public var brushedAngle: Float { values.brushedAngle }
   /// How far apart the brushed lines are, in pixels.
   public var brushedWidth: Float { values.brushedWidth }
+  /// How far a brushed line runs before it fades, in line widths.
+  public var brushedLength: Float { values.brushedLength }
   /// 0...1: how deep the hammer's dents are; 0 is none.
   public var hammered: Float { values.hammered }
   /// The dents' size (about their diameter), in pixels.
@@ -54,6 +56,8 @@ public struct DetailSpec: Sendable, Equatable, Hashable {
     public var brushedAngle = Parameters.detailBrushedAngle.value
     /// See `DetailSpec.brushedWidth`.
     public var brushedWidth = Parameters.detailBrushedWidth.value
+    /// See `DetailSpec.brushedLength`.
+    public var brushedLength = Parameters.detailBrushedLength.value
     /// See `DetailSpec.hammered`.
     public var hammered = Parameters.detailHammered.value
     /// See `DetailSpec.hammeredSize`.
@@ -93,6 +97,7 @@ public struct DetailSpec: Sendable, Equatable, Hashable {
       try Parameters.detailBrushed.check(brushed)
       try Parameters.detailBrushedAngle.check(brushedAngle)
       try Parameters.detailBrushedWidth.check(brushedWidth)
+      try Parameters.detailBrushedLength.check(brushedLength)
       try Parameters.detailHammered.check(hammered)
       try Parameters.detailHammeredSize.check(hammeredSize)
       try Parameters.detailSandblasted.check(sandblasted)

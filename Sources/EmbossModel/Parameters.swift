@@ -417,6 +417,15 @@ public enum Parameters {
     help:
       "how far apart the lines are; a material's value is for text at 160 px and scales with the text's size, as the radius does"
   )
+  /// The `detail.brushed-length` parameter.
+  ///
+  /// How far a fine line runs, in line widths, before it fades out and another takes its
+  /// place; its strength changes about every third of that.
+  public static let detailBrushedLength = NumberParameter(
+    key: "detail.brushed-length", range: 2...1000, defaultValue: 25,
+    help:
+      "how far a fine line runs, in line widths, before it fades out and another takes its place; its strength changes about every third of that"
+  )
   /// The `detail.hammered` parameter.
   ///
   /// Hammered metal (0: none, 1: deep): round dents side by side, each a shallow dish whose
@@ -583,7 +592,8 @@ public enum Parameters {
     radius, profile, depth, scale, soften, roundCorners, direction, insideCorners,
     shadowOpacity, shadowDistance, shadowSoftness, shadowColor, shadowAngle,
     occlusionStrength, occlusionRadius,
-    detailBrushed, detailBrushedAngle, detailBrushedWidth, detailHammered, detailHammeredSize,
+    detailBrushed, detailBrushedAngle, detailBrushedWidth, detailBrushedLength, detailHammered,
+    detailHammeredSize,
     detailSandblasted, detailSandblastedSize, detailWaviness, detailWavinessSize, detailGrain,
     detailGrainSpacing, detailGrainAngle,
     detailGrainFigure, detailGrainColor, detailSpeckle, detailSpeckleSize, detailSpeckleColor,

@@ -70,6 +70,7 @@ public struct StudioValues: Sendable, Encodable, Equatable {
     numbers["\(prefix).brushed"] = Self.exact(detail.brushed)
     numbers["\(prefix).brushed-angle"] = Self.exact(detail.brushedAngle)
     numbers["\(prefix).brushed-width"] = Self.exact(detail.brushedWidth)
+    numbers["\(prefix).brushed-length"] = Self.exact(detail.brushedLength)
     numbers["\(prefix).hammered"] = Self.exact(detail.hammered)
     numbers["\(prefix).hammered-size"] = Self.exact(detail.hammeredSize)
     numbers["\(prefix).sandblasted"] = Self.exact(detail.sandblasted)

@@ -181,6 +181,30 @@ final class BrushingTests: XCTestCase {
     XCTAssertGreaterThan(high - low, flat.shade)
     XCTAssertLessThan(columnChange * 10, rowChange)
   }
+
+  /// `detail.brushed-length` sets how far a line runs: longer lines change less along the
+  /// grain, at the same spacing and strength; the default is the lines of before the key.
+  func testBrushedLengthStretchesTheLinesAlongTheGrain() throws {
+    func brushing(length: Float?) throws -> Brushing {
+      var v = DetailSpec.Values()
+      (v.brushed, v.brushedWidth, v.seed) = (1, 1.5, 3)
+      if let length { v.brushedLength = length }
+      let detail = try DetailSpec(v)
+      return try XCTUnwrap(Brushing(detail))
+    }
+    let (short, long) = (try brushing(length: 25), try brushing(length: 100))
+    XCTAssertEqual(try brushing(length: nil), short)
+    func change(_ b: Brushing) -> Float {
+      var sum: Float = 0
+      for k in 0..<400 {
+        let p = SIMD2(Float(k % 20) * 7.3, Float(k / 20) * 3.1)
+        sum += abs(b.lines(at: p + b.along * 10) - b.lines(at: p))
+      }
+      return sum
+    }
+    XCTAssertLessThan(change(long) * 2, change(short))
+    XCTAssertThrowsError(try brushing(length: 1))
+  }
 }
 
 /// Ambient occlusion from the height field: the foot of a raised square darkens, less with

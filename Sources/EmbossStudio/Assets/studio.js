@@ -338,7 +338,7 @@ function numberControl(parent, entry, label, read, write) {
     "environment.softboxes[].intensity": [0, 10], "relief.radius": [1, 60], "relief.depth": [0, 4],
     "relief.scale": [0, 60], "relief.soften": [0, 20], "shadow.distance": [0, 40],
     "shadow.softness": [0, 40], "shadow.angle": [-180, 180], "occlusion.radius": [0.5, 40],
-    "detail.brushed-angle": [-180, 180], "detail.brushed-width": [0.25, 10], "detail.seed": [0, 100],
+    "detail.brushed-angle": [-180, 180], "detail.brushed-width": [0.25, 10], "detail.brushed-length": [2, 200], "detail.seed": [0, 100],
     "detail.hammered-size": [1, 60], "detail.sandblasted-size": [0.1, 10], "detail.waviness-size": [5, 200], "detail.grain-spacing": [1, 40],
     "detail.grain-angle": [-180, 180], "detail.speckle-size": [0.25, 10], "camera.distance": [0, 5000] };
   if (spans[entry.key]) [min, max] = spans[entry.key];
@@ -636,7 +636,7 @@ function buildControls() {
   }
 
   const detail = section("Detail");
-  for (const key of ["detail.brushed", "detail.brushed-angle", "detail.brushed-width",
+  for (const key of ["detail.brushed", "detail.brushed-angle", "detail.brushed-width", "detail.brushed-length",
     "detail.hammered", "detail.hammered-size", "detail.sandblasted", "detail.sandblasted-size",
     "detail.waviness", "detail.waviness-size",
     "detail.grain", "detail.grain-spacing", "detail.grain-angle", "detail.grain-figure", "detail.grain-color",
