@@ -338,21 +338,18 @@ final class SupersampleTests: XCTestCase {
   /// pattern and widens its footprint by the tilts inside it.
   func testEveryKindOfDetailMatchesTheSupersampledRender() throws {
     let font = try Fixtures.font()
-    // Goals in the default material and in chrome. Measured: hammered 34.6 and 28.1 dB
+    // Goals in the default material and in chrome. Measured: hammered 33.3 and 29.8 dB
     // (chrome's faces reflect its horizon, a sharp light-dark line; a mirror's dents cross it
     // and meet in ridges finer than a pixel, each pixel across one split into its dents'
-    // parts), sandblasted 39.2 and 36.8 (the ball blurred by the grain's spread), grain with
-    // a camera 39.9 and 36.6 (each ring's end a tenth of a ring wide, not a step), speckle
-    // 33.3 and 31.7 (a mosaic of crystals with hard edges, 2 px wide here, under grains
-    // 0.9 px apart, each pixel 3 x 3 points; laid on the surface, so foreshortened at the
-    // round bevel's foot, where it fades to its mean: 36.3 and 33.5 when it was printed
-    // flat on the canvas), waviness 42.8 and 36.5 (slopes that change over tens of pixels).
-    // The default material reflects an overhead softbox's edge across its faces through a
-    // camera 1500 px away (at 450 px: hammered 34.9, sandblasted 39.4, waviness 43.1; with a
-    // plain window overhead: hammered 35.1, sandblasted 40.4, grain 40.2, speckle 34.1,
-    // waviness 44.1).
+    // parts), sandblasted 38.7 and 37.8 (the ball blurred by the grain's spread), grain with
+    // a camera 40.2 and 37.8 (each ring's end a tenth of a ring wide, not a step), speckle
+    // 34.5 and 32.3 (a mosaic of crystals with hard edges, 2 px wide here, under grains 0.9 px
+    // apart, each pixel 3 x 3 points; laid on the surface, so foreshortened at the round
+    // bevel's foot, where it fades to its mean), waviness 42.9 and 38.6 (slopes that change
+    // over tens of pixels). The default's darker floor and more metallic faces (metallic 0.8
+    // -> 0.92) raised its contrast and with it these errors: hammered 34.6 -> 33.3 dB.
     let cases: [(String, [String], [Double])] = [
-      ("hammered", ["detail.hammered=0.6", "detail.hammered-size=8"], [34.5, 27.5]),
+      ("hammered", ["detail.hammered=0.6", "detail.hammered-size=8"], [33, 27.5]),
       ("sandblasted", ["detail.sandblasted=0.7"], [38, 35]),
       ("grain", ["detail.grain=0.8", "detail.grain-spacing=5", "camera.distance=400"], [37, 33]),
       ("speckle", ["detail.speckle=0.7", "detail.speckle-size=2"], [33, 31]),
