@@ -219,6 +219,40 @@ final class SurfaceDetailTests: XCTestCase {
   /// columns), changes little from pixel to pixel, averages to no lean over a wide area, and
   /// is the same pattern at four times the size with four times the size key (the tilt the
   /// same, as a slope is a ratio of lengths); another seed, another pattern.
+  /// A pixel's points find their crystals and grains in the cells around the pixel, found
+  /// once (`Speckle.Neighbourhood`): the same tints as each point's own search, bit for bit,
+  /// for cells and grains a pixel or more across, away from the origin and across it.
+  func testSpeckleNeighbourhoodFindsWhatEachPointFinds() throws {
+    for size: Float in [2.3, 3, 4.4] {
+      let speckle = try XCTUnwrap(
+        Speckle(
+          try detail {
+            $0.speckle = 0.7
+            $0.speckleSize = size
+            $0.speckleColor = SIMD3(0.6, 0.55, 0.5)
+          }, base: SIMD3(repeating: 0.01)))
+      var checked = 0
+      for k in 0..<400 {
+        let (fx, fy) = (Float(k % 20) * 3.7 - 31, Float(k / 20) * 2.9 - 23)
+        let point = { (k: Int) in
+          SIMD2(fx + (Float(k % 3) + 0.5) / 3, fy + (Float(k / 3) + 0.5) / 3)
+        }
+        guard
+          var near = Speckle.Neighbourhood(
+            speckle, low: point(0) / size, high: point(8) / size)
+        else { continue }
+        checked += 1
+        for j in 0..<9 {
+          let q = point(j) / size
+          let g = q / Speckle.grainScale
+          XCTAssertEqual(near.tint(speckle, q, mottle: 0.3), speckle.tint(q, mottle: 0.3))
+          XCTAssertEqual(near.fleck(speckle, g, mottle: 0.3), speckle.fleck(g, mottle: 0.3))
+        }
+      }
+      XCTAssertGreaterThan(checked, 300)
+    }
+  }
+
   func testWavinessIsTheSlopeOfOneSmoothHeight() throws {
     XCTAssertNil(Waviness(.none))
     let spec = try detail {
