@@ -214,11 +214,6 @@ final class SurfaceDetailTests: XCTestCase {
     XCTAssertLessThan(light, 800)
   }
 
-  /// Waviness: nothing without it; a tilt that is the downhill slope of one smooth height
-  /// (its curl is zero: the tilt's x changes down the rows as its y changes across the
-  /// columns), changes little from pixel to pixel, averages to no lean over a wide area, and
-  /// is the same pattern at four times the size with four times the size key (the tilt the
-  /// same, as a slope is a ratio of lengths); another seed, another pattern.
   /// A pixel's points find their crystals and grains in the cells around the pixel, found
   /// once (`Speckle.Neighbourhood`): the same tints as each point's own search, bit for bit,
   /// for cells and grains a pixel or more across, away from the origin and across it.
@@ -253,6 +248,11 @@ final class SurfaceDetailTests: XCTestCase {
     }
   }
 
+  /// Waviness: nothing without it; a tilt that is the downhill slope of one smooth height
+  /// (its curl is zero: the tilt's x changes down the rows as its y changes across the
+  /// columns), changes little from pixel to pixel, averages to no lean over a wide area, and
+  /// is the same pattern at four times the size with four times the size key (the tilt the
+  /// same, as a slope is a ratio of lengths); another seed, another pattern.
   func testWavinessIsTheSlopeOfOneSmoothHeight() throws {
     XCTAssertNil(Waviness(.none))
     let spec = try detail {
