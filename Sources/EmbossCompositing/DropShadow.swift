@@ -210,7 +210,28 @@ public enum DropShadow {
         scratch.withUnsafeMutableBufferPointer { output in
           let output = SharedPointer(output)
           parallelism.forEachBand(height, bandSize: 16) { rows in
-            for y in rows {
+            // Eight rows at a time, a row's running sum in each lane: the same sums in the
+            // same order as one row at a time, without waiting on each add (a row's sum is
+            // a chain of dependent adds; eight chains side by side keep the adder busy).
+            var y = rows.lowerBound
+            while y + 8 <= rows.upperBound {
+              let starts = SIMD8<Int>(0, 1, 2, 3, 4, 5, 6, 7) &* width &+ y &* width
+              @inline(__always) func column(_ i: Int) -> SIMD8<Float> {
+                var v = SIMD8<Float>()
+                for k in 0..<8 { v[k] = input.buffer[starts[k] + i] }
+                return v
+              }
+              var sum = SIMD8<Float>()
+              for i in 0..<min(radius, width) { sum += column(i) }
+              for i in 0..<width {
+                if i + radius < width { sum += column(i + radius) }
+                let v = sum * scale
+                for k in 0..<8 { output.buffer[starts[k] + i] = v[k] }
+                if i >= radius { sum -= column(i - radius) }
+              }
+              y += 8
+            }
+            for y in y..<rows.upperBound {
               let start = y * width
               var sum: Float = 0
               for i in 0..<min(radius, width) { sum += input.buffer[start + i] }
