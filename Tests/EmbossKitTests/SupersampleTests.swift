@@ -344,7 +344,7 @@ final class SupersampleTests: XCTestCase {
     // and meet in ridges finer than a pixel, each pixel across one split into its dents'
     // parts), sandblasted 38.6 and 37.8 (the ball blurred by the grain's spread), grain with
     // a camera 39.7 and 37.8 (each ring's end a tenth of a ring wide, not a step), speckle
-    // 34.0 and 32.3 (a mosaic of crystals with hard edges, 2 px wide here, under grains 0.9 px
+    // 33.6 and 32.3 (a mosaic of crystals with hard edges, 2 px wide here, under grains 0.9 px
     // apart, each pixel 3 x 3 points; laid on the surface, so foreshortened at the round
     // bevel's foot, where it fades to its mean), waviness 42.4 and 38.6 (slopes that change
     // over tens of pixels). The default's darker floor, more metallic and lighter faces
