@@ -71,7 +71,9 @@ package struct SharedPointer<Element>: @unchecked Sendable {
   }
 
   /// Initializes element `index` of uninitialized storage.
-  @inlinable
+  ///
+  /// (Always inlined: called per pixel, it ran unspecialized, through the value witnesses.)
+  @inlinable @inline(__always)
   package func initialize(_ index: Int, to value: Element) {
     buffer.initializeElement(at: index, to: value)
   }
