@@ -6,6 +6,31 @@
 #include <malloc.h>
 #endif
 
+#if defined(__GLIBC__)
+#include <stdint.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* The heap's next 64 MiB in one step, backed by 2 MiB pages where the kernel has them
+   (transparent huge pages in "madvise" mode, as glibc.malloc.hugetlb=1 asks for them): a
+   render's large blocks then fault a page per 2 MiB instead of per 4 KiB (case C: 7600
+   faults -> 1600). The heap grows past the 64 MiB with ordinary pages. */
+static void emboss_huge_heap(void) {
+  const size_t huge = 2u << 20;
+  const size_t reserve = 64u << 20;
+  mallopt(M_TOP_PAD, (int)reserve);
+  /* A block the heap's top cannot hold makes glibc extend the heap by it and the pad. */
+  void *block = malloc(256u << 10);
+  uintptr_t top = (uintptr_t)sbrk(0);
+  free(block);
+  mallopt(M_TOP_PAD, 128 << 10); /* glibc's default again: later growth as before */
+  if (block == NULL || top == (uintptr_t)-1) return;
+  uintptr_t start = ((uintptr_t)block + huge - 1) & ~(uintptr_t)(huge - 1);
+  if (start >= top) return;
+  (void)madvise((void *)start, top - start, MADV_HUGEPAGE);
+}
+#endif
+
 void emboss_keep_freed_memory(void) {
 #if defined(__GLIBC__)
   /* Large blocks from the heap, not from mmap (32 MiB is the most glibc accepts), and no
@@ -18,6 +43,7 @@ void emboss_keep_freed_memory(void) {
      pages in another). The stages allocate a few large blocks per band, so the one lock is
      not contended. */
   mallopt(M_ARENA_MAX, 1);
+  emboss_huge_heap();
 #endif
 }
 
