@@ -84,41 +84,63 @@ public enum PNGCodec {
       rect.x == 0 && rect.y == 0 && rect.width == canvas.width
       && rect.height == canvas.height
     let opaque = (covered || fill.w == 255) && canvas.content.allSatisfy { $0.w == 255 }
+    // A whole row of the fill's RGB samples, copied from where a row shows the fill (a
+    // sample at a time, the rows of case C's 4096 x 4096 canvas took 7 ms).
+    let fillRow = opaque ? (0..<canvas.width).flatMap { _ in [fill.x, fill.y, fill.z] } : []
     return try canvas.content.withUnsafeBufferPointer { src in
       let src = UnsafeBufferPointerBox(src)
-      return try encodeBanded(
-        width: canvas.width, height: canvas.height, channels: opaque ? 3 : 4, bitDepth: 8,
-        compression: compression, pixelsPerMeter: pixelsPerMeter, srgb: true,
-        parallelism: parallelism, background: { y in y < rect.y || y >= rect.maxY }
-      ) { y, row in
-        let content = src.buffer.baseAddress.map { $0 + (y - rect.y) * rect.width }
-        let inside = y >= rect.y && y < rect.maxY && content != nil
-        if opaque {
-          let out = row.assumingMemoryBound(to: UInt8.self)
-          @inline(__always) func put(_ x: Int, _ p: SIMD4<UInt8>) {
-            out[3 * x] = p.x
-            out[3 * x + 1] = p.y
-            out[3 * x + 2] = p.z
-          }
-          guard inside, let content else {
-            for x in 0..<canvas.width { put(x, fill) }
+      return try fillRow.withUnsafeBufferPointer { fillRow in
+        let fillRow = UnsafeBufferPointerBox(fillRow)
+        return try encodeBanded(
+          width: canvas.width, height: canvas.height, channels: opaque ? 3 : 4, bitDepth: 8,
+          compression: compression, pixelsPerMeter: pixelsPerMeter, srgb: true,
+          parallelism: parallelism, background: { y in y < rect.y || y >= rect.maxY }
+        ) { y, row in
+          let content = src.buffer.baseAddress.map { $0 + (y - rect.y) * rect.width }
+          let inside = y >= rect.y && y < rect.maxY && content != nil
+          if opaque {
+            guard inside, let content, let fills = fillRow.buffer.baseAddress else {
+              if let fills = fillRow.buffer.baseAddress {
+                row.copyMemory(from: fills, byteCount: 3 * canvas.width)
+              }
+              return
+            }
+            row.copyMemory(from: fills, byteCount: 3 * rect.x)
+            (row + 3 * rect.maxX).copyMemory(
+              from: fills, byteCount: 3 * (canvas.width - rect.maxX))
+            Self.packRGB(content, count: rect.width, to: row + 3 * rect.x)
             return
           }
-          for x in 0..<rect.x { put(x, fill) }
-          for x in 0..<rect.width { put(rect.x + x, content[x]) }
-          for x in rect.maxX..<canvas.width { put(x, fill) }
-          return
+          let out = row.assumingMemoryBound(to: SIMD4<UInt8>.self)
+          guard inside, let content else {
+            out.initialize(repeating: fill, count: canvas.width)
+            return
+          }
+          out.initialize(repeating: fill, count: rect.x)
+          (out + rect.x).initialize(from: content, count: rect.width)
+          (out + rect.maxX).initialize(repeating: fill, count: canvas.width - rect.maxX)
         }
-        let out = row.assumingMemoryBound(to: SIMD4<UInt8>.self)
-        guard inside, let content else {
-          out.initialize(repeating: fill, count: canvas.width)
-          return
-        }
-        out.initialize(repeating: fill, count: rect.x)
-        (out + rect.x).initialize(from: content, count: rect.width)
-        (out + rect.maxX).initialize(repeating: fill, count: canvas.width - rect.maxX)
       }
     }
+  }
+
+  /// The RGB samples of `count` RGBA pixels at `out` (3 bytes each): each pixel stored as
+  /// its 4 bytes, the 4th overwritten by the next pixel's (the last pixel's 3 alone).
+  @inline(__always)
+  static func packRGB(
+    _ pixels: UnsafePointer<SIMD4<UInt8>>, count: Int, to out: UnsafeMutableRawPointer
+  ) {
+    guard count > 0 else { return }
+    let words = UnsafeRawPointer(pixels)
+    for x in 0..<(count - 1) {
+      out.storeBytes(
+        of: words.loadUnaligned(fromByteOffset: 4 * x, as: UInt32.self),
+        toByteOffset: 3 * x, as: UInt32.self)
+    }
+    let last = pixels[count - 1]
+    out.storeBytes(of: last.x, toByteOffset: 3 * (count - 1), as: UInt8.self)
+    out.storeBytes(of: last.y, toByteOffset: 3 * (count - 1) + 1, as: UInt8.self)
+    out.storeBytes(of: last.z, toByteOffset: 3 * (count - 1) + 2, as: UInt8.self)
   }
 
   /// `encodeBanded` over a canvas image whose pixels `convert` turns into RGBA samples of
