@@ -468,21 +468,22 @@ public struct TextLayout: Sendable {
     guard width > 0, height > 0, let buffer = bitmap.buffer else { return nil }
     let pitch = Int(bitmap.pitch)
     let levels = Float(max(1, Int(bitmap.num_grays) - 1))
-    var coverage = Plane(width: width, height: height)
-    var ink = false
-    coverage.pixels.withUnsafeMutableBufferPointer { pixels in
+    // Every sample written once (no zeroing first); any ink found from the bytes' union.
+    var ink: UInt8 = 0
+    let pixels = [Float](unsafeUninitializedCapacity: width * height) { pixels, count in
       for y in 0..<height {
         let row = pitch >= 0 ? y * pitch : (height - 1 - y) * -pitch
         for x in 0..<width {
-          let v = Float(buffer[row + x]) / levels
-          pixels[y * width + x] = v
-          if v > 0 { ink = true }
+          let byte = buffer[row + x]
+          ink |= byte
+          pixels[y * width + x] = Float(byte) / levels
         }
       }
+      count = width * height
     }
-    guard ink else { return nil }
+    guard ink != 0 else { return nil }
     return PlacedGlyph(
       x: wholeX + Int(slot.pointee.bitmap_left), y: wholeY - Int(slot.pointee.bitmap_top),
-      coverage: coverage, contours: contours)
+      coverage: Plane(width: width, height: height, pixels: pixels), contours: contours)
   }
 }
