@@ -23,68 +23,131 @@ public enum DropShadow {
     lowered: Bool, background: Background, parallelism: Parallelism = .allCores
   ) -> CanvasImage {
     let canvas = PixelRect(x: 0, y: 0, width: image.width, height: image.height)
-    let ink = mask.inkBounds.intersection(canvas)
-    guard shadow.isVisible, !ink.isEmpty else { return image }
-    let offset = direction * shadow.distance
-    let boxes = boxRadii(sigma: shadow.softness)
-    let reach = boxes.reduce(0, +) + 1
-    // Where the moved ink can be, and where its blur reaches.
-    let moved = PixelRect(
-      x: ink.x + Int(offset.x.rounded(.down)), y: ink.y + Int(offset.y.rounded(.down)),
-      width: ink.width + 1, height: ink.height + 1)
-    let field = moved.grown(by: reach)
-    // The shadow's alpha over `field` (outside it the moved, blurred ink is 0): on a finer
-    // grid for small text, else on the pixels.
-    var alpha: [Float]
-    if let fine = fineAlpha(
-      mask, offset: offset, softness: shadow.softness, over: field, lowered: lowered,
-      parallelism: parallelism)
-    {
-      alpha = fine
-    } else {
-      alpha = movedCoverage(mask, offset: offset, over: field, parallelism: parallelism)
-      blur(
-        &alpha, width: field.width, height: field.height, radii: boxes, parallelism: parallelism)
-    }
-
-    // A raised relief's shadow shows around the letters; a lowered one's only inside them.
-    let content = lowered ? image.contentRect : image.contentRect.union(field.intersection(canvas))
-    let color = shadow.color
-    let opacity = shadow.opacity
-    let opaque: SIMD3<Float>? =
-      if case .color(let c) = background { c } else { nil }
+    guard
+      let layer = Layer(
+        mask: mask, shadow: shadow, direction: direction, lowered: lowered,
+        background: background, canvas: canvas, parallelism: parallelism)
+    else { return image }
+    let content = layer.content(image.contentRect, canvas: canvas)
     let window = mask.window
     return mask.windowCoverage.pixels.withUnsafeBufferPointer { coverage in
       let coverage = UnsafeBufferPointerBox(coverage)
-      return alpha.withUnsafeBufferPointer { alpha in
-        let alpha = UnsafeBufferPointerBox(alpha)
-        let rect = field
+      return layer.withView { view in
+        let view = UncheckedSendable(view)
         return image.recomposited(over: content, parallelism: parallelism) { p, x, y in
           let a =
             window.contains(x: x, y: y)
             ? coverage.buffer[(y - window.y) * window.width + x - window.x] : 0
-          let moved =
-            rect.contains(x: x, y: y) ? alpha.buffer[(y - rect.y) * rect.width + x - rect.x] : 0
-          if lowered {
-            // The plate (1 - ink), moved and blurred, over the letters' floor.
-            let s = opacity * (1 - moved)
-            if a <= 0 || s <= 0 { return p }
-            if let background = opaque {
-              let rgb = SIMD3(p.x, p.y, p.z)
-              let under = background * (1 - a)
-              return SIMD4(rgb * (1 - s) + (color * a + under) * s, 1)
-            }
-            return SIMD4(SIMD3(p.x, p.y, p.z) * (1 - s) + color * s, p.w)
-          }
-          let s = opacity * moved * (1 - a)
-          if s <= 0 { return p }
-          if let background = opaque {
-            return SIMD4(SIMD3(p.x, p.y, p.z) + (color - background) * s, 1)
-          }
-          // The letters (straight alpha) over the shadow.
-          let w = p.w + s
-          return SIMD4((SIMD3(p.x, p.y, p.z) * p.w + color * s) / w, w)
+          return view.value.pixel(p, coverage: a, x: x, y: y)
         }
+      }
+    }
+  }
+
+  /// The shadow as a layer: its alpha over the canvas and how it changes a pixel of the
+  /// picture, for `apply`, or for a compositor that draws it as it stores each pixel (an
+  /// 8-bit picture's codes, made without a float picture: the same bytes).
+  public struct Layer: Sendable {
+    /// Where the alpha is held: the moved ink's pixels and as far as its blur reaches (0
+    /// outside).
+    public let field: PixelRect
+    /// The moved, blurred ink over `field`, row-major.
+    let alpha: [Float]
+    let color: SIMD3<Float>
+    let opacity: Float
+    let lowered: Bool
+    /// The background's color when it is opaque.
+    let opaque: SIMD3<Float>?
+
+    /// The layer of `shadow` cast by `mask`'s ink on a picture over `background` (see
+    /// `apply`); nil where it draws nothing (invisible, or no ink on `canvas`).
+    public init?(
+      mask: CoverageMask, shadow: ShadowSpec, direction: SIMD2<Float>, lowered: Bool,
+      background: Background, canvas: PixelRect, parallelism: Parallelism = .allCores
+    ) {
+      let ink = mask.inkBounds.intersection(canvas)
+      guard shadow.isVisible, !ink.isEmpty else { return nil }
+      let offset = direction * shadow.distance
+      let boxes = boxRadii(sigma: shadow.softness)
+      let reach = boxes.reduce(0, +) + 1
+      // Where the moved ink can be, and where its blur reaches.
+      let moved = PixelRect(
+        x: ink.x + Int(offset.x.rounded(.down)), y: ink.y + Int(offset.y.rounded(.down)),
+        width: ink.width + 1, height: ink.height + 1)
+      let field = moved.grown(by: reach)
+      // The shadow's alpha over `field` (outside it the moved, blurred ink is 0): on a finer
+      // grid for small text, else on the pixels.
+      var alpha: [Float]
+      if let fine = fineAlpha(
+        mask, offset: offset, softness: shadow.softness, over: field, lowered: lowered,
+        parallelism: parallelism)
+      {
+        alpha = fine
+      } else {
+        alpha = movedCoverage(mask, offset: offset, over: field, parallelism: parallelism)
+        blur(
+          &alpha, width: field.width, height: field.height, radii: boxes,
+          parallelism: parallelism)
+      }
+      self.field = field
+      self.alpha = alpha
+      color = shadow.color
+      opacity = shadow.opacity
+      self.lowered = lowered
+      opaque = if case .color(let c) = background { c } else { nil }
+    }
+
+    /// The content of a picture whose content is `content`, grown to hold the shadow
+    /// (within `canvas`): a raised relief's shadow shows around the letters, a lowered
+    /// one's only inside them.
+    public func content(_ content: PixelRect, canvas: PixelRect) -> PixelRect {
+      lowered ? content : content.union(field.intersection(canvas))
+    }
+
+    /// Calls `body` with a raw view of the layer.
+    func withView<R>(_ body: (View) -> R) -> R {
+      alpha.withUnsafeBufferPointer { alpha in
+        body(
+          View(
+            alpha: alpha, field: field, color: color, opacity: opacity, lowered: lowered,
+            opaque: opaque))
+      }
+    }
+
+    /// A layer's raw view, for an inner loop (valid inside `withView` only).
+    struct View {
+      let alpha: UnsafeBufferPointer<Float>
+      let field: PixelRect
+      let color: SIMD3<Float>
+      let opacity: Float
+      let lowered: Bool
+      let opaque: SIMD3<Float>?
+
+      /// Pixel `p` of the picture (straight alpha), whose ink coverage is `a`, at canvas
+      /// position (`x`, `y`), with the shadow drawn.
+      @inline(__always)
+      func pixel(_ p: SIMD4<Float>, coverage a: Float, x: Int, y: Int) -> SIMD4<Float> {
+        let moved =
+          field.contains(x: x, y: y) ? alpha[(y - field.y) * field.width + x - field.x] : 0
+        if lowered {
+          // The plate (1 - ink), moved and blurred, over the letters' floor.
+          let s = opacity * (1 - moved)
+          if a <= 0 || s <= 0 { return p }
+          if let background = opaque {
+            let rgb = SIMD3(p.x, p.y, p.z)
+            let under = background * (1 - a)
+            return SIMD4(rgb * (1 - s) + (color * a + under) * s, 1)
+          }
+          return SIMD4(SIMD3(p.x, p.y, p.z) * (1 - s) + color * s, p.w)
+        }
+        let s = opacity * moved * (1 - a)
+        if s <= 0 { return p }
+        if let background = opaque {
+          return SIMD4(SIMD3(p.x, p.y, p.z) + (color - background) * s, 1)
+        }
+        // The letters (straight alpha) over the shadow.
+        let w = p.w + s
+        return SIMD4((SIMD3(p.x, p.y, p.z) * p.w + color * s) / w, w)
       }
     }
   }

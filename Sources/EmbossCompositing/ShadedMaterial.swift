@@ -968,7 +968,8 @@ public enum ShadedMaterial {
     canvas(
       composite(
         TapSource(map), mask: mask, shading: shading, background: background, detail: detail,
-        surfaceColor: surfaceColor, depth: depth, parallelism: parallelism, store: LinearStore()
+        surfaceColor: surfaceColor, depth: depth, shadow: nil, parallelism: parallelism,
+        store: LinearStore()
       ), mask: mask)
   }
 
@@ -983,21 +984,26 @@ public enum ShadedMaterial {
     canvas(
       composite(
         TapSource(plan), mask: mask, shading: shading, background: background, detail: detail,
-        surfaceColor: surfaceColor, depth: depth, parallelism: parallelism, store: LinearStore()
+        surfaceColor: surfaceColor, depth: depth, shadow: nil, parallelism: parallelism,
+        store: LinearStore()
       ), mask: mask)
   }
 
   /// `composite(map:mask:shading:background:detail:surfaceColor:parallelism:)` as the 8-bit
   /// sRGB codes its PNG stores (`SRGB.codes8` of each pixel), written as each pixel is made:
   /// the same bytes in a quarter of the memory, and no float picture held.
+  ///
+  /// With `shadow` (a layer over this background), the letters' shadow is drawn as each
+  /// pixel is stored: the codes of `DropShadow.apply` over the float composite.
   public static func compositeCodes(
     map: LookupMap, mask: CoverageMask, shading: RGBAImage, background: Background,
     detail: DetailSpec = .none, surfaceColor: SIMD3<Float> = SIMD3(repeating: 1),
-    depth: SurfaceDepth? = nil, parallelism: Parallelism = .allCores
+    depth: SurfaceDepth? = nil, shadow: DropShadow.Layer? = nil,
+    parallelism: Parallelism = .allCores
   ) -> SRGBCanvas {
     codes(
       TapSource(map), mask: mask, shading: shading, background: background, detail: detail,
-      surfaceColor: surfaceColor, depth: depth, parallelism: parallelism)
+      surfaceColor: surfaceColor, depth: depth, shadow: shadow, parallelism: parallelism)
   }
 
   /// `compositeCodes(map:...)` from a lookup plan, each band of taps made as its rows are
@@ -1005,28 +1011,108 @@ public enum ShadedMaterial {
   public static func compositeCodes(
     plan: LookupPlan, mask: CoverageMask, shading: RGBAImage, background: Background,
     detail: DetailSpec = .none, surfaceColor: SIMD3<Float> = SIMD3(repeating: 1),
-    depth: SurfaceDepth? = nil, parallelism: Parallelism = .allCores
+    depth: SurfaceDepth? = nil, shadow: DropShadow.Layer? = nil,
+    parallelism: Parallelism = .allCores
   ) -> SRGBCanvas {
     codes(
       TapSource(plan), mask: mask, shading: shading, background: background, detail: detail,
-      surfaceColor: surfaceColor, depth: depth, parallelism: parallelism)
+      surfaceColor: surfaceColor, depth: depth, shadow: shadow, parallelism: parallelism)
   }
 
   /// A composite that stores 8-bit sRGB codes (`SRGB.codes8`), as a canvas.
   private static func codes(
     _ taps: TapSource, mask: CoverageMask, shading: RGBAImage, background: Background,
     detail: DetailSpec, surfaceColor: SIMD3<Float>, depth: SurfaceDepth?,
-    parallelism: Parallelism
+    shadow: DropShadow.Layer?, parallelism: Parallelism
   ) -> SRGBCanvas {
     SRGB.encode8Table.withUnsafeBufferPointer { table in
-      let parts = composite(
-        taps, mask: mask, shading: shading, background: background, detail: detail,
-        surfaceColor: surfaceColor, depth: depth, parallelism: parallelism,
-        store: CodeStore(table: UnsafeBufferPointerBox(table)))
+      let store = CodeStore(table: UnsafeBufferPointerBox(table))
+      guard let shadow else {
+        let parts = composite(
+          taps, mask: mask, shading: shading, background: background, detail: detail,
+          surfaceColor: surfaceColor, depth: depth, shadow: nil, parallelism: parallelism,
+          store: store)
+        return SRGBCanvas(
+          width: mask.width, height: mask.height, fill: parts.fill, contentRect: parts.ink,
+          content: parts.pixels)
+      }
+      return shadow.withView { view in
+        let parts = composite(
+          taps, mask: mask, shading: shading, background: background, detail: detail,
+          surfaceColor: surfaceColor, depth: depth, shadow: view, parallelism: parallelism,
+          store: store)
+        return shadowed(
+          parts, fill: fill(background), layer: shadow, view: view, mask: mask,
+          parallelism: parallelism, store: store)
+      }
+    }
+  }
+
+  /// The linear color of `background` as the compositor fills with it.
+  static func fill(_ background: Background) -> SIMD4<Float> {
+    switch background {
+    case .transparent: .zero
+    case .color(let c): SIMD4(c, 1)
+    case .translucent(let c, let alpha): SIMD4(c, alpha)
+    }
+  }
+
+  /// The codes of a composite whose ink pixels have the shadow drawn, grown to hold the
+  /// shadow around them: the pixels outside the ink bounds are the fill with the shadow
+  /// drawn (their coverage, if any, read from the mask as `DropShadow.apply` reads it).
+  private static func shadowed(
+    _ parts: (fill: SIMD4<UInt8>, ink: PixelRect, pixels: [SIMD4<UInt8>]), fill: SIMD4<Float>,
+    layer: DropShadow.Layer, view: DropShadow.Layer.View, mask: CoverageMask,
+    parallelism: Parallelism, store: CodeStore
+  ) -> SRGBCanvas {
+    let canvas = PixelRect(x: 0, y: 0, width: mask.width, height: mask.height)
+    let ink = parts.ink
+    let content = layer.content(ink, canvas: canvas)
+    guard content != ink else {
       return SRGBCanvas(
-        width: mask.width, height: mask.height, fill: parts.fill, contentRect: parts.ink,
+        width: mask.width, height: mask.height, fill: parts.fill, contentRect: ink,
         content: parts.pixels)
     }
+    let window = mask.window
+    let view = UncheckedSendable(view)
+    let pixels = [SIMD4<UInt8>](unsafeUninitializedCapacity: content.width * content.height) {
+      buffer, count in
+      let out = SharedPointer(buffer)
+      parts.pixels.withUnsafeBufferPointer { inside in
+        let inside = UnsafeBufferPointerBox(inside)
+        mask.windowCoverage.pixels.withUnsafeBufferPointer { coverage in
+          let coverage = UnsafeBufferPointerBox(coverage)
+          parallelism.forEachBand(content.height, bandSize: 32) { rows in
+            for row in rows {
+              let y = content.y + row
+              let line = row * content.width
+              @inline(__always) func outside(_ x: Int) {
+                let a =
+                  window.contains(x: x, y: y)
+                  ? coverage.buffer[(y - window.y) * window.width + x - window.x] : 0
+                out.initialize(
+                  line + x - content.x, to: store(view.value.pixel(fill, coverage: a, x: x, y: y)))
+              }
+              guard y >= ink.y && y < ink.maxY else {
+                for x in content.x..<content.maxX { outside(x) }
+                continue
+              }
+              for x in content.x..<ink.x { outside(x) }
+              let source = (y - ink.y) * ink.width
+              for column in 0..<ink.width {
+                out.initialize(
+                  line + ink.x - content.x + column, to: inside.buffer[source + column])
+              }
+              for x in ink.maxX..<content.maxX { outside(x) }
+            }
+          }
+        }
+      }
+      count = content.width * content.height
+    }
+    return SRGBCanvas(
+      width: mask.width, height: mask.height, fill: parts.fill, contentRect: content,
+      content: pixels)
   }
 
   /// A float composite's parts as a canvas image.
@@ -1047,7 +1133,7 @@ public enum ShadedMaterial {
   private static func composite<Store: PixelStore>(
     _ taps: TapSource, mask: CoverageMask, shading: RGBAImage, background: Background,
     detail: DetailSpec, surfaceColor: SIMD3<Float>, depth: SurfaceDepth?,
-    parallelism: Parallelism, store: Store
+    shadow: DropShadow.Layer.View?, parallelism: Parallelism, store: Store
   ) -> (fill: Store.Pixel, ink: PixelRect, pixels: [Store.Pixel]) {
     precondition(
       taps.shadingWidth == shading.width && taps.shadingHeight == shading.height,
@@ -1057,29 +1143,27 @@ public enum ShadedMaterial {
     guard let depth, detail.colorsReadTheRelief else {
       return composite(
         taps, mask: mask, shading: shading, background: background, tinting: tinting,
-        depth: nil, parallelism: parallelism, store: store)
+        depth: nil, shadow: shadow, parallelism: parallelism, store: store)
     }
     return depth.withView { view in
       composite(
         taps, mask: mask, shading: shading, background: background, tinting: tinting,
-        depth: view, parallelism: parallelism, store: store)
+        depth: view, shadow: shadow, parallelism: parallelism, store: store)
     }
   }
 
   /// `composite` with the detail's tint made and the depth, where the tint reads it, viewed.
+  ///
+  /// With `shadow`, each pixel of the ink bounds has the letters' shadow drawn before it is
+  /// stored (`DropShadow.Layer.View.pixel`).
   private static func composite<Store: PixelStore>(
     _ taps: TapSource, mask: CoverageMask, shading: RGBAImage, background: Background,
-    tinting: SurfaceDetail?, depth: SurfaceDepth.View?, parallelism: Parallelism,
-    store: Store
+    tinting: SurfaceDetail?, depth: SurfaceDepth.View?, shadow: DropShadow.Layer.View?,
+    parallelism: Parallelism, store: Store
   ) -> (fill: Store.Pixel, ink: PixelRect, pixels: [Store.Pixel]) {
     let rect = taps.rect
     let maxLevel = BallPyramid.maxLevel(width: shading.width, height: shading.height)
-    let fill: SIMD4<Float>
-    switch background {
-    case .transparent: fill = .zero
-    case .color(let c): fill = SIMD4(c, 1)
-    case .translucent(let c, let alpha): fill = SIMD4(c, alpha)
-    }
+    let fill = Self.fill(background)
     let ink = shading.width > 0 ? rect : PixelRect(x: 0, y: 0, width: 0, height: 0)
     let center = lookup(SIMD3(0, 0, 1), width: shading.width, height: shading.height)
     let flatColor =
@@ -1094,6 +1178,7 @@ public enum ShadedMaterial {
     let fillPixel = store(fill)
     // (A raw view, read only inside this call.)
     let depth = UncheckedSendable(depth)
+    let shadow = UncheckedSendable(shadow)
     let window = mask.window
     precondition(ink.intersection(window) == ink || ink.isEmpty, "ink outside the mask's window")
     let pixels = [Store.Pixel](unsafeUninitializedCapacity: ink.width * ink.height) {
@@ -1113,8 +1198,9 @@ public enum ShadedMaterial {
                   ColorSink.Context(
                     ink: ink, window: window, coverage: coverage.buffer, pyramid: view.value,
                     centers: centers, maxLevel: maxLevel, flatColor: flatColor, fill: fill,
-                    fillPixel: fillPixel, tinting: tinting, depth: depth.value, store: store,
-                    untinted: tinting == nil),
+                    fillPixel: fillPixel, tinting: tinting, depth: depth.value,
+                    shadow: shadow.value, store: store,
+                    untinted: tinting == nil && shadow.value == nil),
                   row: rows.lowerBound,
                   out: out.value + rows.lowerBound * ink.width)
                 plan.band(index, into: &sink)
@@ -1137,7 +1223,12 @@ public enum ShadedMaterial {
                           for column in 0..<ink.width {
                             let a = coverage.buffer[source + column]
                             guard a > 0 else {
-                              (row0 + column).initialize(to: fillPixel)
+                              (row0 + column).initialize(
+                                to: shadow.value.map {
+                                  store(
+                                    $0.pixel(
+                                      fill, coverage: 0, x: ink.x + column, y: ink.y + row))
+                                } ?? fillPixel)
                               continue
                             }
                             let groups = groupCounts[local + column]
@@ -1151,8 +1242,8 @@ public enum ShadedMaterial {
                             (row0 + column).initialize(
                               to: inkPixel(
                                 color, coverage: a, x: ink.x + column, y: ink.y + row,
-                                tinting: tinting, depth: depth.value, fill: fill,
-                                store: store))
+                                tinting: tinting, depth: depth.value, shadow: shadow.value,
+                                fill: fill, store: store))
                           }
                         }
                       }
@@ -1176,14 +1267,16 @@ public enum ShadedMaterial {
   @inline(__always)
   static func inkPixel<Store: PixelStore>(
     _ color: SIMD4<Float>, coverage a: Float, x: Int, y: Int, tinting: SurfaceDetail?,
-    depth: SurfaceDepth.View?, fill: SIMD4<Float>, store: Store
+    depth: SurfaceDepth.View?, shadow: DropShadow.Layer.View? = nil, fill: SIMD4<Float>,
+    store: Store
   ) -> Store.Pixel {
     var rgb = SIMD3(color.x, color.y, color.z)
     if let tinting {
       let surface = depth?.surface(x: x, y: y) ?? (0, (.zero, 1))
       rgb *= tinting.tint(x: x, y: y, z: surface.z, unfold: surface.unfold)
     }
-    return store(overFill(rgb, coverage: a, fill: fill))
+    let p = overFill(rgb, coverage: a, fill: fill)
+    return store(shadow?.pixel(p, coverage: a, x: x, y: y) ?? p)
   }
 
   /// `rgb` with coverage `a` over `fill`: opaque (`rgb * a + fill * (1 - a)`, alpha 1), or

@@ -1,6 +1,17 @@
 import EmbossModel
 import Foundation
 
+/// `x.rounded(.down)`, the same float for every `x`, without a call: on x86-64's baseline
+/// (SSE2) `rounded(.down)` is a call to libm's floorf, and the noise takes two per lookup (a
+/// chrome render of case B called it 16 times per pixel, for its waviness).
+@inline(__always)
+func floorDown(_ x: Float) -> Float {
+  // Integers already (and infinities, NaN, and both zeros, whose sign stays).
+  guard abs(x) < 8_388_608, x != 0 else { return x }
+  let t = Float(Int32(x))
+  return t > x ? t - 1 : t
+}
+
 /// Seeded value noise: a value in -1...1 at every lattice point, smooth (smoothstep)
 /// between them.
 struct ValueNoise: Sendable, Equatable {
@@ -51,7 +62,7 @@ struct ValueNoise: Sendable, Equatable {
     to q: SIMD2<Float>, weight: (Int32, Int32) -> Float = { _, _ in 0 }
   ) -> (Int32, Int32) {
     let (ci, cj) = (
-      Int32(clamping: Int(q.x.rounded(.down))), Int32(clamping: Int(q.y.rounded(.down)))
+      Int32(clamping: Int(floorDown(q.x))), Int32(clamping: Int(floorDown(q.y)))
     )
     var nearest = Float.infinity
     var cell = (ci, cj)
@@ -72,7 +83,7 @@ struct ValueNoise: Sendable, Equatable {
   /// The noise at (`x`, `y`).
   @inline(__always)
   func callAsFunction(_ x: Float, _ y: Float) -> Float {
-    let (xi, yi) = (x.rounded(.down), y.rounded(.down))
+    let (xi, yi) = (floorDown(x), floorDown(y))
     var (fx, fy) = (x - xi, y - yi)
     fx = fx * fx * (3 - 2 * fx)
     fy = fy * fy * (3 - 2 * fy)
@@ -234,7 +245,7 @@ struct Hammering: Sendable, Equatable {
   @inline(__always)
   func gather(around q: SIMD2<Float>, into dents: inout Dents) {
     let (ci, cj) = (
-      Int32(clamping: Int(q.x.rounded(.down))), Int32(clamping: Int(q.y.rounded(.down)))
+      Int32(clamping: Int(floorDown(q.x))), Int32(clamping: Int(floorDown(q.y)))
     )
     var k = 0
     for dj in Int32(-1)...1 {
@@ -502,7 +513,7 @@ struct WoodGrain: Sendable, Equatable {
   @inline(__always)
   func parts(u: Float, v: Float, waving: Float) -> (amount: Float, tone: Float) {
     let t = v + waving
-    let ring = t.rounded(.down)
+    let ring = floorDown(t)
     let f = t - ring
     // Late wood: darkening toward the ring's end, then a quick change (over the ring's last
     // tenth, not a step that would alias into stairs) to the next ring's light early wood.
@@ -686,7 +697,7 @@ struct Speckle: Sendable, Equatable {
     }
     var points = InlineArray<9, SIMD2<Float>>(repeating: .zero)
     let (ci, cj) = (
-      Int32(clamping: Int(center.x.rounded(.down))), Int32(clamping: Int(center.y.rounded(.down)))
+      Int32(clamping: Int(floorDown(center.x))), Int32(clamping: Int(floorDown(center.y)))
     )
     var weights = InlineArray<9, Float>(repeating: 0)
     for k in 0..<9 {
@@ -820,8 +831,8 @@ struct Speckle: Sendable, Equatable {
     /// `grainScale` of a cell), or nil where they span more than a cell or a grain.
     init?(_ speckle: Speckle, low: SIMD2<Float>, high: SIMD2<Float>) {
       func base(_ low: SIMD2<Float>, _ high: SIMD2<Float>) -> (Int32, Int32)? {
-        let (lx, ly) = (low.x.rounded(.down), low.y.rounded(.down))
-        guard high.x.rounded(.down) - lx <= 1, high.y.rounded(.down) - ly <= 1,
+        let (lx, ly) = (floorDown(low.x), floorDown(low.y))
+        guard floorDown(high.x) - lx <= 1, floorDown(high.y) - ly <= 1,
           abs(lx) < 1e9, abs(ly) < 1e9
         else { return nil }
         return (Int32(lx) &- 1, Int32(ly) &- 1)

@@ -86,9 +86,11 @@ struct ColorSink<Store: PixelStore>: TapSink {
     let fillPixel: Store.Pixel
     let tinting: SurfaceDetail?
     let depth: ShadedMaterial.SurfaceDepth.View?
+    /// The letters' shadow, drawn on each pixel before it is stored.
+    let shadow: DropShadow.Layer.View?
     let store: Store
-    /// `tinting == nil`, found once: testing the optional at each pixel copies the detail
-    /// (as passing it to `inkPixel` did).
+    /// `tinting == nil && shadow == nil`, found once: testing the optional at each pixel
+    /// copies the detail (as passing it to `inkPixel` did).
     let untinted: Bool
   }
   let context: Context
@@ -150,7 +152,14 @@ struct ColorSink<Store: PixelStore>: TapSink {
 
   @inline(__always)
   mutating func noInk() {
-    (out + index).initialize(to: context.fillPixel)
+    if let shadow = context.shadow {
+      (out + index).initialize(
+        to: context.store(
+          shadow.pixel(
+            context.fill, coverage: 0, x: context.ink.x + column, y: context.ink.y + row)))
+    } else {
+      (out + index).initialize(to: context.fillPixel)
+    }
     advance()
   }
 
@@ -187,7 +196,7 @@ struct ColorSink<Store: PixelStore>: TapSink {
     (out + index).initialize(
       to: ShadedMaterial.inkPixel(
         color, coverage: a, x: ink.x + column, y: ink.y + row, tinting: context.tinting,
-        depth: context.depth, fill: context.fill, store: context.store))
+        depth: context.depth, shadow: context.shadow, fill: context.fill, store: context.store))
     advance()
   }
 

@@ -169,9 +169,11 @@ public enum Pipeline {
     // compositor writes the codes, and (unless the field is softened, which blurs it whole,
     // or a cache keeps the lookups for a relight) it makes each band's relief as it needs
     // it, so neither a float picture nor the whole height field is held.
+    // A shadow on an opaque background is drawn on each pixel as the compositor stores it.
+    let opaqueBackground = if case .color = material.background { true } else { false }
     let plain =
-      !material.shadow.isVisible && input.backdrop == nil && material.plate == nil && !layered
-      && !material.occlusion.isVisible
+      (!material.shadow.isVisible || opaqueBackground) && input.backdrop == nil
+      && material.plate == nil && !layered && !material.occlusion.isVisible
     let codes =
       plain && input.outputs.contains(.pictureCodes) && !input.outputs.contains(.shape)
     // (Colors that read the relief need the heights, which a relief made in bands does
@@ -312,10 +314,21 @@ public enum Pipeline {
     // Nothing laid over or under the letters and only an 8-bit file wanted: the compositor
     // writes the file's codes.
     if codes {
+      let shadow =
+        material.shadow.isVisible
+        ? timings.measure("shadow") {
+          DropShadow.Layer(
+            mask: mask, shadow: material.shadow,
+            direction: material.shadow.offsetDirection(lights: material.lights),
+            lowered: relief.direction == .lowered, background: background,
+            canvas: PixelRect(x: 0, y: 0, width: mask.width, height: mask.height),
+            parallelism: parallelism)
+        } : nil
       let codes = timings.measure("composite") {
         lookups.compositeCodes(
           mask: mask, shading: lookupBall, background: background, detail: material.detail,
-          surfaceColor: material.surface.base, depth: depth, parallelism: parallelism)
+          surfaceColor: material.surface.base, depth: depth, shadow: shadow,
+          parallelism: parallelism)
       }
       return RenderResult(
         material: material, mask: mask, field: field, shadingImage: ball,
@@ -469,20 +482,22 @@ enum Lookups {
   }
 
   /// The compositor over these lookups, writing 8-bit sRGB codes (the same codes the PNG
-  /// encoder makes of `composite`'s picture).
+  /// encoder makes of `composite`'s picture, with `shadow` drawn as `DropShadow.apply`
+  /// draws it).
   func compositeCodes(
     mask: CoverageMask, shading: RGBAImage, background: Background, detail: DetailSpec,
-    surfaceColor: SIMD3<Float>, depth: ShadedMaterial.SurfaceDepth?, parallelism: Parallelism
+    surfaceColor: SIMD3<Float>, depth: ShadedMaterial.SurfaceDepth?,
+    shadow: DropShadow.Layer?, parallelism: Parallelism
   ) -> SRGBCanvas {
     switch self {
     case .map(let map):
       ShadedMaterial.compositeCodes(
         map: map, mask: mask, shading: shading, background: background, detail: detail,
-        surfaceColor: surfaceColor, depth: depth, parallelism: parallelism)
+        surfaceColor: surfaceColor, depth: depth, shadow: shadow, parallelism: parallelism)
     case .plan(let plan):
       ShadedMaterial.compositeCodes(
         plan: plan, mask: mask, shading: shading, background: background, detail: detail,
-        surfaceColor: surfaceColor, depth: depth, parallelism: parallelism)
+        surfaceColor: surfaceColor, depth: depth, shadow: shadow, parallelism: parallelism)
     }
   }
 }

@@ -80,8 +80,12 @@ final class RenderCacheTests: XCTestCase {
 
   /// Asked only for an 8-bit picture, the compositor writes the codes itself, from a relief
   /// made a band at a time: the same codes, and the same PNG bytes, as the float picture's
-  /// from the whole field; where something is laid over or under the letters (a plate, a
-  /// shadow) the picture stays float.
+  /// from the whole field.
+  ///
+  /// A shadow on an opaque background is drawn as each pixel is stored
+  /// (raised and lowered, tinted or not, with the content grown to hold it); where something
+  /// is laid under the letters (a plate, a see-through background under a shadow) the
+  /// picture stays float.
   func testPictureCodesAreTheFloatPicturesCodes() throws {
     let mask = try mask()
     let base = try material()
@@ -92,7 +96,11 @@ final class RenderCacheTests: XCTestCase {
       (["relief.profile=chisel-hard", "relief.direction=lowered", "relief.radius=4"], true),
       (["detail.grain=0.8", "background=transparent"], true),
       (["detail.speckle=0.8", "relief.direction=lowered"], true),
-      (["plate.detail.speckle=0.7"], false), (["shadow.opacity=0.6"], false),
+      (["plate.detail.speckle=0.7"], false), (["shadow.opacity=0.6"], true),
+      (["shadow.opacity=0.8", "shadow.distance=7", "relief.direction=lowered"], true),
+      (["shadow.opacity=0.6", "relief.soften=2", "detail.brushed=0.8"], true),
+      (["shadow.opacity=0.7", "shadow.distance=40", "detail.grain=0.8"], true),
+      (["shadow.opacity=0.6", "background=transparent"], false),
     ] {
       let spec = try MaterialLoader.apply(settings: settings, to: base)
       let float = render(mask, spec)
