@@ -155,50 +155,83 @@ enum Inflation {
     /// How far `phi` is from solved: the largest change a Jacobi step toward `rhs` would
     /// make, and the largest value (the cycles stop when the one falls under a fraction of
     /// the other).
-    func progress(_ phi: [Float], _ rhs: [Float]) -> (step: Float, top: Float) {
-      let r = residual(phi, rhs)
-      var (step, top): (Float, Float) = (0, 0)
-      for i in r.indices where inside[i] {
-        step = max(step, abs(r[i]) / diagonal[i])
-        top = max(top, phi[i])
-      }
-      return (step, top)
-    }
-
-    /// `rhs - A phi` inside (0 outside).
-    func residual(_ phi: [Float], _ rhs: [Float]) -> [Float] {
-      let w = width
-      var r = [Float](repeating: 0, count: phi.count)
-      for y in 0..<height {
-        for x in 0..<w {
-          let i = y * w + x
-          guard inside[i] else { continue }
-          var a = diagonal[i] * phi[i]
-          if east[i] != 0 { a -= east[i] * phi[i + 1] }
-          if west[i] != 0 { a -= west[i] * phi[i - 1] }
-          if south[i] != 0 { a -= south[i] * phi[i + w] }
-          if north[i] != 0 { a -= north[i] * phi[i - w] }
-          r[i] = rhs[i] - a
+    ///
+    /// Each band of rows finds its own largest (a maximum is the same in any order).
+    func progress(
+      _ phi: [Float], _ rhs: [Float], _ parallelism: Parallelism = .serial
+    ) -> (step: Float, top: Float) {
+      let bandRows = 32
+      var bands = [SIMD2<Float>](repeating: .zero, count: (height + bandRows - 1) / bandRows)
+      bands.withUnsafeMutableBufferPointer { bands in
+        let bands = SharedPointer(bands)
+        parallelism.forEachBand(height, bandSize: bandRows) { rows in
+          var (step, top): (Float, Float) = (0, 0)
+          for y in rows {
+            for x in 0..<width where inside[y * width + x] {
+              let i = y * width + x
+              step = max(step, abs(rhs[i] - applied(phi, i)) / diagonal[i])
+              top = max(top, phi[i])
+            }
+          }
+          bands.initialize(rows.lowerBound / bandRows, to: SIMD2(step, top))
         }
       }
-      return r
+      return bands.reduce((0, 0)) { (max($0.0, $1.x), max($0.1, $1.y)) }
+    }
+
+    /// `A phi` at inside cell `i`.
+    @inline(__always)
+    func applied(_ phi: [Float], _ i: Int) -> Float {
+      var a = diagonal[i] * phi[i]
+      if east[i] != 0 { a -= east[i] * phi[i + 1] }
+      if west[i] != 0 { a -= west[i] * phi[i - 1] }
+      if south[i] != 0 { a -= south[i] * phi[i + width] }
+      if north[i] != 0 { a -= north[i] * phi[i - width] }
+      return a
+    }
+
+    /// `rhs - A phi` inside (0 outside), in bands of rows.
+    func residual(
+      _ phi: [Float], _ rhs: [Float], _ parallelism: Parallelism = .serial
+    ) -> [Float] {
+      let w = width
+      return [Float](unsafeUninitializedCapacity: phi.count) { r, count in
+        let r = SharedPointer(r)
+        parallelism.forEachBand(height, bandSize: 32) { rows in
+          for y in rows {
+            for x in 0..<w {
+              let i = y * w + x
+              r.initialize(i, to: inside[i] ? rhs[i] - applied(phi, i) : 0)
+            }
+          }
+        }
+        count = phi.count
+      }
     }
 
     /// Values on this grid's inside cells bilinearly interpolated (cell-centered: 3/4 of the
     /// parent, 1/4 of its neighbour on each axis) from `coarse` (`coarser`'s grid), added to
     /// `phi`.
-    func addInterpolated(_ values: [Float], from coarse: Grid, to phi: inout [Float]) {
-      for y in 0..<height {
-        let py = y / 2
-        let qy = min(max(y & 1 == 0 ? py - 1 : py + 1, 0), coarse.height - 1)
-        for x in 0..<width where inside[y * width + x] {
-          let px = x / 2
-          let qx = min(max(x & 1 == 0 ? px - 1 : px + 1, 0), coarse.width - 1)
-          let e =
-            0.5625 * values[py * coarse.width + px] + 0.1875
-            * (values[py * coarse.width + qx] + values[qy * coarse.width + px]) + 0.0625
-            * values[qy * coarse.width + qx]
-          phi[y * width + x] += e
+    func addInterpolated(
+      _ values: [Float], from coarse: Grid, to phi: inout [Float],
+      _ parallelism: Parallelism = .serial
+    ) {
+      phi.withUnsafeMutableBufferPointer { phi in
+        let phi = SharedPointer(phi)
+        parallelism.forEachBand(height, bandSize: 32) { rows in
+          for y in rows {
+            let py = y / 2
+            let qy = min(max(y & 1 == 0 ? py - 1 : py + 1, 0), coarse.height - 1)
+            for x in 0..<width where inside[y * width + x] {
+              let px = x / 2
+              let qx = min(max(x & 1 == 0 ? px - 1 : px + 1, 0), coarse.width - 1)
+              let e =
+                0.5625 * values[py * coarse.width + px] + 0.1875
+                * (values[py * coarse.width + qx] + values[qy * coarse.width + px]) + 0.0625
+                * values[qy * coarse.width + qx]
+              phi.buffer[y * width + x] += e
+            }
+          }
         }
       }
     }
@@ -216,18 +249,31 @@ enum Inflation {
       return
     }
     for _ in 0..<sweeps { grid.sweep(&phi, rhs, parallelism) }
-    let r = grid.residual(phi, rhs)
+    let r = grid.residual(phi, rhs, parallelism)
     let coarse = grids[level + 1]
-    // Restriction: each coarse cell gets the mean of its four cells' residuals.
-    var coarseRHS = [Float](repeating: 0, count: coarse.width * coarse.height)
-    for y in 0..<grid.height {
-      for x in 0..<grid.width {
-        coarseRHS[(y / 2) * coarse.width + x / 2] += 0.25 * r[y * grid.width + x]
+    // Restriction: each coarse cell gets the mean of its four cells' residuals (added in
+    // row-major order, from 0).
+    let coarseRHS = [Float](unsafeUninitializedCapacity: coarse.width * coarse.height) {
+      out, count in
+      let out = SharedPointer(out)
+      parallelism.forEachBand(coarse.height, bandSize: 16) { rows in
+        for cy in rows {
+          for cx in 0..<coarse.width {
+            var sum: Float = 0
+            for y in (2 * cy)..<min(2 * cy + 2, grid.height) {
+              for x in (2 * cx)..<min(2 * cx + 2, grid.width) {
+                sum += 0.25 * r[y * grid.width + x]
+              }
+            }
+            out.initialize(cy * coarse.width + cx, to: sum)
+          }
+        }
       }
+      count = coarse.width * coarse.height
     }
     var correction = [Float](repeating: 0, count: coarseRHS.count)
     cycle(grids, level + 1, &correction, coarseRHS, parallelism)
-    grid.addInterpolated(correction, from: coarse, to: &phi)
+    grid.addInterpolated(correction, from: coarse, to: &phi, parallelism)
     for _ in 0..<sweeps { grid.sweep(&phi, rhs, parallelism) }
   }
 
@@ -239,7 +285,8 @@ enum Inflation {
     var phi = [Float](repeating: 0, count: rhs.count)
     if level + 1 < grids.count {
       grid.addInterpolated(
-        fullCycle(grids, level + 1, parallelism), from: grids[level + 1], to: &phi)
+        fullCycle(grids, level + 1, parallelism), from: grids[level + 1], to: &phi,
+        parallelism)
     }
     cycle(grids, level, &phi, rhs, parallelism)
     return phi
@@ -253,7 +300,7 @@ enum Inflation {
     var phi = fullCycle(grids, 0, parallelism)
     var last = Float.infinity
     for _ in 0..<maxCycles {
-      let (step, top) = fine.progress(phi, rhs)
+      let (step, top) = fine.progress(phi, rhs, parallelism)
       // Done, or at the floor of `Float`'s precision (the step no longer falls).
       if step <= top * tolerance || step > 0.9 * last { break }
       last = step
@@ -628,7 +675,7 @@ enum Inflation {
     var last = Float.infinity
     for _ in 0..<maxCycles {
       cycle(grids, 0, &values, rhs, parallelism)
-      let (step, top) = grid.progress(values, rhs)
+      let (step, top) = grid.progress(values, rhs, parallelism)
       if step <= top * refinedTolerance || step > 0.9 * last { break }
       last = step
     }
