@@ -89,7 +89,15 @@ public struct TextLayout: Sendable {
   struct PlacedGlyph: Sendable {
     var x: Int
     var y: Int
-    var coverage: Plane
+    /// The bitmap's size in pixels.
+    var width: Int
+    var height: Int
+    /// FreeType's coverage levels, row-major (`width` a row), 0...`levels`: kept as bytes,
+    /// made floats only in the mask (a quarter of the memory: case C's two glyphs held 7 MB
+    /// of float planes).
+    var levels: [UInt8]
+    /// The largest level (full coverage).
+    var full: Float
     /// The glyph's outline in canvas pixels (see `GlyphOutline`).
     var contours: [[Outline.Edge]]
   }
@@ -316,7 +324,7 @@ public struct TextLayout: Sendable {
     }
     var bounds: PixelRect? = nil
     for g in rendered {
-      let rect = PixelRect(x: g.x, y: g.y, width: g.coverage.width, height: g.coverage.height)
+      let rect = PixelRect(x: g.x, y: g.y, width: g.width, height: g.height)
       guard let b = bounds else {
         bounds = rect
         continue
@@ -408,26 +416,26 @@ public struct TextLayout: Sendable {
     let canvas = PixelRect(x: 0, y: 0, width: canvasWidth, height: canvasHeight)
     var window = PixelRect(x: 0, y: 0, width: 0, height: 0)
     for glyph in glyphs {
-      let rect = PixelRect(
-        x: glyph.x, y: glyph.y, width: glyph.coverage.width, height: glyph.coverage.height
-      ).intersection(canvas)
+      let rect = PixelRect(x: glyph.x, y: glyph.y, width: glyph.width, height: glyph.height)
+        .intersection(canvas)
       guard !rect.isEmpty else { continue }
       window = window.union(rect)
     }
     var plane = Plane(width: window.width, height: window.height)
     plane.pixels.withUnsafeMutableBufferPointer { out in
       for glyph in glyphs {
-        glyph.coverage.pixels.withUnsafeBufferPointer { src in
+        glyph.levels.withUnsafeBufferPointer { src in
           // Clipped to the canvas (a glyph's anti-aliased edge may touch past a zero padding).
           let x0 = max(0, -glyph.x)
-          let x1 = min(glyph.coverage.width, canvasWidth - glyph.x)
-          for row in 0..<glyph.coverage.height
+          let x1 = min(glyph.width, canvasWidth - glyph.x)
+          let full = glyph.full
+          for row in 0..<glyph.height
           where glyph.y + row >= 0 && glyph.y + row < canvasHeight {
             guard x0 < x1 else { break }
             let dst = (glyph.y + row - window.y) * window.width + glyph.x - window.x
-            let s = row * glyph.coverage.width
+            let s = row * glyph.width
             for col in x0..<x1 {
-              out[dst + col] = max(out[dst + col], src[s + col])
+              out[dst + col] = max(out[dst + col], Float(src[s + col]) / full)
             }
           }
         }
@@ -468,15 +476,15 @@ public struct TextLayout: Sendable {
     guard width > 0, height > 0, let buffer = bitmap.buffer else { return nil }
     let pitch = Int(bitmap.pitch)
     let levels = Float(max(1, Int(bitmap.num_grays) - 1))
-    // Every sample written once (no zeroing first); any ink found from the bytes' union.
+    // The rows copied as they are (no zeroing first); any ink found from the bytes' union.
     var ink: UInt8 = 0
-    let pixels = [Float](unsafeUninitializedCapacity: width * height) { pixels, count in
+    let bytes = [UInt8](unsafeUninitializedCapacity: width * height) { out, count in
       for y in 0..<height {
         let row = pitch >= 0 ? y * pitch : (height - 1 - y) * -pitch
         for x in 0..<width {
           let byte = buffer[row + x]
           ink |= byte
-          pixels[y * width + x] = Float(byte) / levels
+          out[y * width + x] = byte
         }
       }
       count = width * height
@@ -484,6 +492,6 @@ public struct TextLayout: Sendable {
     guard ink != 0 else { return nil }
     return PlacedGlyph(
       x: wholeX + Int(slot.pointee.bitmap_left), y: wholeY - Int(slot.pointee.bitmap_top),
-      coverage: Plane(width: width, height: height, pixels: pixels), contours: contours)
+      width: width, height: height, levels: bytes, full: levels, contours: contours)
   }
 }
