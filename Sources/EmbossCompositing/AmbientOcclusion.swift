@@ -31,27 +31,143 @@ public enum AmbientOcclusion {
     to image: CanvasImage, height: HeightField, mask: CoverageMask, occlusion: OcclusionSpec,
     scale: Float, relief: ReliefSpec? = nil, parallelism: Parallelism = .allCores
   ) -> CanvasImage {
-    let canvas = PixelRect(x: 0, y: 0, width: image.width, height: image.height)
-    guard occlusion.isVisible, scale > 0, !height.region.isEmpty else { return image }
-    let radii = DropShadow.boxRadii(sigma: occlusion.radius)
-    let field = height.region.grown(by: radii.reduce(0, +) + 1)
-    let content = image.contentRect.union(field.intersection(canvas))
-    if let relief,
-      let (surface, ground) = fine(
-        mask: mask, relief: relief, occlusion: occlusion, scale: scale, over: field,
-        parallelism: parallelism)
-    {
-      return surface.withUnsafeBufferPointer { surface in
-        let surface = UnsafeBufferPointerBox(surface)
-        return ground.withUnsafeBufferPointer { ground in
-          let ground = UnsafeBufferPointerBox(ground)
-          return darkened(image, mask: mask, field: field, over: content, parallelism: parallelism)
-          { i, _, _, _ in (surface.buffer[i], ground.buffer[i]) }
+    Layer(
+      height: height, mask: mask, occlusion: occlusion, scale: scale, relief: relief,
+      parallelism: parallelism
+    )?.apply(to: image, parallelism: parallelism) ?? image
+  }
+
+  /// The occlusion as a layer: each pixel's darkening over the relief's region (grown by the
+  /// blur), for `apply`, or for a compositor that draws it as it stores each pixel (an 8-bit
+  /// picture's codes, made without a float picture: the same bytes).
+  public struct Layer: Sendable {
+    /// Where the terms are held (no occlusion outside).
+    public let field: PixelRect
+    /// Per pixel of `field`, row-major: the surface's occlusion (its own height below its
+    /// surroundings) and the ground's (height 0), which differ only on the ink's edge.
+    let surface: [Float]
+    let ground: [Float]
+    let mask: CoverageMask
+
+    /// The occlusion of `height` (made of `mask`'s ink; with `relief`, the relief it was made
+    /// of, small text's on the finer grid: see `fine`); nil where it darkens nothing.
+    public init?(
+      height: HeightField, mask: CoverageMask, occlusion: OcclusionSpec, scale: Float,
+      relief: ReliefSpec? = nil, parallelism: Parallelism = .allCores
+    ) {
+      guard occlusion.isVisible, scale > 0, !height.region.isEmpty else { return nil }
+      let radii = DropShadow.boxRadii(sigma: occlusion.radius)
+      let field = height.region.grown(by: radii.reduce(0, +) + 1)
+      self.field = field
+      self.mask = mask
+      if let relief,
+        let (surface, ground) = fine(
+          mask: mask, relief: relief, occlusion: occlusion, scale: scale, over: field,
+          parallelism: parallelism)
+      {
+        (self.surface, self.ground) = (surface, ground)
+        return
+      }
+      (surface, ground) = AmbientOcclusion.terms(
+        height: height, mask: mask, occlusion: occlusion, scale: scale, over: field,
+        radii: radii, parallelism: parallelism)
+    }
+
+    /// A layer of the given terms over `field` (row-major), for `mask`'s ink.
+    init(field: PixelRect, surface: [Float], ground: [Float], mask: CoverageMask) {
+      precondition(surface.count == field.width * field.height && ground.count == surface.count)
+      (self.field, self.surface, self.ground, self.mask) = (field, surface, ground, mask)
+    }
+
+    /// `image` with the layer drawn (see `AmbientOcclusion.apply`).
+    func apply(to image: CanvasImage, parallelism: Parallelism) -> CanvasImage {
+      let canvas = PixelRect(x: 0, y: 0, width: image.width, height: image.height)
+      let content = self.content(image.contentRect, canvas: canvas)
+      let opaque = image.fill.w == 1
+      let (old, fill) = (image.contentRect, image.fill)
+      return image.content.pixels.withUnsafeBufferPointer { before in
+        let before = UnsafeBufferPointerBox(before)
+        return withView { view in
+          let view = UncheckedSendable(view)
+          return image.recomposited(over: content, parallelism: parallelism) { p, x, y in
+            view.value.pixel(p, x: x, y: y, opaque: opaque) { bx, by in
+              old.contains(x: bx, y: by)
+                ? before.buffer[(by - old.y) * old.width + bx - old.x] : fill
+            }
+          }
         }
       }
     }
-    // Heights in pixels over `field` (0 outside the height field's region and where there is
-    // no ink), and their blur.
+
+    /// The content of a picture whose content is `content`, grown to the occluded part of
+    /// the background (within `canvas`).
+    public func content(_ content: PixelRect, canvas: PixelRect) -> PixelRect {
+      content.union(field.intersection(canvas))
+    }
+
+    /// Calls `body` with a raw view of the layer.
+    func withView<R>(_ body: (View) -> R) -> R {
+      surface.withUnsafeBufferPointer { surface in
+        ground.withUnsafeBufferPointer { ground in
+          body(View(surface: surface, ground: ground, field: field, mask: mask))
+        }
+      }
+    }
+
+    /// A layer's raw view, for an inner loop (valid inside `withView` only).
+    struct View {
+      let surface: UnsafeBufferPointer<Float>
+      let ground: UnsafeBufferPointer<Float>
+      let field: PixelRect
+      let mask: CoverageMask
+
+      /// Pixel `p` of the picture (straight alpha) at canvas position (`x`, `y`), darkened
+      /// by its surface's and its ground's occlusion; `opaque`: the picture's fill is.
+      ///
+      /// In an opaque pixel on the ink's edge the ink darkens by the surface's occlusion and
+      /// the ground by the ground's, the ground's color (`beside(x, y)`, the picture before
+      /// the occlusion) read from the pixel beside it with the least ink, when that has
+      /// none. Darkening the whole pixel by the mean of the two (its color does not tell ink
+      /// from ground) left a light rim on occluded ink over a dark ground and a dark one over
+      /// a light ground: glossy enamel at 24 px, 1x against 4x 36.1 -> 40.1 dB.
+      @inline(__always)
+      func pixel(
+        _ p: SIMD4<Float>, x: Int, y: Int, opaque: Bool,
+        beside: (Int, Int) -> SIMD4<Float>
+      ) -> SIMD4<Float> {
+        guard field.contains(x: x, y: y) else { return p }
+        let a = mask[x, y]
+        let i = (y - field.y) * field.width + x - field.x
+        let (s, g) = (surface[i], ground[i])
+        guard opaque || p.w >= 1, a > 0, a < 1, s != g else {
+          return occluded(p, coverage: a, surface: s, ground: g, opaque: opaque)
+        }
+        var least = a
+        var next = SIMD2(0, 0)
+        for d in neighbours where mask[x + d.x, y + d.y] < least {
+          least = mask[x + d.x, y + d.y]
+          next = d
+        }
+        guard least <= 0 else {
+          return occluded(p, coverage: a, surface: s, ground: g, opaque: opaque)
+        }
+        let q = beside(x + next.x, y + next.y)
+        let rgb = SIMD3(p.x, p.y, p.z)
+        let under = (1 - a) * SIMD3(q.x, q.y, q.z)
+        return SIMD4(rgb - (rgb - under) * s - under * g, 1)
+      }
+    }
+  }
+
+  /// The surface's and the ground's occlusion of each pixel of `field` on the pixel grid.
+  ///
+  /// The heights in pixels over `field` (0 outside the height field's region and where
+  /// there is no ink) are blurred by `radii`; a pixel below its blur by `d` darkens by
+  /// `strength * min(1, 1.6 * d / radius)`, its ground by the blur's own height.
+  static func terms(
+    height: HeightField, mask: CoverageMask, occlusion: OcclusionSpec, scale: Float,
+    over field: PixelRect, radii: [Int], parallelism: Parallelism
+  ) -> (surface: [Float], ground: [Float]) {
     var heights = [Float](repeating: 0, count: field.width * field.height)
     let region = height.region
     height.plane.pixels.withUnsafeBufferPointer { source in
@@ -67,7 +183,10 @@ public enum AmbientOcclusion {
       &around, width: field.width, height: field.height, radii: radii, parallelism: parallelism)
     let strength = occlusion.strength
     let gain = 1.6 / occlusion.radius
-    return heights.withUnsafeBufferPointer { heights in
+    let count = field.width * field.height
+    var surface = [Float](repeating: 0, count: count)
+    var ground = [Float](repeating: 0, count: count)
+    heights.withUnsafeBufferPointer { heights in
       let heights = UnsafeBufferPointerBox(heights)
       // The height of the ink in pixel (`x`, `y`) (index `i` in `field`), of coverage `a`:
       // its own on a whole pixel; on the ink's edge the heights' (bilinear) at the middle of
@@ -90,62 +209,33 @@ public enum AmbientOcclusion {
         let bottom = h[t.y1 * w + t.x0] * (1 - t.tx) + h[t.y1 * w + t.x1] * t.tx
         return top * (1 - t.ty) + bottom * t.ty
       }
-      return around.withUnsafeBufferPointer { around in
+      around.withUnsafeBufferPointer { around in
         let around = UnsafeBufferPointerBox(around)
-        return darkened(image, mask: mask, field: field, over: content, parallelism: parallelism) {
-          i, x, y, a in
-          // The surface's occlusion (its own height) and the ground's (height 0), which
-          // differ only on the ink's edge: there the ground's share of the pixel darkens as
-          // the ground beside it does, so no light rim runs around the letters.
-          let ground = strength * min(1, gain * max(around.buffer[i], 0))
-          let depth = around.buffer[i] - inkHeight(x, y, coverage: a, at: i)
-          return (depth > 0 ? strength * min(1, gain * depth) : 0, ground)
+        surface.withUnsafeMutableBufferPointer { surface in
+          let surface = SharedPointer(surface)
+          ground.withUnsafeMutableBufferPointer { ground in
+            let ground = SharedPointer(ground)
+            parallelism.forEachBand(field.height, bandSize: 16) { rows in
+              for row in rows {
+                for column in 0..<field.width {
+                  let (x, y) = (field.x + column, field.y + row)
+                  let i = row * field.width + column
+                  let a = mask[x, y]
+                  // The surface's occlusion (its own height) and the ground's (height 0),
+                  // which differ only on the ink's edge: there the ground's share of the
+                  // pixel darkens as the ground beside it does, so no light rim runs around
+                  // the letters.
+                  ground[i] = strength * min(1, gain * max(around.buffer[i], 0))
+                  let depth = around.buffer[i] - inkHeight(x, y, coverage: a, at: i)
+                  surface[i] = depth > 0 ? strength * min(1, gain * depth) : 0
+                }
+              }
+            }
+          }
         }
       }
     }
-  }
-
-  /// `image` with each pixel of `field` darkened by its surface's and its ground's occlusion,
-  /// `terms(i, x, y, a)` for pixel (`x`, `y`) of coverage `a`, index `i` in `field`.
-  ///
-  /// In an opaque pixel on the ink's edge the ink darkens by the surface's occlusion and the
-  /// ground by the ground's, the ground's color read from the pixel beside it with the least
-  /// ink, when that has none. Darkening the whole pixel by the mean of the two (its color
-  /// does not tell ink from ground) left a light rim on occluded ink over a dark ground and a
-  /// dark one over a light ground: glossy enamel at 24 px, 1x against 4x 36.1 -> 40.1 dB.
-  static func darkened(
-    _ image: CanvasImage, mask: CoverageMask, field: PixelRect, over content: PixelRect,
-    parallelism: Parallelism,
-    _ terms: @Sendable (_ i: Int, _ x: Int, _ y: Int, _ a: Float) -> (surface: Float, ground: Float)
-  ) -> CanvasImage {
-    let opaque = image.fill.w == 1
-    let (old, fill) = (image.contentRect, image.fill)
-    return image.content.pixels.withUnsafeBufferPointer { before in
-      let before = UnsafeBufferPointerBox(before)
-      return image.recomposited(over: content, parallelism: parallelism) { p, x, y in
-        guard field.contains(x: x, y: y) else { return p }
-        let a = mask[x, y]
-        let (s, g) = terms((y - field.y) * field.width + x - field.x, x, y, a)
-        guard opaque || p.w >= 1, a > 0, a < 1, s != g else {
-          return occluded(p, coverage: a, surface: s, ground: g, opaque: opaque)
-        }
-        var least = a
-        var beside = SIMD2(0, 0)
-        for d in neighbours where mask[x + d.x, y + d.y] < least {
-          least = mask[x + d.x, y + d.y]
-          beside = d
-        }
-        guard least <= 0 else {
-          return occluded(p, coverage: a, surface: s, ground: g, opaque: opaque)
-        }
-        let (bx, by) = (x + beside.x, y + beside.y)
-        let q =
-          old.contains(x: bx, y: by) ? before.buffer[(by - old.y) * old.width + bx - old.x] : fill
-        let rgb = SIMD3(p.x, p.y, p.z)
-        let under = (1 - a) * SIMD3(q.x, q.y, q.z)
-        return SIMD4(rgb - (rgb - under) * s - under * g, 1)
-      }
-    }
+    return (surface, ground)
   }
 
   /// The eight neighbours of a pixel, in the order an edge pixel's ground is looked for.

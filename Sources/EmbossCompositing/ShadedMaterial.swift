@@ -968,7 +968,7 @@ public enum ShadedMaterial {
     canvas(
       composite(
         TapSource(map), mask: mask, shading: shading, background: background, detail: detail,
-        surfaceColor: surfaceColor, depth: depth, shadow: nil, parallelism: parallelism,
+        surfaceColor: surfaceColor, depth: depth, layers: nil, parallelism: parallelism,
         store: LinearStore()
       ), mask: mask)
   }
@@ -984,7 +984,7 @@ public enum ShadedMaterial {
     canvas(
       composite(
         TapSource(plan), mask: mask, shading: shading, background: background, detail: detail,
-        surfaceColor: surfaceColor, depth: depth, shadow: nil, parallelism: parallelism,
+        surfaceColor: surfaceColor, depth: depth, layers: nil, parallelism: parallelism,
         store: LinearStore()
       ), mask: mask)
   }
@@ -993,17 +993,18 @@ public enum ShadedMaterial {
   /// sRGB codes its PNG stores (`SRGB.codes8` of each pixel), written as each pixel is made:
   /// the same bytes in a quarter of the memory, and no float picture held.
   ///
-  /// With `shadow` (a layer over this background), the letters' shadow is drawn as each
-  /// pixel is stored: the codes of `DropShadow.apply` over the float composite.
+  /// With `layers` (over an opaque `background`), the letters' shadow and the occlusion are
+  /// drawn as each pixel is stored: the codes of `DropShadow.apply` and
+  /// `AmbientOcclusion.apply` over the float composite.
   public static func compositeCodes(
     map: LookupMap, mask: CoverageMask, shading: RGBAImage, background: Background,
     detail: DetailSpec = .none, surfaceColor: SIMD3<Float> = SIMD3(repeating: 1),
-    depth: SurfaceDepth? = nil, shadow: DropShadow.Layer? = nil,
+    depth: SurfaceDepth? = nil, layers: DrawnLayers? = nil,
     parallelism: Parallelism = .allCores
   ) -> SRGBCanvas {
     codes(
       TapSource(map), mask: mask, shading: shading, background: background, detail: detail,
-      surfaceColor: surfaceColor, depth: depth, shadow: shadow, parallelism: parallelism)
+      surfaceColor: surfaceColor, depth: depth, layers: layers, parallelism: parallelism)
   }
 
   /// `compositeCodes(map:...)` from a lookup plan, each band of taps made as its rows are
@@ -1011,38 +1012,39 @@ public enum ShadedMaterial {
   public static func compositeCodes(
     plan: LookupPlan, mask: CoverageMask, shading: RGBAImage, background: Background,
     detail: DetailSpec = .none, surfaceColor: SIMD3<Float> = SIMD3(repeating: 1),
-    depth: SurfaceDepth? = nil, shadow: DropShadow.Layer? = nil,
+    depth: SurfaceDepth? = nil, layers: DrawnLayers? = nil,
     parallelism: Parallelism = .allCores
   ) -> SRGBCanvas {
     codes(
       TapSource(plan), mask: mask, shading: shading, background: background, detail: detail,
-      surfaceColor: surfaceColor, depth: depth, shadow: shadow, parallelism: parallelism)
+      surfaceColor: surfaceColor, depth: depth, layers: layers, parallelism: parallelism)
   }
 
   /// A composite that stores 8-bit sRGB codes (`SRGB.codes8`), as a canvas.
   private static func codes(
     _ taps: TapSource, mask: CoverageMask, shading: RGBAImage, background: Background,
     detail: DetailSpec, surfaceColor: SIMD3<Float>, depth: SurfaceDepth?,
-    shadow: DropShadow.Layer?, parallelism: Parallelism
+    layers: DrawnLayers?, parallelism: Parallelism
   ) -> SRGBCanvas {
     SRGB.encode8Table.withUnsafeBufferPointer { table in
       let store = CodeStore(table: UnsafeBufferPointerBox(table))
-      guard let shadow else {
+      guard let layers else {
         let parts = composite(
           taps, mask: mask, shading: shading, background: background, detail: detail,
-          surfaceColor: surfaceColor, depth: depth, shadow: nil, parallelism: parallelism,
+          surfaceColor: surfaceColor, depth: depth, layers: nil, parallelism: parallelism,
           store: store)
         return SRGBCanvas(
           width: mask.width, height: mask.height, fill: parts.fill, contentRect: parts.ink,
           content: parts.pixels)
       }
-      return shadow.withView { view in
+      let canvas = PixelRect(x: 0, y: 0, width: mask.width, height: mask.height)
+      return layers.withView(fill: fill(background), canvas: canvas) { view in
         let parts = composite(
           taps, mask: mask, shading: shading, background: background, detail: detail,
-          surfaceColor: surfaceColor, depth: depth, shadow: view, parallelism: parallelism,
+          surfaceColor: surfaceColor, depth: depth, layers: view, parallelism: parallelism,
           store: store)
-        return shadowed(
-          parts, fill: fill(background), layer: shadow, view: view, mask: mask,
+        return drawn(
+          parts, fill: fill(background), layers: layers, view: view, mask: mask,
           parallelism: parallelism, store: store)
       }
     }
@@ -1057,17 +1059,17 @@ public enum ShadedMaterial {
     }
   }
 
-  /// The codes of a composite whose ink pixels have the shadow drawn, grown to hold the
-  /// shadow around them: the pixels outside the ink bounds are the fill with the shadow
+  /// The codes of a composite whose ink pixels have the layers drawn, grown to hold what
+  /// they draw around them: the pixels outside the ink bounds are the fill with the layers
   /// drawn (their coverage, if any, read from the mask as `DropShadow.apply` reads it).
-  private static func shadowed(
+  private static func drawn(
     _ parts: (fill: SIMD4<UInt8>, ink: PixelRect, pixels: [SIMD4<UInt8>]), fill: SIMD4<Float>,
-    layer: DropShadow.Layer, view: DropShadow.Layer.View, mask: CoverageMask,
+    layers: DrawnLayers, view: DrawnLayers.View, mask: CoverageMask,
     parallelism: Parallelism, store: CodeStore
   ) -> SRGBCanvas {
     let canvas = PixelRect(x: 0, y: 0, width: mask.width, height: mask.height)
     let ink = parts.ink
-    let content = layer.content(ink, canvas: canvas)
+    let content = layers.content(ink, canvas: canvas)
     guard content != ink else {
       return SRGBCanvas(
         width: mask.width, height: mask.height, fill: parts.fill, contentRect: ink,
@@ -1133,7 +1135,7 @@ public enum ShadedMaterial {
   private static func composite<Store: PixelStore>(
     _ taps: TapSource, mask: CoverageMask, shading: RGBAImage, background: Background,
     detail: DetailSpec, surfaceColor: SIMD3<Float>, depth: SurfaceDepth?,
-    shadow: DropShadow.Layer.View?, parallelism: Parallelism, store: Store
+    layers: DrawnLayers.View?, parallelism: Parallelism, store: Store
   ) -> (fill: Store.Pixel, ink: PixelRect, pixels: [Store.Pixel]) {
     precondition(
       taps.shadingWidth == shading.width && taps.shadingHeight == shading.height,
@@ -1143,22 +1145,22 @@ public enum ShadedMaterial {
     guard let depth, detail.colorsReadTheRelief else {
       return composite(
         taps, mask: mask, shading: shading, background: background, tinting: tinting,
-        depth: nil, shadow: shadow, parallelism: parallelism, store: store)
+        depth: nil, layers: layers, parallelism: parallelism, store: store)
     }
     return depth.withView { view in
       composite(
         taps, mask: mask, shading: shading, background: background, tinting: tinting,
-        depth: view, shadow: shadow, parallelism: parallelism, store: store)
+        depth: view, layers: layers, parallelism: parallelism, store: store)
     }
   }
 
   /// `composite` with the detail's tint made and the depth, where the tint reads it, viewed.
   ///
-  /// With `shadow`, each pixel of the ink bounds has the letters' shadow drawn before it is
+  /// With `layers`, each pixel of the ink bounds has the letters' layers drawn before it is
   /// stored (`DropShadow.Layer.View.pixel`).
   private static func composite<Store: PixelStore>(
     _ taps: TapSource, mask: CoverageMask, shading: RGBAImage, background: Background,
-    tinting: SurfaceDetail?, depth: SurfaceDepth.View?, shadow: DropShadow.Layer.View?,
+    tinting: SurfaceDetail?, depth: SurfaceDepth.View?, layers: DrawnLayers.View?,
     parallelism: Parallelism, store: Store
   ) -> (fill: Store.Pixel, ink: PixelRect, pixels: [Store.Pixel]) {
     let rect = taps.rect
@@ -1178,7 +1180,7 @@ public enum ShadedMaterial {
     let fillPixel = store(fill)
     // (A raw view, read only inside this call.)
     let depth = UncheckedSendable(depth)
-    let shadow = UncheckedSendable(shadow)
+    let layers = UncheckedSendable(layers)
     let window = mask.window
     precondition(ink.intersection(window) == ink || ink.isEmpty, "ink outside the mask's window")
     let pixels = [Store.Pixel](unsafeUninitializedCapacity: ink.width * ink.height) {
@@ -1199,8 +1201,8 @@ public enum ShadedMaterial {
                     ink: ink, window: window, coverage: coverage.buffer, pyramid: view.value,
                     centers: centers, maxLevel: maxLevel, flatColor: flatColor, fill: fill,
                     fillPixel: fillPixel, tinting: tinting, depth: depth.value,
-                    shadow: shadow.value, store: store,
-                    untinted: tinting == nil && shadow.value == nil),
+                    layers: layers.value, store: store,
+                    untinted: tinting == nil && layers.value == nil),
                   row: rows.lowerBound,
                   out: out.value + rows.lowerBound * ink.width)
                 plan.band(index, into: &sink)
@@ -1224,7 +1226,7 @@ public enum ShadedMaterial {
                             let a = coverage.buffer[source + column]
                             guard a > 0 else {
                               (row0 + column).initialize(
-                                to: shadow.value.map {
+                                to: layers.value.map {
                                   store(
                                     $0.pixel(
                                       fill, coverage: 0, x: ink.x + column, y: ink.y + row))
@@ -1242,7 +1244,7 @@ public enum ShadedMaterial {
                             (row0 + column).initialize(
                               to: inkPixel(
                                 color, coverage: a, x: ink.x + column, y: ink.y + row,
-                                tinting: tinting, depth: depth.value, shadow: shadow.value,
+                                tinting: tinting, depth: depth.value, layers: layers.value,
                                 fill: fill, store: store))
                           }
                         }
@@ -1267,7 +1269,7 @@ public enum ShadedMaterial {
   @inline(__always)
   static func inkPixel<Store: PixelStore>(
     _ color: SIMD4<Float>, coverage a: Float, x: Int, y: Int, tinting: SurfaceDetail?,
-    depth: SurfaceDepth.View?, shadow: DropShadow.Layer.View? = nil, fill: SIMD4<Float>,
+    depth: SurfaceDepth.View?, layers: DrawnLayers.View? = nil, fill: SIMD4<Float>,
     store: Store
   ) -> Store.Pixel {
     var rgb = SIMD3(color.x, color.y, color.z)
@@ -1276,7 +1278,7 @@ public enum ShadedMaterial {
       rgb *= tinting.tint(x: x, y: y, z: surface.z, unfold: surface.unfold)
     }
     let p = overFill(rgb, coverage: a, fill: fill)
-    return store(shadow?.pixel(p, coverage: a, x: x, y: y) ?? p)
+    return store(layers?.pixel(p, coverage: a, x: x, y: y) ?? p)
   }
 
   /// `rgb` with coverage `a` over `fill`: opaque (`rgb * a + fill * (1 - a)`, alpha 1), or

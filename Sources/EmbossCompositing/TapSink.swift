@@ -86,10 +86,10 @@ struct ColorSink<Store: PixelStore>: TapSink {
     let fillPixel: Store.Pixel
     let tinting: SurfaceDetail?
     let depth: ShadedMaterial.SurfaceDepth.View?
-    /// The letters' shadow, drawn on each pixel before it is stored.
-    let shadow: DropShadow.Layer.View?
+    /// The shadow and occlusion, drawn on each pixel before it is stored.
+    let layers: DrawnLayers.View?
     let store: Store
-    /// `tinting == nil && shadow == nil`, found once: testing the optional at each pixel
+    /// `tinting == nil && layers == nil`, found once: testing the optional at each pixel
     /// copies the detail (as passing it to `inkPixel` did).
     let untinted: Bool
   }
@@ -152,10 +152,10 @@ struct ColorSink<Store: PixelStore>: TapSink {
 
   @inline(__always)
   mutating func noInk() {
-    if let shadow = context.shadow {
+    if let layers = context.layers {
       (out + index).initialize(
         to: context.store(
-          shadow.pixel(
+          layers.pixel(
             context.fill, coverage: 0, x: context.ink.x + column, y: context.ink.y + row)))
     } else {
       (out + index).initialize(to: context.fillPixel)
@@ -196,7 +196,7 @@ struct ColorSink<Store: PixelStore>: TapSink {
     (out + index).initialize(
       to: ShadedMaterial.inkPixel(
         color, coverage: a, x: ink.x + column, y: ink.y + row, tinting: context.tinting,
-        depth: context.depth, shadow: context.shadow, fill: context.fill, store: context.store))
+        depth: context.depth, layers: context.layers, fill: context.fill, store: context.store))
     advance()
   }
 

@@ -169,11 +169,12 @@ public enum Pipeline {
     // compositor writes the codes, and (unless the field is softened, which blurs it whole,
     // or a cache keeps the lookups for a relight) it makes each band's relief as it needs
     // it, so neither a float picture nor the whole height field is held.
-    // A shadow on an opaque background is drawn on each pixel as the compositor stores it.
+    // A shadow and an occlusion on an opaque background are drawn on each pixel as the
+    // compositor stores it.
     let opaqueBackground = if case .color = material.background { true } else { false }
     let plain =
-      (!material.shadow.isVisible || opaqueBackground) && input.backdrop == nil
-      && material.plate == nil && !layered && !material.occlusion.isVisible
+      (!(material.shadow.isVisible || material.occlusion.isVisible) || opaqueBackground)
+      && input.backdrop == nil && material.plate == nil && !layered
     let codes =
       plain && input.outputs.contains(.pictureCodes) && !input.outputs.contains(.shape)
     // (Colors that read the relief need the heights, which a relief made in bands does
@@ -182,7 +183,7 @@ public enum Pipeline {
       codes && !input.outputs.contains(.heightField) && !cache.keepsLookupMap
       && relief.effectiveSoften == 0 && relief.profile != .inflated
       && !HeightField.softensOnFineGrid(mask: mask, relief: relief)
-      && !material.detail.colorsReadTheRelief
+      && !material.detail.colorsReadTheRelief && !material.occlusion.isVisible
 
     // The lookup map needs only the ball's size, so it comes first. When it is reused, the
     // ball is re-shaded only where the composite reads it (found once, on the first reuse).
@@ -324,11 +325,20 @@ public enum Pipeline {
             canvas: PixelRect(x: 0, y: 0, width: mask.width, height: mask.height),
             parallelism: parallelism)
         } : nil
+      // (The occlusion reads the whole field: a relief made in bands has none.)
+      let occlusion = field.flatMap { field in
+        material.occlusion.isVisible
+          ? timings.measure("occlusion") {
+            AmbientOcclusion.Layer(
+              height: field, mask: mask, occlusion: material.occlusion, scale: relief.scale,
+              relief: relief, parallelism: parallelism)
+          } : nil
+      }
       let codes = timings.measure("composite") {
         lookups.compositeCodes(
           mask: mask, shading: lookupBall, background: background, detail: material.detail,
-          surfaceColor: material.surface.base, depth: depth, shadow: shadow,
-          parallelism: parallelism)
+          surfaceColor: material.surface.base, depth: depth,
+          layers: DrawnLayers(shadow: shadow, occlusion: occlusion), parallelism: parallelism)
       }
       return RenderResult(
         material: material, mask: mask, field: field, shadingImage: ball,
@@ -482,22 +492,22 @@ enum Lookups {
   }
 
   /// The compositor over these lookups, writing 8-bit sRGB codes (the same codes the PNG
-  /// encoder makes of `composite`'s picture, with `shadow` drawn as `DropShadow.apply`
-  /// draws it).
+  /// encoder makes of `composite`'s picture, with `layers` drawn as `DropShadow.apply` and
+  /// `AmbientOcclusion.apply` draw them).
   func compositeCodes(
     mask: CoverageMask, shading: RGBAImage, background: Background, detail: DetailSpec,
     surfaceColor: SIMD3<Float>, depth: ShadedMaterial.SurfaceDepth?,
-    shadow: DropShadow.Layer?, parallelism: Parallelism
+    layers: DrawnLayers?, parallelism: Parallelism
   ) -> SRGBCanvas {
     switch self {
     case .map(let map):
       ShadedMaterial.compositeCodes(
         map: map, mask: mask, shading: shading, background: background, detail: detail,
-        surfaceColor: surfaceColor, depth: depth, shadow: shadow, parallelism: parallelism)
+        surfaceColor: surfaceColor, depth: depth, layers: layers, parallelism: parallelism)
     case .plan(let plan):
       ShadedMaterial.compositeCodes(
         plan: plan, mask: mask, shading: shading, background: background, detail: detail,
-        surfaceColor: surfaceColor, depth: depth, shadow: shadow, parallelism: parallelism)
+        surfaceColor: surfaceColor, depth: depth, layers: layers, parallelism: parallelism)
     }
   }
 }

@@ -265,9 +265,10 @@ final class AmbientOcclusionTests: XCTestCase {
     for fill in [SIMD4<Float>(0.2, 0.2, 0.2, 1), .zero] {
       let image = CanvasImage(
         width: 5, height: 5, fill: fill, contentRect: field, content: pixels)
-      let out = AmbientOcclusion.darkened(
-        image, mask: mask, field: field, over: field, parallelism: .serial
-      ) { _, _, _, a in a > 0 ? (0.4, 0.1) : (0, 0.1) }.flattened()
+      let layer = AmbientOcclusion.Layer(
+        field: field, surface: (0..<25).map { mask[$0 % 5, $0 / 5] > 0 ? 0.4 : 0 },
+        ground: [Float](repeating: 0.1, count: 25), mask: mask)
+      let out = layer.apply(to: image, parallelism: .serial).flattened()
       // 0.6 - (0.6 - 0.5 * 0.2) * 0.4 - 0.5 * 0.2 * 0.1.
       XCTAssertEqual(out[2, 2].x, 0.39, accuracy: 1e-5, "fill \(fill)")
       XCTAssertEqual(out[3, 2].x, 0.6, accuracy: 1e-5)

@@ -82,10 +82,10 @@ final class RenderCacheTests: XCTestCase {
   /// made a band at a time: the same codes, and the same PNG bytes, as the float picture's
   /// from the whole field.
   ///
-  /// A shadow on an opaque background is drawn as each pixel is stored
-  /// (raised and lowered, tinted or not, with the content grown to hold it); where something
-  /// is laid under the letters (a plate, a see-through background under a shadow) the
-  /// picture stays float.
+  /// A shadow and an occlusion on an opaque background are drawn as each pixel is stored
+  /// (raised and lowered, tinted or not, with the content grown to hold them); where
+  /// something is laid under the letters (a plate, a see-through background under a shadow
+  /// or an occlusion) the picture stays float.
   func testPictureCodesAreTheFloatPicturesCodes() throws {
     let mask = try mask()
     let base = try material()
@@ -101,6 +101,10 @@ final class RenderCacheTests: XCTestCase {
       (["shadow.opacity=0.6", "relief.soften=2", "detail.brushed=0.8"], true),
       (["shadow.opacity=0.7", "shadow.distance=40", "detail.grain=0.8"], true),
       (["shadow.opacity=0.6", "background=transparent"], false),
+      (["occlusion.strength=0.6"], true),
+      (["occlusion.strength=0.7", "shadow.opacity=0.6", "relief.direction=lowered"], true),
+      (["occlusion.strength=0.6", "shadow.opacity=0.6", "relief.soften=2"], true),
+      (["occlusion.strength=0.6", "background=transparent"], false),
     ] {
       let spec = try MaterialLoader.apply(settings: settings, to: base)
       let float = render(mask, spec)
