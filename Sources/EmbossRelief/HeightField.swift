@@ -328,15 +328,22 @@ public struct HeightField: Sendable, Equatable {
     ) -> HeightField {
       let rows = rows.clamped(to: 0..<region.height)
       let count = rows.count * region.width
-      var heights = [Float](unsafeUninitializedCapacity: withHeights ? count : 0) {
-        $1 = withHeights ? count : 0
-      }
+      // (No heights: an empty array, never made or written through. Made with a capacity
+      // of 0, every band wrote the count of the one shared empty array's storage, a race
+      // the thread sanitizer reports.)
+      var heights: [Float] =
+        withHeights ? [Float](unsafeUninitializedCapacity: count) { $1 = count } : []
       var slopes = [SIMD2<Float>](unsafeUninitializedCapacity: count) { $1 = count }
-      let samples = heights.withUnsafeMutableBufferPointer { heights in
-        slopes.withUnsafeMutableBufferPointer { slopes in
+      let samples = slopes.withUnsafeMutableBufferPointer { slopes in
+        guard withHeights else {
+          return shade(
+            rows: rows, heights: nil, slopes: slopes, origin: rows.lowerBound,
+            sampled: sampledRows)
+        }
+        return heights.withUnsafeMutableBufferPointer { heights in
           shade(
-            rows: rows, heights: withHeights ? heights : nil, slopes: slopes,
-            origin: rows.lowerBound, sampled: sampledRows)
+            rows: rows, heights: heights, slopes: slopes, origin: rows.lowerBound,
+            sampled: sampledRows)
         }
       }
       return HeightField(
