@@ -1,3 +1,4 @@
+import EmbossGeometry
 import EmbossModel
 import EmbossRaster
 import EmbossSupport
@@ -18,11 +19,18 @@ public enum Backdrop {
   /// light, and the reflection over it only as far as the surface is metallic (`metallic`):
   /// a polished stone's reflection lies over its crystals untinted. Brushed lines tint the
   /// whole color.
+  ///
+  /// Where `hidden` (the letters' ink) has a coverage of 1 the letters hide the plate
+  /// wholly: those pixels are left transparent black, not made (a quarter of case B's
+  /// canvas; the picture over the plate is the same to the bit, as `over` weighs them 0).
   public static func plate(
     _ plate: PlateSpec, ball: RGBAImage, width: Int, height: Int,
-    camera: CameraSpec = .orthographic, diffuse: SIMD3<Float>,
+    camera: CameraSpec = .orthographic, diffuse: SIMD3<Float>, hidden: CoverageMask? = nil,
     parallelism: Parallelism = .allCores
   ) -> RGBAImage {
+    @Sendable @inline(__always) func covered(_ x: Int, _ y: Int) -> Bool {
+      hidden.map { $0[x, y] >= 1 } ?? false
+    }
     let metallic = plate.surface.metallic
     let middle = SIMD2(Float(width), Float(height)) * 0.5
     let detail = SurfaceDetail(plate.detail, base: plate.surface.base)
@@ -46,7 +54,7 @@ public enum Backdrop {
               band.groupGrids.reserveCapacity(width)
               band.groupLevels.reserveCapacity(width)
               band.points.reserveCapacity(3 * width)
-              for x in 0..<width {
+              for x in 0..<width where !covered(x, y) {
                 var o = detail?.normalOffset(x: x, y: y) ?? NormalOffset()
                 o.tilt += camera.tilt(at: SIMD2(Float(x) + 0.5, Float(y) + 0.5) - middle)
                 let n = normalized(SIMD3(o.tilt.x, o.tilt.y, 1))
@@ -63,7 +71,13 @@ public enum Backdrop {
                     ShadedMaterial.TapBand.cellCenters.withUnsafeBufferPointer { centers in
                       var group = 0
                       var point = 0
+                      // The speckle's cells and grains, kept along the row.
+                      var near: Speckle.Neighbourhood? = nil
                       for x in 0..<width {
+                        guard !covered(x, y) else {
+                          out.initialize(y * width + x, to: .zero)
+                          continue
+                        }
                         var color =
                           tilts
                           ? ShadedMaterial.inkColor(
@@ -74,7 +88,7 @@ public enum Backdrop {
                           // The diffuse light tinted by the pigment, the reflection over
                           // it as far as the surface is a metal.
                           var rgb = SIMD3(color.x, color.y, color.z)
-                          let p = detail.pigment(x: x, y: y)
+                          let p = detail.pigment(x: x, y: y, near: &near)
                           let reflected = pointwiseMax(rgb - diffuse, .zero)
                           rgb =
                             (rgb - reflected) * p

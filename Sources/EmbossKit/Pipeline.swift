@@ -418,7 +418,7 @@ public enum Pipeline {
             camera: material.camera,
             diffuse: plate.surface.diffuseLight(
               normal: SIMD3(0, 0, 1), point: SIMD3(0, 0, 1), lights: material.lights,
-              environment: material.environment), parallelism: parallelism),
+              environment: material.environment), hidden: mask, parallelism: parallelism),
           parallelism: parallelism)
       }
     } else if layered {
