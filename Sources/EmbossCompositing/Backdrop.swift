@@ -71,8 +71,6 @@ public enum Backdrop {
                     ShadedMaterial.TapBand.cellCenters.withUnsafeBufferPointer { centers in
                       var group = 0
                       var point = 0
-                      // The speckle's cells and grains, kept along the row.
-                      var near: Speckle.Neighbourhood? = nil
                       for x in 0..<width {
                         guard !covered(x, y) else {
                           out.initialize(y * width + x, to: .zero)
@@ -88,7 +86,7 @@ public enum Backdrop {
                           // The diffuse light tinted by the pigment, the reflection over
                           // it as far as the surface is a metal.
                           var rgb = SIMD3(color.x, color.y, color.z)
-                          let p = detail.pigment(x: x, y: y, near: &near)
+                          let p = detail.pigment(x: x, y: y)
                           let reflected = pointwiseMax(rgb - diffuse, .zero)
                           rgb =
                             (rgb - reflected) * p

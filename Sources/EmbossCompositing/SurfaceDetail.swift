@@ -200,22 +200,10 @@ struct SurfaceDetail: Sendable, Equatable {
   func pigment(
     x: Int, y: Int, z: Float = 0, unfold: (offset: SIMD2<Float>, stretch: Float) = (.zero, 1)
   ) -> SIMD3<Float> {
-    var none: Speckle.Neighbourhood? = nil
-    return pigment(x: x, y: y, z: z, unfold: unfold, near: &none)
-  }
-
-  /// `pigment(x:y:z:unfold:)`, the speckle's cells and grains kept in `near` from one pixel
-  /// to the next (a row of pixels shares them for a cell's width: the same tints).
-  @inline(__always)
-  func pigment(
-    x: Int, y: Int, z: Float = 0, unfold: (offset: SIMD2<Float>, stretch: Float) = (.zero, 1),
-    near: inout Speckle.Neighbourhood?
-  ) -> SIMD3<Float> {
     var t = SIMD3<Float>(repeating: 1)
     if let grain { t *= grain.pixelTint(x: x, y: y, z: z) }
     if let speckle {
-      t *= speckle.pixelTint(
-        x: x, y: y, shift: unfold.offset, stretch: unfold.stretch, near: &near)
+      t *= speckle.pixelTint(x: x, y: y, shift: unfold.offset, stretch: unfold.stretch)
     }
     return t
   }
@@ -644,10 +632,8 @@ struct Speckle: Sendable, Equatable {
   /// near-vertical foot), the pattern fades toward its mean as a render at a larger size
   /// averages it, instead of aliasing.
   @inline(__always)
-  func pixelTint(
-    x: Int, y: Int, shift: SIMD2<Float>, stretch: Float, near: inout Neighbourhood?
-  ) -> SIMD3<Float> {
-    let t = pixelTint(x: x, y: y, shift: shift, near: &near)
+  func pixelTint(x: Int, y: Int, shift: SIMD2<Float>, stretch: Float) -> SIMD3<Float> {
+    let t = pixelTint(x: x, y: y, shift: shift)
     guard stretch > Self.resolvedStretch else { return t }
     return mean + (t - mean) * (Self.resolvedStretch / stretch)
   }
@@ -657,16 +643,6 @@ struct Speckle: Sendable, Equatable {
   /// apart; the pattern read `shift` pixels away (see `unfolding`).
   @inline(__always)
   func pixelTint(x: Int, y: Int, shift: SIMD2<Float> = .zero) -> SIMD3<Float> {
-    var none: Neighbourhood? = nil
-    return pixelTint(x: x, y: y, shift: shift, near: &none)
-  }
-
-  /// `pixelTint(x:y:shift:)`, the 3 x 3 points' cells and grains taken from `near` where it
-  /// holds this pixel's (it is made anew, and kept, where it does not).
-  @inline(__always)
-  func pixelTint(
-    x: Int, y: Int, shift: SIMD2<Float> = .zero, near cached: inout Neighbourhood?
-  ) -> SIMD3<Float> {
     // The pixel's corner, where the pattern is read.
     let (fx, fy) = (Float(x) + shift.x, Float(y) + shift.y)
     let center = SIMD2(fx + 0.5, fy + 0.5) / size
@@ -678,16 +654,12 @@ struct Speckle: Sendable, Equatable {
       let point = { (k: Int) in
         SIMD2(fx + (Float(k % 3) + 0.5) / 3, fy + (Float(k / 3) + 0.5) / 3)
       }
-      if let bases = Neighbourhood.bases(low: point(0) / size, high: point(8) / size) {
-        let kept = cached.map { $0.cellBase == bases.cells && $0.grainBase == bases.grains }
-        if kept != true {
-          cached = Neighbourhood(self, cellBase: bases.cells, grainBase: bases.grains)
-        }
+      if var near = Neighbourhood(self, low: point(0) / size, high: point(8) / size) {
         for k in 0..<9 {
           let p = point(k)
-          let crystal = cached!.tint(self, p / size, mottle: m)
+          let crystal = near.tint(self, p / size, mottle: m)
           crystals += crystal
-          sum += cached!.fleck(self, p / (size * Self.grainScale), mottle: m) ?? crystal
+          sum += near.fleck(self, p / (size * Self.grainScale), mottle: m) ?? crystal
         }
       } else {
         for k in 0..<9 {
@@ -855,11 +827,9 @@ struct Speckle: Sendable, Equatable {
     var flecks = InlineArray<16, SIMD3<Float>?>(repeating: nil)
     var fleckFound = InlineArray<16, Bool>(repeating: false)
 
-    /// The blocks' first cell and grain for the points from `low` to `high` (cell units;
-    /// grains at `grainScale` of a cell), or nil where they span more than a cell or a grain.
-    static func bases(
-      low: SIMD2<Float>, high: SIMD2<Float>
-    ) -> (cells: (Int32, Int32), grains: (Int32, Int32))? {
+    /// The neighbourhood of the points from `low` to `high` (cell units; grains at
+    /// `grainScale` of a cell), or nil where they span more than a cell or a grain.
+    init?(_ speckle: Speckle, low: SIMD2<Float>, high: SIMD2<Float>) {
       func base(_ low: SIMD2<Float>, _ high: SIMD2<Float>) -> (Int32, Int32)? {
         let (lx, ly) = (floorDown(low.x), floorDown(low.y))
         guard floorDown(high.x) - lx <= 1, floorDown(high.y) - ly <= 1,
@@ -868,14 +838,9 @@ struct Speckle: Sendable, Equatable {
         return (Int32(lx) &- 1, Int32(ly) &- 1)
       }
       let g = 1 / Speckle.grainScale
-      guard let cells = base(low, high), let grains = base(low * g, high * g) else {
+      guard let cellBase = base(low, high), let grainBase = base(low * g, high * g) else {
         return nil
       }
-      return (cells, grains)
-    }
-
-    /// The 4 x 4 cells from `cellBase` and the 4 x 4 grains from `grainBase`.
-    init(_ speckle: Speckle, cellBase: (Int32, Int32), grainBase: (Int32, Int32)) {
       (self.cellBase, self.grainBase) = (cellBase, grainBase)
       let (cells, grains) = (speckle.cells, speckle.grains)
       for k in 0..<16 {
