@@ -109,7 +109,12 @@ public enum AmbientOcclusion {
     func withView<R>(_ body: (View) -> R) -> R {
       surface.withUnsafeBufferPointer { surface in
         ground.withUnsafeBufferPointer { ground in
-          body(View(surface: surface, ground: ground, field: field, mask: mask))
+          mask.windowCoverage.pixels.withUnsafeBufferPointer { coverage in
+            body(
+              View(
+                surface: surface, ground: ground, field: field, coverage: coverage,
+                window: mask.window))
+          }
         }
       }
     }
@@ -119,7 +124,19 @@ public enum AmbientOcclusion {
       let surface: UnsafeBufferPointer<Float>
       let ground: UnsafeBufferPointer<Float>
       let field: PixelRect
-      let mask: CoverageMask
+      /// The mask's coverage over its window (raw: a view copied per pixel must not retain
+      /// the mask's arrays, which cost a compositor 3 times its time).
+      let coverage: UnsafeBufferPointer<Float>
+      let window: PixelRect
+
+      /// The coverage at canvas pixel (`x`, `y`), as `CoverageMask`'s subscript reads it: 0
+      /// outside the window.
+      @inline(__always)
+      func mask(_ x: Int, _ y: Int) -> Float {
+        let (column, row) = (x - window.x, y - window.y)
+        guard column >= 0, row >= 0, column < window.width, row < window.height else { return 0 }
+        return coverage[row * window.width + column]
+      }
 
       /// Pixel `p` of the picture (straight alpha) at canvas position (`x`, `y`), darkened
       /// by its surface's and its ground's occlusion; `opaque`: the picture's fill is.
@@ -136,7 +153,7 @@ public enum AmbientOcclusion {
         beside: (Int, Int) -> SIMD4<Float>
       ) -> SIMD4<Float> {
         guard field.contains(x: x, y: y) else { return p }
-        let a = mask[x, y]
+        let a = mask(x, y)
         let i = (y - field.y) * field.width + x - field.x
         let (s, g) = (surface[i], ground[i])
         guard opaque || p.w >= 1, a > 0, a < 1, s != g else {
@@ -144,8 +161,8 @@ public enum AmbientOcclusion {
         }
         var least = a
         var next = SIMD2(0, 0)
-        for d in neighbours where mask[x + d.x, y + d.y] < least {
-          least = mask[x + d.x, y + d.y]
+        for d in neighbours where mask(x + d.x, y + d.y) < least {
+          least = mask(x + d.x, y + d.y)
           next = d
         }
         guard least <= 0 else {
