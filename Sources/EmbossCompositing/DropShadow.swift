@@ -317,25 +317,68 @@ public enum DropShadow {
             let (x0, n) = (columns.lowerBound, columns.count)
             withUnsafeTemporaryAllocation(of: Float.self, capacity: n) { sums in
               sums.initialize(repeating: 0)
+              guard let sums = sums.baseAddress, let input = input.buffer.baseAddress,
+                let output = output.buffer.baseAddress
+              else { return }
+              // (Eight columns a time, written out: through the buffers, which the compiler
+              // could not tell apart, the loops did not vectorize.)
               for y in 0..<min(radius, height) {
-                for i in 0..<n { sums[i] += input.buffer[y * width + x0 + i] }
+                Self.add(input + y * width + x0, to: sums, count: n, sign: 1)
               }
               for y in 0..<height {
                 if y + radius < height {
-                  let row = (y + radius) * width + x0
-                  for i in 0..<n { sums[i] += input.buffer[row + i] }
+                  Self.add(input + (y + radius) * width + x0, to: sums, count: n, sign: 1)
                 }
-                let target = y * width + x0
-                for i in 0..<n { output.buffer[target + i] = sums[i] * scale }
+                Self.scaled(sums, by: scale, to: output + y * width + x0, count: n)
                 if y >= radius {
-                  let row = (y - radius) * width + x0
-                  for i in 0..<n { sums[i] -= input.buffer[row + i] }
+                  Self.add(input + (y - radius) * width + x0, to: sums, count: n, sign: -1)
                 }
               }
             }
           }
         }
       }
+    }
+  }
+}
+
+extension DropShadow {
+  /// `sums[i] += row[i]` (`sign` 1) or `sums[i] -= row[i]` (-1), eight at a time: the same
+  /// sum or difference per column.
+  @inline(__always)
+  static func add(
+    _ row: UnsafePointer<Float>, to sums: UnsafeMutablePointer<Float>, count: Int, sign: Float
+  ) {
+    let (from, to) = (UnsafeRawPointer(row), UnsafeMutableRawPointer(sums))
+    var i = 0
+    while i + 8 <= count {
+      let a = to.loadUnaligned(fromByteOffset: 4 * i, as: SIMD8<Float>.self)
+      let b = from.loadUnaligned(fromByteOffset: 4 * i, as: SIMD8<Float>.self)
+      to.storeBytes(of: sign > 0 ? a + b : a - b, toByteOffset: 4 * i, as: SIMD8<Float>.self)
+      i += 8
+    }
+    while i < count {
+      sums[i] = sign > 0 ? sums[i] + row[i] : sums[i] - row[i]
+      i += 1
+    }
+  }
+
+  /// `out[i] = sums[i] * scale`, eight at a time.
+  @inline(__always)
+  static func scaled(
+    _ sums: UnsafeMutablePointer<Float>, by scale: Float, to out: UnsafeMutablePointer<Float>,
+    count: Int
+  ) {
+    let (from, to) = (UnsafeRawPointer(sums), UnsafeMutableRawPointer(out))
+    var i = 0
+    while i + 8 <= count {
+      let v = from.loadUnaligned(fromByteOffset: 4 * i, as: SIMD8<Float>.self) * scale
+      to.storeBytes(of: v, toByteOffset: 4 * i, as: SIMD8<Float>.self)
+      i += 8
+    }
+    while i < count {
+      out[i] = sums[i] * scale
+      i += 1
     }
   }
 }
