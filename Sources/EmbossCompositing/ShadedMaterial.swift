@@ -1038,24 +1038,15 @@ public enum ShadedMaterial {
           content: parts.pixels)
       }
       let canvas = PixelRect(x: 0, y: 0, width: mask.width, height: mask.height)
-      return layers.withView(fill: fill(background), canvas: canvas) { view in
+      return layers.withView(fill: background.rgba, canvas: canvas) { view in
         let parts = composite(
           taps, mask: mask, shading: shading, background: background, detail: detail,
           surfaceColor: surfaceColor, depth: depth, layers: view, parallelism: parallelism,
           store: store)
         return drawn(
-          parts, fill: fill(background), layers: layers, view: view, mask: mask,
+          parts, fill: background.rgba, layers: layers, view: view, mask: mask,
           parallelism: parallelism, store: store)
       }
-    }
-  }
-
-  /// The linear color of `background` as the compositor fills with it.
-  static func fill(_ background: Background) -> SIMD4<Float> {
-    switch background {
-    case .transparent: .zero
-    case .color(let c): SIMD4(c, 1)
-    case .translucent(let c, let alpha): SIMD4(c, alpha)
     }
   }
 
@@ -1156,8 +1147,8 @@ public enum ShadedMaterial {
 
   /// `composite` with the detail's tint made and the depth, where the tint reads it, viewed.
   ///
-  /// With `layers`, each pixel of the ink bounds has the letters' layers drawn before it is
-  /// stored (`DropShadow.Layer.View.pixel`).
+  /// With `layers`, each pixel of the ink bounds has the shadow and the occlusion drawn
+  /// before it is stored (`DrawnLayers.View.pixel`).
   private static func composite<Store: PixelStore>(
     _ taps: TapSource, mask: CoverageMask, shading: RGBAImage, background: Background,
     tinting: SurfaceDetail?, depth: SurfaceDepth.View?, layers: DrawnLayers.View?,
@@ -1165,7 +1156,7 @@ public enum ShadedMaterial {
   ) -> (fill: Store.Pixel, ink: PixelRect, pixels: [Store.Pixel]) {
     let rect = taps.rect
     let maxLevel = BallPyramid.maxLevel(width: shading.width, height: shading.height)
-    let fill = Self.fill(background)
+    let fill = background.rgba
     let ink = shading.width > 0 ? rect : PixelRect(x: 0, y: 0, width: 0, height: 0)
     let center = lookup(SIMD3(0, 0, 1), width: shading.width, height: shading.height)
     let flatColor =

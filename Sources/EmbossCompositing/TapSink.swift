@@ -92,8 +92,6 @@ struct ColorSink<Store: PixelStore>: TapSink {
     /// `tinting == nil && layers == nil`, found once: testing the optional at each pixel
     /// copies the detail (as passing it to `inkPixel` did).
     let untinted: Bool
-    /// `layers == nil`, found once.
-    var plain: Bool { untinted || layers == nil }
   }
   let context: Context
   /// The output's pixel at the band's first row, first column of the ink bounds.
@@ -154,11 +152,7 @@ struct ColorSink<Store: PixelStore>: TapSink {
 
   @inline(__always)
   mutating func noInk() {
-    // (The plain case first, tested on a flag: binding the optional view costs the
-    // background's million pixels of case C their time.)
-    if context.plain {
-      (out + index).initialize(to: context.fillPixel)
-    } else if let layers = context.layers {
+    if let layers = context.layers {
       (out + index).initialize(
         to: context.store(
           layers.pixel(

@@ -26,7 +26,12 @@ extension RenderLimits {
     }
     let reach = Int(radius.rounded(.up)) + 2
     let sampled = min(ink, edge.multipliedReportingOverflow(by: reach).partialValue)
-    return baseBytes + mask.width * mask.height * bytesPerPixel + sampled * bytesPerSampledPixel
+    return bytes(mask, sampled: sampled)
+  }
+
+  /// The estimate for `mask` with `sampled` sampled pixels.
+  static func bytes(_ mask: CoverageMask, sampled: Int) -> Int {
+    baseBytes + mask.width * mask.height * bytesPerPixel + sampled * bytesPerSampledPixel
   }
 
   /// Throws when rendering `mask` would need more than the memory budget.
@@ -36,12 +41,9 @@ extension RenderLimits {
   /// the scan (2 ms of case C's 4096 x 4096 canvas).
   public func checkRender(mask: CoverageMask, radius: Float) throws {
     let bounds = mask.inkBounds.intersection(mask.window)
-    let (sampledBound, overflow) = bounds.width.multipliedReportingOverflow(
-      by: max(0, bounds.height) * Self.bytesPerSampledPixel)
-    if !overflow && bounds.width >= 0
-      && Self.baseBytes + mask.width * mask.height * Self.bytesPerPixel + sampledBound
-        <= maxMemory
-    {
+    let (inkPixels, overflow) = max(0, bounds.width).multipliedReportingOverflow(
+      by: max(0, bounds.height))
+    if !overflow && inkPixels <= 1 << 40 && Self.bytes(mask, sampled: inkPixels) <= maxMemory {
       return
     }
     let bytes = Self.estimatedBytes(mask: mask, radius: radius)
