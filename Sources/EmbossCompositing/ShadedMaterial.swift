@@ -1172,6 +1172,7 @@ public enum ShadedMaterial {
     // (A raw view, read only inside this call.)
     let depth = UncheckedSendable(depth)
     let layers = UncheckedSendable(layers)
+    let layered = layers.value != nil
     let window = mask.window
     precondition(ink.intersection(window) == ink || ink.isEmpty, "ink outside the mask's window")
     let pixels = [Store.Pixel](unsafeUninitializedCapacity: ink.width * ink.height) {
@@ -1193,7 +1194,8 @@ public enum ShadedMaterial {
                     centers: centers, maxLevel: maxLevel, flatColor: flatColor, fill: fill,
                     fillPixel: fillPixel, tinting: tinting, depth: depth.value,
                     layers: layers.value, store: store,
-                    untinted: tinting == nil && layers.value == nil),
+                    untinted: tinting == nil && layers.value == nil,
+                    layered: layered),
                   row: rows.lowerBound,
                   out: out.value + rows.lowerBound * ink.width)
                 plan.band(index, into: &sink)
@@ -1216,12 +1218,14 @@ public enum ShadedMaterial {
                           for column in 0..<ink.width {
                             let a = coverage.buffer[source + column]
                             guard a > 0 else {
+                              // (The flag first: binding the optional view copies it.)
                               (row0 + column).initialize(
-                                to: layers.value.map {
-                                  store(
-                                    $0.pixel(
-                                      fill, coverage: 0, x: ink.x + column, y: ink.y + row))
-                                } ?? fillPixel)
+                                to: layered
+                                  ? layers.value.map {
+                                    store(
+                                      $0.pixel(
+                                        fill, coverage: 0, x: ink.x + column, y: ink.y + row))
+                                  } ?? fillPixel : fillPixel)
                               continue
                             }
                             let groups = groupCounts[local + column]
