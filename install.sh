@@ -75,9 +75,11 @@ else
   # The man page, from the command definitions (swift-argument-parser's generate-manual
   # plugin), dated by the last commit so that it does not change from one install to the next.
   # It builds emboss in the same build folder (for a static build: relinked without the static
-  # runtime, which is why the binary was installed first).
+  # runtime, which is why the binary was installed first), with the same flags, so that it
+  # reuses the build above instead of compiling everything again with other flags.
   date="$(git log -1 --format=%cs 2>/dev/null || date +%Y-%m-%d)"
-  swift package ${scratch[@]+"${scratch[@]}"} plugin generate-manual --configuration "$configuration" \
+  swift package ${scratch[@]+"${scratch[@]}"} ${extra[@]+"${extra[@]}"} plugin generate-manual \
+    --configuration "$configuration" \
     --date "$date" --authors "the emboss authors" >/dev/null
   manual="${scratch[1]:-.build}/plugins/GenerateManual/outputs/emboss/emboss.1"
   # The plugin's EXIT STATUS section is generic (".Ex -std": 0 on success, >0 on error); the

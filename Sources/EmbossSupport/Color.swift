@@ -1,3 +1,4 @@
+import CSupport
 import Foundation
 
 /// sRGB transfer functions (IEC 61966-2-1).
@@ -29,12 +30,17 @@ public enum SRGB {
 
   /// A linear-light, straight-alpha pixel as the 8-bit PNG encoder writes it: sRGB codes by
   /// `encode8Table` (`table`, its storage), alpha rounded; NaN gives 0.
+  ///
+  /// The four lanes are clamped, scaled and truncated together (the same values as one at a
+  /// time: every lane lies in 0.5...65535.5 when it is truncated).
   @inlinable @inline(__always)
   package static func codes8(_ p: SIMD4<Float>, table: UnsafeBufferPointer<UInt8>) -> SIMD4<UInt8> {
-    @inline(__always) func unit(_ v: Float) -> Float { v > 0 ? (v < 1 ? v : 1) : 0 }
+    // 0 where not above 0 (NaN too), 1 where above 1.
+    var unit = SIMD4<Float>.zero.replacing(with: p, where: p .> 0)
+    unit.replace(with: 1, where: unit .> 1)
+    let i = emboss_truncate4(unit * SIMD4(65535, 65535, 65535, 255) + 0.5)
     return SIMD4(
-      table[Int(unit(p.x) * 65535 + 0.5)], table[Int(unit(p.y) * 65535 + 0.5)],
-      table[Int(unit(p.z) * 65535 + 0.5)], UInt8(unit(p.w) * 255 + 0.5))
+      table[Int(i.x)], table[Int(i.y)], table[Int(i.z)], UInt8(truncatingIfNeeded: i.w))
   }
 
   /// 8-bit sRGB code -> linear value.

@@ -37,4 +37,13 @@ void emboss_temp_discard_all(void);
 /// say.
 int emboss_terminal_columns(int fd);
 
+/// Four floats, each truncated toward zero to a 32-bit integer, at once (x86-64's cvttps2dq).
+/// For values known to lie in the integers' range (clamped first): Swift converts lane by
+/// lane, testing each for NaN and overflow.
+typedef float emboss_float4 __attribute__((ext_vector_type(4)));
+typedef int emboss_int4 __attribute__((ext_vector_type(4)));
+static inline emboss_int4 emboss_truncate4(emboss_float4 v) {
+  return __builtin_convertvector(v, emboss_int4);
+}
+
 #endif
