@@ -340,7 +340,7 @@ public enum ShadedMaterial {
     /// Where each ink pixel of `rect` (rows of the ink bounds) looks up its color, row-major.
     ///
     /// With detail, also its spread of normals (a segment's x, y and a radius, in normal
-    /// units) and whether it straddles a hammered ridge (its parts are found again when its
+    /// units; the radius without `NormalOffset.linearRough`) and whether it straddles a hammered ridge (its parts are found again when its
     /// groups are made). Pixels without ink are left zero.
     func lookups(_ rect: PixelRect, height: HeightField) -> (
       uv: [SIMD2<Float>], spreads: [SIMD3<Float>], ridged: [Bool]
@@ -366,7 +366,10 @@ public enum ShadedMaterial {
                 let offset = surface.normalOffset(x: x, y: y)
                 n = ShadedMaterial.normal(
                   slope: slope, scale: scale, tilt: offset.tilt + view(x, y))
-                spreads[row * rect.width + column] = SIMD3(offset.spread, offset.rough)
+                // (The footprint is made from the neighbours' lookups: their differences
+                // hold the dish's linear tilt.)
+                spreads[row * rect.width + column] = SIMD3(
+                  offset.spread, offset.rough - offset.linearRough)
                 if offset.partCount > 0 { ridged[row * rect.width + column] = true }
               } else if camera.isFinite {
                 n = ShadedMaterial.normal(slope: slope, scale: scale, tilt: view(x, y))

@@ -106,6 +106,11 @@ struct NormalOffset: Sendable {
   var tilt: SIMD2<Float> = .zero
   var spread: SIMD2<Float> = .zero
   var rough: Float = 0
+  /// The part of `rough` that the differences between neighbouring pixels' normals already
+  /// hold: a hammered dish's, whose tilt is linear across the pixel. A footprint made from
+  /// those differences leaves it out (counted twice, it blurred every dish's reflection);
+  /// one made from the pixel's own sub-samples keeps it.
+  var linearRough: Float = 0
   /// Where the pixel straddles a ridge (hammered dents meeting), its parts: each part's
   /// tilt (x, y) and its share of the pixel (z), `partCount` of them (0: one part, `tilt`).
   var parts = InlineArray<4, SIMD3<Float>>(repeating: .zero)
@@ -159,6 +164,7 @@ struct SurfaceDetail: Sendable, Equatable {
       hammerTilt = h.tilt
       offset.tilt += h.tilt
       offset.rough += h.rough
+      if h.partCount == 0 { offset.linearRough = h.rough }
       offset.partCount = h.partCount
       offset.parts = h.parts
     }

@@ -339,10 +339,10 @@ final class SupersampleTests: XCTestCase {
   /// pattern and widens its footprint by the tilts inside it.
   func testEveryKindOfDetailMatchesTheSupersampledRender() throws {
     let font = try Fixtures.font()
-    // Goals in the default material and in chrome. Measured: hammered 32.5 and 29.8 dB
+    // Goals in the default material and in chrome. Measured: hammered 32.9 and 30.4 dB
     // (chrome's faces reflect its horizon, a sharp light-dark line; a mirror's dents cross it
     // and meet in ridges finer than a pixel, each pixel across one split into its dents'
-    // parts), sandblasted 38.6 and 37.8 (the ball blurred by the grain's spread), grain with
+    // parts; 32.5 and 29.8 when a pixel inside a dish had its spread counted twice), sandblasted 38.6 and 37.8 (the ball blurred by the grain's spread), grain with
     // a camera 39.7 and 37.8 (each ring's end a tenth of a ring wide, not a step), speckle
     // 33.6 and 32.3 (a mosaic of crystals with hard edges, 2 px wide here, under grains 0.9 px
     // apart, each pixel 3 x 3 points; laid on the surface, so foreshortened at the round
@@ -352,7 +352,7 @@ final class SupersampleTests: XCTestCase {
     // 2048, its horizon crisp) raised its contrast and with it these errors: hammered 34.6 ->
     // 32.5 dB.
     let cases: [(String, [String], [Double])] = [
-      ("hammered", ["detail.hammered=0.6", "detail.hammered-size=8"], [32, 27.5]),
+      ("hammered", ["detail.hammered=0.6", "detail.hammered-size=8"], [32.5, 30]),
       ("sandblasted", ["detail.sandblasted=0.7"], [38, 35]),
       ("grain", ["detail.grain=0.8", "detail.grain-spacing=5", "camera.distance=400"], [37, 33]),
       ("speckle", ["detail.speckle=0.7", "detail.speckle-size=2"], [33, 31]),
