@@ -106,10 +106,11 @@ struct NormalOffset: Sendable {
   var tilt: SIMD2<Float> = .zero
   var spread: SIMD2<Float> = .zero
   var rough: Float = 0
-  /// The part of `rough` that the differences between neighbouring pixels' normals already
-  /// hold: a hammered dish's, whose tilt is linear across the pixel. A footprint made from
-  /// those differences leaves it out (counted twice, it blurred every dish's reflection);
-  /// one made from the pixel's own sub-samples keeps it.
+  /// The part of `rough` that neighbouring pixels' normals differ by already.
+  ///
+  /// A hammered dish's, whose tilt is linear across the pixel. A footprint made from those
+  /// differences leaves it out (counted twice, it blurred every dish's reflection); one made
+  /// from the pixel's own sub-samples keeps it.
   var linearRough: Float = 0
   /// Where the pixel straddles a ridge (hammered dents meeting), its parts: each part's
   /// tilt (x, y) and its share of the pixel (z), `partCount` of them (0: one part, `tilt`).
