@@ -22,8 +22,11 @@ for target in EmbossSupport EmbossRaster EmbossGeometry EmbossCodecs EmbossModel
   EmbossBatch EmbossSnapshotTesting; do
   targets+=(--target "$target")
 done
-swift package generate-documentation "${targets[@]}" --enable-experimental-combined-documentation \
-  --warnings-as-errors
+# EMBOSS_SWIFT_FLAGS adds build flags, as for install.sh: CI gives its test build's, so the
+# symbol graphs come from that build instead of every module compiled again with other flags.
+read -r -a extra <<< "${EMBOSS_SWIFT_FLAGS:-}"
+swift package ${extra[@]+"${extra[@]}"} generate-documentation "${targets[@]}" \
+  --enable-experimental-combined-documentation --warnings-as-errors
 archive=.build/plugins/Swift-DocC/outputs/emboss.doccarchive
 [ -d "$archive/data/documentation/embosskit" ] || { echo "generate-docs.sh: no EmbossKit pages in $archive" >&2; exit 1; }
 if [ -n "$static" ]; then

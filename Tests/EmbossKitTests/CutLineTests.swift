@@ -65,7 +65,7 @@ final class CutLineTests: XCTestCase {
       .rasterize()
     // A point on the ring of the "o": its left side, half way down.
     let y = mask.inkBounds.y + mask.inkBounds.height * 2 / 3
-    let x = (0..<mask.width).first { mask.plane[$0, y] > 0.9 } ?? 0
+    let x = (0..<mask.width).first { mask[$0, y] > 0.9 } ?? 0
     let region = try XCTUnwrap(CutLine.region(of: mask, at: x + 2, y))
     XCTAssertEqual(
       CutLine.trace(mask: region, parallelism: .serial).count, 2, "the o's outline and its hole")
@@ -286,7 +286,7 @@ final class CutLineTests: XCTestCase {
     let outline = try XCTUnwrap(mask.outline)
     // A point on the O's left stroke: the first ink pixel of the middle row.
     let y = mask.inkBounds.y + mask.inkBounds.height / 3
-    let x = try XCTUnwrap((0..<mask.width).first { mask.plane[$0, y] >= 0.5 })
+    let x = try XCTUnwrap((0..<mask.width).first { mask[$0, y] >= 0.5 })
     let region = try XCTUnwrap(CutLine.region(of: mask, at: x + 2, y))
     let kept = try XCTUnwrap(region.outline)
     XCTAssertFalse(kept.isTraced)
@@ -299,7 +299,7 @@ final class CutLineTests: XCTestCase {
       XCTAssertTrue(
         Float(bounds.x) <= kept.a[k].x && kept.a[k].x <= Float(bounds.maxX), "\(kept.a[k])")
     }
-    let gx = try XCTUnwrap((0..<mask.width).last { mask.plane[$0, y] >= 0.5 })
+    let gx = try XCTUnwrap((0..<mask.width).last { mask[$0, y] >= 0.5 })
     let other = try XCTUnwrap(CutLine.region(of: mask, at: gx - 1, y)?.outline)
     XCTAssertEqual(kept.count + other.count, outline.count)
     let cut = CutLine.make(mask: region, offset: 0, dpi: 254, parallelism: .serial)

@@ -21,7 +21,7 @@ final class DropShadowTests: XCTestCase {
     var image = RGBAImage(width: mask.width, height: mask.height, fill: .zero)
     for y in 0..<mask.height {
       for x in 0..<mask.width {
-        let a = mask.plane[x, y]
+        let a = mask[x, y]
         switch background {
         case .transparent: image[x, y] = SIMD4(1, 0, 0, a)
         case .color(let c): image[x, y] = SIMD4(SIMD3(1, 0, 0) * a + c * (1 - a), 1)

@@ -452,7 +452,7 @@ final class ExactDistanceTests: XCTestCase {
         }
       }
       for y in 0..<50 {
-        for x in 0..<60 where mask.plane[x, y] >= 0.5 {
+        for x in 0..<60 where mask[x, y] >= 0.5 {
           let p = SIMD2(Float(x), Float(y))
           let truth =
             segments.map { EdgeDistance.nearest(to: p, on: $0).distance }.min() ?? .infinity

@@ -242,7 +242,7 @@ extension HeightFieldTests {
           let cx = region.x + x
           let cy = region.y + y
           guard cx >= 0, cy >= 0, cx < mask.width, cy < mask.height else { continue }
-          let coverage = mask.plane[cx, cy]
+          let coverage = mask[cx, cy]
           // Every fourth pixel in a diagonal pattern (brute force is slow under sanitizers).
           guard coverage == 1 || coverage == 0, (x + 2 * y) % 4 == 0 else { continue }
           let d = Self.distance(SIMD2(Float(cx) + 0.5, Float(cy) + 0.5), to: outline)
@@ -269,7 +269,7 @@ extension HeightFieldTests {
     var worst: Float = 0
     var checked = 0
     for y in 0..<mask.height {
-      for x in 0..<mask.width where mask.plane[x, y] == 1 {
+      for x in 0..<mask.width where mask[x, y] == 1 {
         let d = Self.distance(SIMD2(Float(x) + 0.5, Float(y) + 0.5), to: outline)
         worst = max(worst, abs(field.height(x: x, y: y) - min(d / 5, 1)))
         checked += 1
@@ -404,7 +404,7 @@ extension HeightFieldTests {
           }
           let sorted = distances.sorted()
           // Inside, past the edge, off the plateau, well away from any mitre.
-          guard mask.plane[x, y] == 1, sorted[0] > 1.5, sorted[0] < 12.5,
+          guard mask[x, y] == 1, sorted[0] > 1.5, sorted[0] < 12.5,
             sorted[1] - sorted[0] > 1.5
           else { continue }
           faces[distances.firstIndex(of: sorted[0]) ?? 0].append(field.slope(x: x, y: y))
@@ -472,7 +472,7 @@ extension HeightFieldTests {
       strips += 1
       let start = Int(samples.offsets[k])
       let ink = samples.weights[start..<(start + SubSamples.stripBins)].reduce(0, +)
-      XCTAssertEqual(ink, mask.plane[x, y], accuracy: 0.01, "ink of strip (\(x), \(y))")
+      XCTAssertEqual(ink, mask[x, y], accuracy: 0.01, "ink of strip (\(x), \(y))")
       XCTAssertEqual(samples.weights[start + SubSamples.stripBins], 0)
       // A straight side does not turn.
       XCTAssertEqual(samples.slopes[start + SubSamples.stripBins].x, 0, accuracy: 1e-4)
@@ -502,7 +502,7 @@ extension HeightFieldTests {
       let start = Int(samples.offsets[k])
       let bins = start..<(start + SubSamples.stripBins)
       let ink = samples.weights[bins].reduce(0, +)
-      XCTAssertEqual(ink, mask.plane[x, y], accuracy: 0.01, "ink of strip (\(x), \(y))")
+      XCTAssertEqual(ink, mask[x, y], accuracy: 0.01, "ink of strip (\(x), \(y))")
       let steepness = samples.slopes[bins].map { ($0 * $0).sum() }
       XCTAssertGreaterThanOrEqual(steepness[0], steepness[SubSamples.stripBins - 1])
     }
@@ -603,7 +603,7 @@ extension HeightFieldTests {
     var faces = [[SIMD2<Float>]](repeating: [], count: count)
     var changed = 0
     for y in 0..<100 {
-      for x in 0..<122 where mask.plane[x, y] == 1 {
+      for x in 0..<122 where mask[x, y] == 1 {
         let p = SIMD2(Double(x) + 0.5, Double(y) + 0.5)
         let expected = mitred(p)
         guard expected.distance > 0.6, expected.distance < radius - 0.6 else { continue }

@@ -61,7 +61,7 @@ final class InflationTests: XCTestCase {
     var (worstSwell, worstSlope, checked): (Float, Float, Int) = (0, 0, 0)
     var worstAt = ""
     for y in 0..<100 {
-      for x in 0..<100 where mask.plane[x, y] == 1 {
+      for x in 0..<100 where mask[x, y] == 1 {
         let p = SIMD2(Float(x) + 0.5, Float(y) + 0.5) - c
         let r = (p * p).sum().squareRoot()
         let expected = ((a * a - r * r) / 2).squareRoot()

@@ -146,7 +146,7 @@ final class ShapingTests: XCTestCase {
       let mask = layout.rasterize()
       var left = mask.width
       for y in (layout.firstBaseline + 15)..<mask.height {
-        for x in 0..<mask.width where mask.plane[x, y] > 0.5 { left = min(left, x) }
+        for x in 0..<mask.width where mask[x, y] > 0.5 { left = min(left, x) }
       }
       return Double(left)
     }

@@ -53,7 +53,7 @@ final class SupersampleTests: XCTestCase {
     var squared = 0.0
     var count = 0
     for y in 0..<a.height {
-      for x in 0..<a.width where mask.plane[x, y] > 0 {
+      for x in 0..<a.width where mask[x, y] > 0 {
         for c in 0..<3 {
           let d = Double(SRGB.encode(a[x, y][c]) - SRGB.encode(b[x, y][c])) * 255
           squared += d * d
@@ -443,7 +443,7 @@ final class SupersampleTests: XCTestCase {
       return out
     }
     var plane = Plane(width: w, height: h)
-    for y in 0..<h { for x in 0..<w { plane[x, y] = mask.plane[x, y] } }
+    for y in 0..<h { for x in 0..<w { plane[x, y] = mask[x, y] } }
     let db = Self.psnr(crop(low), crop(down), over: CoverageMask(plane: plane))
     print(String(format: "150 dpi against 300 dpi downsampled: PSNR %.2f dB over the ink", db))
     XCTAssertGreaterThanOrEqual(db, 36)

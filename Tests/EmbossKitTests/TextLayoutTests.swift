@@ -74,7 +74,7 @@ final class TextLayoutTests: XCTestCase {
         style: TextStyle(pixelSize: 30, alignment: alignment, padding: 4)
       ).rasterize()
       let lastRow = mask.inkBounds.maxY - 3
-      return (0..<mask.width).first { mask.plane[$0, lastRow] > 0.5 } ?? -1
+      return (0..<mask.width).first { mask[$0, lastRow] > 0.5 } ?? -1
     }
     let left = try firstInkColumnOfLastLine(.left)
     let center = try firstInkColumnOfLastLine(.center)
