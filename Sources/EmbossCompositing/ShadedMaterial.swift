@@ -340,8 +340,9 @@ public enum ShadedMaterial {
     /// Where each ink pixel of `rect` (rows of the ink bounds) looks up its color, row-major.
     ///
     /// With detail, also its spread of normals (a segment's x, y and a radius, in normal
-    /// units; the radius without `NormalOffset.linearRough`) and whether it straddles a hammered ridge (its parts are found again when its
-    /// groups are made). Pixels without ink are left zero.
+    /// units; the radius without `NormalOffset.linearRough`) and whether it straddles a
+    /// hammered ridge (its parts are found again when its groups are made). Pixels without
+    /// ink are left zero.
     func lookups(_ rect: PixelRect, height: HeightField) -> (
       uv: [SIMD2<Float>], spreads: [SIMD3<Float>], ridged: [Bool]
     ) {
@@ -1222,13 +1223,14 @@ public enum ShadedMaterial {
                             let a = coverage.buffer[source + column]
                             guard a > 0 else {
                               // (The flag first: binding the optional view copies it.)
-                              (row0 + column).initialize(
-                                to: layered
-                                  ? layers.value.map {
-                                    store(
-                                      $0.pixel(
-                                        fill, coverage: 0, x: ink.x + column, y: ink.y + row))
-                                  } ?? fillPixel : fillPixel)
+                              if layered, let drawn = layers.value {
+                                (row0 + column).initialize(
+                                  to: store(
+                                    drawn.pixel(
+                                      fill, coverage: 0, x: ink.x + column, y: ink.y + row)))
+                              } else {
+                                (row0 + column).initialize(to: fillPixel)
+                              }
                               continue
                             }
                             let groups = groupCounts[local + column]
