@@ -28,8 +28,14 @@ public enum Backdrop {
     camera: CameraSpec = .orthographic, diffuse: SIMD3<Float>, hidden: CoverageMask? = nil,
     parallelism: Parallelism = .allCores
   ) -> RGBAImage {
+    // Bound once, read raw: binding the optional mask at each pixel copies it.
+    let hiding = hidden ?? CoverageMask(plane: Plane(width: 0, height: 0))
+    let window = hiding.window
+    let coverage = hiding.windowCoverage.pixels
     @Sendable @inline(__always) func covered(_ x: Int, _ y: Int) -> Bool {
-      hidden.map { $0[x, y] >= 1 } ?? false
+      let (column, row) = (x - window.x, y - window.y)
+      guard column >= 0, row >= 0, column < window.width, row < window.height else { return false }
+      return coverage[row * window.width + column] >= 1
     }
     let metallic = plate.surface.metallic
     let middle = SIMD2(Float(width), Float(height)) * 0.5
