@@ -194,9 +194,25 @@ emboss_deflate_band *emboss_deflate_band_begin(int level, int igzip_level, size_
                                       err_len);
 }
 
+static emboss_deflate_band *begin_band(int level, int igzip_level, int strategy,
+                                       size_t row_bytes, size_t max_rows, void *igzip_stream,
+                                       char *err, size_t err_len);
+
 emboss_deflate_band *emboss_deflate_band_begin_at(int level, int igzip_level, size_t row_bytes,
                                                   size_t max_rows, void *igzip_stream,
                                                   char *err, size_t err_len) {
+  return begin_band(level, igzip_level, Z_DEFAULT_STRATEGY, row_bytes, max_rows, igzip_stream,
+                    err, err_len);
+}
+
+emboss_deflate_band *emboss_deflate_band_begin_runs(size_t row_bytes, size_t max_rows, char *err,
+                                                    size_t err_len) {
+  return begin_band(9, -1, Z_RLE, row_bytes, max_rows, NULL, err, err_len);
+}
+
+static emboss_deflate_band *begin_band(int level, int igzip_level, int strategy,
+                                       size_t row_bytes, size_t max_rows, void *igzip_stream,
+                                       char *err, size_t err_len) {
   if (max_rows == 0) max_rows = 1;
   emboss_deflate_band *band = (emboss_deflate_band *)calloc(1, sizeof *band);
   unsigned char *filtered = (unsigned char *)malloc((row_bytes + 1) * max_rows);
@@ -229,7 +245,7 @@ emboss_deflate_band *emboss_deflate_band_begin_at(int level, int igzip_level, si
     band->isal->level_buf_size = (uint32_t)level_size;
     band->isal->gzip_flag = IGZIP_DEFLATE;
     band->isal->flush = NO_FLUSH;
-  } else if (deflateInit2(&band->stream, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+  } else if (deflateInit2(&band->stream, level, Z_DEFLATED, -15, 8, strategy) != Z_OK) {
     free(band);
     free(filtered);
     set_error(err, err_len, "cannot start zlib");

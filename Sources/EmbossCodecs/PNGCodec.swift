@@ -229,11 +229,12 @@ public enum PNGCodec {
   /// writes the container around it.
   ///
   /// `fillRow(y, row)` writes row y's samples at `row` (width * channels * bitDepth / 8
-  /// bytes); it is called from several threads at once, for distinct rows.
+  /// bytes); it is called from several threads at once, for distinct rows. With `runs`, any
+  /// level but 0 deflates with zlib's run-length strategy (`emboss_deflate_band_begin_runs`).
   static func encodeBanded(
     width: Int, height: Int, channels: Int, bitDepth: Int, compression: Int,
     pixelsPerMeter: UInt32, srgb: Bool, parallelism: Parallelism,
-    background: (@Sendable (Int) -> Bool)? = nil,
+    background: (@Sendable (Int) -> Bool)? = nil, runs: Bool = false,
     fillRow: @Sendable (Int, UnsafeMutableRawPointer) -> Void
   ) throws -> Data {
     guard width > 0, height > 0 else { throw EmbossError("cannot encode PNG: image is empty") }
@@ -277,8 +278,11 @@ public enum PNGCodec {
             !fast
             ? (level, -1) : uniform ? (6, -1) : (level, level - Int32(Self.fastLevels.lowerBound))
           guard
-            let state = emboss_deflate_band_begin(
-              zlibLevel, igzipLevel, rowBytes, chunk, &message, message.count)
+            let state =
+              runs && level > 0
+              ? emboss_deflate_band_begin_runs(rowBytes, chunk, &message, message.count)
+              : emboss_deflate_band_begin(
+                zlibLevel, igzipLevel, rowBytes, chunk, &message, message.count)
           else {
             band.error = cString(message)
             out[index] = band
@@ -353,17 +357,33 @@ public enum PNGCodec {
   /// Encodes a 1-bit grayscale image from its packed rows (8 pixels a byte, most
   /// significant bit first, 1 = white, `(width + 7) / 8` bytes a row), its bands deflated on
   /// all cores as `encode` does.
+  ///
+  /// The bands deflate by zlib's run-length strategy at any `compression` but 0 (stored).
+  /// Up-filtered 1-bit rows are runs of zeros; zlib level 9 searched its match chains
+  /// through them 60 times as long for a stream 8-14% shorter (B's engraving: 10.1 KB at
+  /// level 9 in 20 ms on two cores, now 10.9 KB in under 1 ms).
   public static func encodeBits(
     rows: [UInt8], width: Int, height: Int, compression: Int = 9, pixelsPerMeter: UInt32 = 0,
     parallelism: Parallelism = .allCores
   ) throws -> Data {
     let rowBytes = (width + 7) / 8
     precondition(rows.count == rowBytes * height, "row bytes do not match size")
+    // A row all white (its padding bits 0) is background: a band of them after one is
+    // deflated once (most of a canvas around short text).
+    var white = [UInt8](repeating: 0xFF, count: rowBytes)
+    if width % 8 != 0, rowBytes > 0 { white[rowBytes - 1] = UInt8(0xFF << (8 - width % 8) & 0xFF) }
     return try rows.withUnsafeBytes { source in
       let source = UnsafeBufferPointerBox(source.bindMemory(to: UInt8.self))
+      let whiteRow = UncheckedSendable(white)
       return try encodeBanded(
         width: width, height: height, channels: 1, bitDepth: 1, compression: compression,
-        pixelsPerMeter: pixelsPerMeter, srgb: false, parallelism: parallelism
+        pixelsPerMeter: pixelsPerMeter, srgb: false, parallelism: parallelism,
+        background: { y in
+          guard let start = source.buffer.baseAddress else { return false }
+          return whiteRow.value.withUnsafeBytes { white in
+            white.baseAddress.map { memcmp(start + y * rowBytes, $0, rowBytes) == 0 } ?? true
+          }
+        }, runs: true
       ) { y, row in
         guard let start = source.buffer.baseAddress else { return }
         row.copyMemory(from: start + y * rowBytes, byteCount: rowBytes)

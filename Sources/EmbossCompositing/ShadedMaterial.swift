@@ -1008,7 +1008,25 @@ public enum ShadedMaterial {
   ) -> SRGBCanvas {
     codes(
       TapSource(map), mask: mask, shading: shading, background: background, detail: detail,
-      surfaceColor: surfaceColor, depth: depth, layers: layers, parallelism: parallelism)
+      surfaceColor: surfaceColor, depth: depth, layers: layers, shape: false,
+      parallelism: parallelism
+    ).picture
+  }
+
+  /// `compositeCodes(map:...)` and, made with it, the codes of the shape: the composite over
+  /// a transparent background without the layers (what `composite(map:...)` over
+  /// `.transparent` makes, as codes), each pixel shaded once for both.
+  public static func compositeCodesAndShape(
+    map: LookupMap, mask: CoverageMask, shading: RGBAImage, background: Background,
+    detail: DetailSpec = .none, surfaceColor: SIMD3<Float> = SIMD3(repeating: 1),
+    depth: SurfaceDepth? = nil, layers: DrawnLayers? = nil,
+    parallelism: Parallelism = .allCores
+  ) -> (picture: SRGBCanvas, shape: SRGBCanvas) {
+    let both = codes(
+      TapSource(map), mask: mask, shading: shading, background: background, detail: detail,
+      surfaceColor: surfaceColor, depth: depth, layers: layers, shape: true,
+      parallelism: parallelism)
+    return (both.picture, both.shape ?? both.picture)
   }
 
   /// `compositeCodes(map:...)` from a lookup plan, each band of taps made as its rows are
@@ -1021,35 +1039,69 @@ public enum ShadedMaterial {
   ) -> SRGBCanvas {
     codes(
       TapSource(plan), mask: mask, shading: shading, background: background, detail: detail,
-      surfaceColor: surfaceColor, depth: depth, layers: layers, parallelism: parallelism)
+      surfaceColor: surfaceColor, depth: depth, layers: layers, shape: false,
+      parallelism: parallelism
+    ).picture
   }
 
-  /// A composite that stores 8-bit sRGB codes (`SRGB.codes8`), as a canvas.
+  /// `compositeCodesAndShape(map:...)` from a lookup plan.
+  public static func compositeCodesAndShape(
+    plan: LookupPlan, mask: CoverageMask, shading: RGBAImage, background: Background,
+    detail: DetailSpec = .none, surfaceColor: SIMD3<Float> = SIMD3(repeating: 1),
+    depth: SurfaceDepth? = nil, layers: DrawnLayers? = nil,
+    parallelism: Parallelism = .allCores
+  ) -> (picture: SRGBCanvas, shape: SRGBCanvas) {
+    let both = codes(
+      TapSource(plan), mask: mask, shading: shading, background: background, detail: detail,
+      surfaceColor: surfaceColor, depth: depth, layers: layers, shape: true,
+      parallelism: parallelism)
+    return (both.picture, both.shape ?? both.picture)
+  }
+
+  /// A composite that stores 8-bit sRGB codes (`SRGB.codes8`), as a canvas, and with `shape`
+  /// (over an opaque background) the shape's codes (`ShapeCodes`); over a transparent
+  /// background the picture is the shape (it has no layers), and `shape` is nil.
   private static func codes(
     _ taps: TapSource, mask: CoverageMask, shading: RGBAImage, background: Background,
     detail: DetailSpec, surfaceColor: SIMD3<Float>, depth: SurfaceDepth?,
-    layers: DrawnLayers?, parallelism: Parallelism
-  ) -> SRGBCanvas {
-    SRGB.encode8Table.withUnsafeBufferPointer { table in
+    layers: DrawnLayers?, shape: Bool, parallelism: Parallelism
+  ) -> (picture: SRGBCanvas, shape: SRGBCanvas?) {
+    precondition(
+      !shape || background.rgba.w == 1 || (background.rgba.w == 0 && layers == nil),
+      "a shape beside a translucent background, or layers over a transparent one")
+    let shaped = shape && background.rgba.w == 1
+    return SRGB.encode8Table.withUnsafeBufferPointer { table in
       let store = CodeStore(table: UnsafeBufferPointerBox(table))
+      func shapeCanvas(_ parts: (ink: PixelRect, shape: [SIMD4<UInt8>])) -> SRGBCanvas? {
+        shaped
+          ? SRGBCanvas(
+            width: mask.width, height: mask.height, fill: ShapeCodes.none,
+            contentRect: parts.ink, content: parts.shape) : nil
+      }
       guard let layers else {
         let parts = composite(
           taps, mask: mask, shading: shading, background: background, detail: detail,
           surfaceColor: surfaceColor, depth: depth, layers: nil, parallelism: parallelism,
-          store: store)
-        return SRGBCanvas(
-          width: mask.width, height: mask.height, fill: parts.fill, contentRect: parts.ink,
-          content: parts.pixels)
+          store: store, shapeTable: shaped ? table : nil)
+        return (
+          SRGBCanvas(
+            width: mask.width, height: mask.height, fill: parts.fill, contentRect: parts.ink,
+            content: parts.pixels),
+          shapeCanvas((parts.ink, parts.shape))
+        )
       }
       let canvas = PixelRect(x: 0, y: 0, width: mask.width, height: mask.height)
       return layers.withView(fill: background.rgba, canvas: canvas) { view in
         let parts = composite(
           taps, mask: mask, shading: shading, background: background, detail: detail,
           surfaceColor: surfaceColor, depth: depth, layers: view, parallelism: parallelism,
-          store: store)
-        return drawn(
-          parts, fill: background.rgba, layers: layers, view: view, mask: mask,
-          parallelism: parallelism, store: store)
+          store: store, shapeTable: shaped ? table : nil)
+        return (
+          drawn(
+            parts, fill: background.rgba, layers: layers, view: view, mask: mask,
+            parallelism: parallelism, store: store),
+          shapeCanvas((parts.ink, parts.shape))
+        )
       }
     }
   }
@@ -1058,7 +1110,8 @@ public enum ShadedMaterial {
   /// they draw around them: the pixels outside the ink bounds are the fill with the layers
   /// drawn (their coverage, if any, read from the mask as `DropShadow.apply` reads it).
   private static func drawn(
-    _ parts: (fill: SIMD4<UInt8>, ink: PixelRect, pixels: [SIMD4<UInt8>]), fill: SIMD4<Float>,
+    _ parts: (fill: SIMD4<UInt8>, ink: PixelRect, pixels: [SIMD4<UInt8>], shape: [SIMD4<UInt8>]),
+    fill: SIMD4<Float>,
     layers: DrawnLayers, view: DrawnLayers.View, mask: CoverageMask,
     parallelism: Parallelism, store: CodeStore
   ) -> SRGBCanvas {
@@ -1114,7 +1167,8 @@ public enum ShadedMaterial {
 
   /// A float composite's parts as a canvas image.
   private static func canvas(
-    _ parts: (fill: SIMD4<Float>, ink: PixelRect, pixels: [SIMD4<Float>]), mask: CoverageMask
+    _ parts: (fill: SIMD4<Float>, ink: PixelRect, pixels: [SIMD4<Float>], shape: [SIMD4<UInt8>]),
+    mask: CoverageMask
   ) -> CanvasImage {
     CanvasImage(
       width: mask.width, height: mask.height, fill: parts.fill, contentRect: parts.ink,
@@ -1130,8 +1184,9 @@ public enum ShadedMaterial {
   private static func composite<Store: PixelStore>(
     _ taps: TapSource, mask: CoverageMask, shading: RGBAImage, background: Background,
     detail: DetailSpec, surfaceColor: SIMD3<Float>, depth: SurfaceDepth?,
-    layers: DrawnLayers.View?, parallelism: Parallelism, store: Store
-  ) -> (fill: Store.Pixel, ink: PixelRect, pixels: [Store.Pixel]) {
+    layers: DrawnLayers.View?, parallelism: Parallelism, store: Store,
+    shapeTable: UnsafeBufferPointer<UInt8>? = nil
+  ) -> (fill: Store.Pixel, ink: PixelRect, pixels: [Store.Pixel], shape: [SIMD4<UInt8>]) {
     precondition(
       taps.shadingWidth == shading.width && taps.shadingHeight == shading.height,
       "lookups for another shading size")
@@ -1140,24 +1195,28 @@ public enum ShadedMaterial {
     guard let depth, detail.colorsReadTheRelief else {
       return composite(
         taps, mask: mask, shading: shading, background: background, tinting: tinting,
-        depth: nil, layers: layers, parallelism: parallelism, store: store)
+        depth: nil, layers: layers, parallelism: parallelism, store: store,
+        shapeTable: shapeTable)
     }
     return depth.withView { view in
       composite(
         taps, mask: mask, shading: shading, background: background, tinting: tinting,
-        depth: view, layers: layers, parallelism: parallelism, store: store)
+        depth: view, layers: layers, parallelism: parallelism, store: store,
+        shapeTable: shapeTable)
     }
   }
 
   /// `composite` with the detail's tint made and the depth, where the tint reads it, viewed.
   ///
   /// With `layers`, each pixel of the ink bounds has the shadow and the occlusion drawn
-  /// before it is stored (`DrawnLayers.View.pixel`).
+  /// before it is stored (`DrawnLayers.View.pixel`). With `shapeTable`, the shape's codes are
+  /// stored too (`ShapeCodes`: the ink bounds' pixels over a transparent background);
+  /// otherwise `shape` is empty.
   private static func composite<Store: PixelStore>(
     _ taps: TapSource, mask: CoverageMask, shading: RGBAImage, background: Background,
     tinting: SurfaceDetail?, depth: SurfaceDepth.View?, layers: DrawnLayers.View?,
-    parallelism: Parallelism, store: Store
-  ) -> (fill: Store.Pixel, ink: PixelRect, pixels: [Store.Pixel]) {
+    parallelism: Parallelism, store: Store, shapeTable: UnsafeBufferPointer<UInt8>?
+  ) -> (fill: Store.Pixel, ink: PixelRect, pixels: [Store.Pixel], shape: [SIMD4<UInt8>]) {
     let rect = taps.rect
     let maxLevel = BallPyramid.maxLevel(width: shading.width, height: shading.height)
     let fill = background.rgba
@@ -1179,73 +1238,88 @@ public enum ShadedMaterial {
     let layered = layers.value != nil
     let window = mask.window
     precondition(ink.intersection(window) == ink || ink.isEmpty, "ink outside the mask's window")
-    let pixels = [Store.Pixel](unsafeUninitializedCapacity: ink.width * ink.height) {
-      buffer, count in
-      // No ink bounds, no pixels (and no base address).
-      guard let base = buffer.baseAddress else { return }
-      let out = UncheckedSendable(base)
-      mask.windowCoverage.pixels.withUnsafeBufferPointer { coverage in
-        let coverage = UnsafeBufferPointerBox(coverage)
-        pyramid.withView { view in
-          let view = UncheckedSendable(view)
-          parallelism.forEachBand(ink.height, bandSize: LookupMap.bandRows) { rows in
-            let index = rows.lowerBound / LookupMap.bandRows
-            TapBand.cellCenters.withUnsafeBufferPointer { centers in
-              if let plan = taps.plan {
-                var sink = ColorSink(
-                  ColorSink.Context(
-                    ink: ink, window: window, coverage: coverage.buffer, pyramid: view.value,
-                    centers: centers, maxLevel: maxLevel, flatColor: flatColor, fill: fill,
-                    fillPixel: fillPixel, tinting: tinting, depth: depth.value,
-                    layers: layers.value, store: store,
-                    untinted: tinting == nil && layers.value == nil,
-                    layered: layered),
-                  row: rows.lowerBound,
-                  out: out.value + rows.lowerBound * ink.width)
-                plan.band(index, into: &sink)
-                return
-              }
-              guard let band = taps.map?.bands[index] else { return }
-              band.groupCounts.withUnsafeBufferPointer { groupCounts in
-                band.groupWeights.withUnsafeBufferPointer { weights in
-                  band.groupGrids.withUnsafeBufferPointer { grids in
-                    band.groupLevels.withUnsafeBufferPointer { levels in
-                      band.points.withUnsafeBufferPointer { points in
-                        var group = 0
-                        var point = 0
-                        for row in rows {
-                          let source =
-                            (ink.y + row - window.y) * window.width + ink.x - window.x
-                          let local = (row - rows.lowerBound) * ink.width
-                          // The row's first pixel (the stdlib's pointer, always inlined).
-                          let row0 = out.value + row * ink.width
-                          for column in 0..<ink.width {
-                            let a = coverage.buffer[source + column]
-                            guard a > 0 else {
-                              // (The flag first: binding the optional view copies it.)
-                              if layered, let drawn = layers.value {
-                                (row0 + column).initialize(
-                                  to: store(
-                                    drawn.pixel(
-                                      fill, coverage: 0, x: ink.x + column, y: ink.y + row)))
-                              } else {
-                                (row0 + column).initialize(to: fillPixel)
+    let shaped = shapeTable != nil
+    var pixels: [Store.Pixel] = []
+    let shapePixels = [SIMD4<UInt8>](
+      unsafeUninitializedCapacity: shaped ? ink.width * ink.height : 0
+    ) { shapeBuffer, shapeCount in
+      pixels = [Store.Pixel](unsafeUninitializedCapacity: ink.width * ink.height) {
+        buffer, count in
+        // No ink bounds, no pixels (and no base address).
+        guard let base = buffer.baseAddress else { return }
+        let out = UncheckedSendable(base)
+        let shape = UncheckedSendable(
+          shapeTable.flatMap { table in
+            shapeBuffer.baseAddress.map { ShapeCodes(base: $0, table: table) }
+          })
+        mask.windowCoverage.pixels.withUnsafeBufferPointer { coverage in
+          let coverage = UnsafeBufferPointerBox(coverage)
+          pyramid.withView { view in
+            let view = UncheckedSendable(view)
+            parallelism.forEachBand(ink.height, bandSize: LookupMap.bandRows) { rows in
+              let index = rows.lowerBound / LookupMap.bandRows
+              TapBand.cellCenters.withUnsafeBufferPointer { centers in
+                if let plan = taps.plan {
+                  var sink = ColorSink(
+                    ColorSink.Context(
+                      ink: ink, window: window, coverage: coverage.buffer, pyramid: view.value,
+                      centers: centers, maxLevel: maxLevel, flatColor: flatColor, fill: fill,
+                      fillPixel: fillPixel, tinting: tinting, depth: depth.value,
+                      layers: layers.value, store: store,
+                      untinted: tinting == nil && layers.value == nil,
+                      layered: layered, shaped: shaped),
+                    row: rows.lowerBound,
+                    out: out.value + rows.lowerBound * ink.width,
+                    shape: shape.value?.advanced(by: rows.lowerBound * ink.width))
+                  plan.band(index, into: &sink)
+                  return
+                }
+                guard let band = taps.map?.bands[index] else { return }
+                band.groupCounts.withUnsafeBufferPointer { groupCounts in
+                  band.groupWeights.withUnsafeBufferPointer { weights in
+                    band.groupGrids.withUnsafeBufferPointer { grids in
+                      band.groupLevels.withUnsafeBufferPointer { levels in
+                        band.points.withUnsafeBufferPointer { points in
+                          var group = 0
+                          var point = 0
+                          for row in rows {
+                            let source =
+                              (ink.y + row - window.y) * window.width + ink.x - window.x
+                            let local = (row - rows.lowerBound) * ink.width
+                            // The row's first pixel (the stdlib's pointer, always inlined).
+                            let row0 = out.value + row * ink.width
+                            for column in 0..<ink.width {
+                              let a = coverage.buffer[source + column]
+                              guard a > 0 else {
+                                if shaped {
+                                  shape.value.unsafelyUnwrapped.storeNone(row * ink.width + column)
+                                }
+                                // (The flag first: binding the optional view copies it.)
+                                if layered, let drawn = layers.value {
+                                  (row0 + column).initialize(
+                                    to: store(
+                                      drawn.pixel(
+                                        fill, coverage: 0, x: ink.x + column, y: ink.y + row)))
+                                } else {
+                                  (row0 + column).initialize(to: fillPixel)
+                                }
+                                continue
                               }
-                              continue
+                              let groups = groupCounts[local + column]
+                              let color =
+                                groups == TapBand.flat
+                                ? flatColor
+                                : inkColor(
+                                  groups: Int(groups), group: &group, point: &point,
+                                  weights: weights, grids: grids, levels: levels,
+                                  points: points, centers: centers, pyramid: view.value)
+                              (row0 + column).initialize(
+                                to: inkPixel(
+                                  color, coverage: a, x: ink.x + column, y: ink.y + row,
+                                  tinting: tinting, depth: depth.value, layers: layers.value,
+                                  fill: fill, store: store, shape: shape.value,
+                                  at: row * ink.width + column))
                             }
-                            let groups = groupCounts[local + column]
-                            let color =
-                              groups == TapBand.flat
-                              ? flatColor
-                              : inkColor(
-                                groups: Int(groups), group: &group, point: &point,
-                                weights: weights, grids: grids, levels: levels,
-                                points: points, centers: centers, pyramid: view.value)
-                            (row0 + column).initialize(
-                              to: inkPixel(
-                                color, coverage: a, x: ink.x + column, y: ink.y + row,
-                                tinting: tinting, depth: depth.value, layers: layers.value,
-                                fill: fill, store: store))
                           }
                         }
                       }
@@ -1256,27 +1330,31 @@ public enum ShadedMaterial {
             }
           }
         }
+        count = ink.width * ink.height
       }
-      count = ink.width * ink.height
+      shapeCount = shaped ? ink.width * ink.height : 0
     }
-    return (fillPixel, ink, pixels)
+    return (fillPixel, ink, pixels, shapePixels)
   }
 
   /// An ink pixel as the compositor stores it: `color` tinted by the detail at canvas pixel
   /// (`x`, `y`) (at the surface's depth there, where `depth` is given), then over `fill` by
   /// its coverage `a` (`color * a + fill * (1 - a)`, alpha 1), or with alpha `a` over a
   /// transparent fill.
+  ///
+  /// With `shape`, its pixel `index` gets the tinted color with alpha `a` (`ShapeCodes`).
   @inline(__always)
   static func inkPixel<Store: PixelStore>(
     _ color: SIMD4<Float>, coverage a: Float, x: Int, y: Int, tinting: SurfaceDetail?,
     depth: SurfaceDepth.View?, layers: DrawnLayers.View? = nil, fill: SIMD4<Float>,
-    store: Store
+    store: Store, shape: ShapeCodes? = nil, at index: Int = 0
   ) -> Store.Pixel {
     var rgb = SIMD3(color.x, color.y, color.z)
     if let tinting {
       let surface = depth?.surface(x: x, y: y) ?? (0, (.zero, 1))
       rgb *= tinting.tint(x: x, y: y, z: surface.z, unfold: surface.unfold)
     }
+    shape?.store(index, rgb: rgb, coverage: a)
     let p = overFill(rgb, coverage: a, fill: fill)
     return store(layers?.pixel(p, coverage: a, x: x, y: y) ?? p)
   }

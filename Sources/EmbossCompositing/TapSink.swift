@@ -68,6 +68,35 @@ struct CodeStore: PixelStore {
   }
 }
 
+/// Where the compositor also stores the shape's 8-bit codes, beside the picture's.
+///
+/// Each ink pixel's (tinted) color with its coverage as its alpha, over a transparent
+/// background, before a shadow or an occlusion is drawn: these are the codes (`SRGB.codes8`) of the
+/// composite over `Background.transparent`, so a render that writes only codes engraves the
+/// same bitmap as one that keeps the float shape.
+struct ShapeCodes {
+  /// The shape's pixel at index 0 (the band's first, or the ink bounds' first).
+  let base: UnsafeMutablePointer<SIMD4<UInt8>>
+  /// The encoding table (`SRGB.encode8Table`).
+  let table: UnsafeBufferPointer<UInt8>
+
+  /// The codes of no ink: the transparent background's.
+  static let none = SIMD4<UInt8>.zero
+
+  /// Stores pixel `i`: `rgb` with alpha `a`.
+  @inline(__always)
+  func store(_ i: Int, rgb: SIMD3<Float>, coverage a: Float) {
+    (base + i).initialize(to: SRGB.codes8(SIMD4(rgb, a), table: table))
+  }
+
+  /// Stores pixel `i` as no ink.
+  @inline(__always)
+  func storeNone(_ i: Int) { (base + i).initialize(to: Self.none) }
+
+  /// The same codes from pixel `offset` on.
+  func advanced(by offset: Int) -> ShapeCodes { ShapeCodes(base: base + offset, table: table) }
+}
+
 /// The compositor's pixels of one band, made as the plan finds each pixel's groups: each
 /// group's taps are read as it comes and only the pixel's running mean is kept, the same
 /// arithmetic in the same order as `ShadedMaterial.inkColor` over a kept band, so the same
@@ -96,10 +125,14 @@ struct ColorSink<Store: PixelStore>: TapSink {
     /// costs the background pixels inside the ink bounds (about two million in case C) two
     /// thirds of the composite's time.
     let layered: Bool
+    /// Whether the shape's codes are stored too (`shape` is then given).
+    let shaped: Bool
   }
   let context: Context
   /// The output's pixel at the band's first row, first column of the ink bounds.
   let out: UnsafeMutablePointer<Store.Pixel>
+  /// The shape's codes, from the same pixel (with `context.shaped`).
+  let shape: ShapeCodes?
   /// The next pixel: its index from `out`, its row (of the ink bounds) and column.
   var index = 0
   var row: Int
@@ -111,11 +144,16 @@ struct ColorSink<Store: PixelStore>: TapSink {
   var first = SIMD4<Float>.zero
   var firstWeight: Float = 0
 
-  /// A sink for the band whose first row is `row` of the ink bounds, its pixels from `out`.
-  init(_ context: Context, row: Int, out: UnsafeMutablePointer<Store.Pixel>) {
+  /// A sink for the band whose first row is `row` of the ink bounds, its pixels from `out`
+  /// (and its shape's codes from `shape`'s first pixel, where the context is `shaped`).
+  init(
+    _ context: Context, row: Int, out: UnsafeMutablePointer<Store.Pixel>,
+    shape: ShapeCodes? = nil
+  ) {
     self.context = context
     self.row = row
     self.out = out
+    self.shape = shape
   }
 
   var groupMark: Int { 0 }
@@ -156,6 +194,7 @@ struct ColorSink<Store: PixelStore>: TapSink {
 
   @inline(__always)
   mutating func noInk() {
+    if context.shaped { shape.unsafelyUnwrapped.storeNone(index) }
     if context.layered, let layers = context.layers {
       (out + index).initialize(
         to: context.store(
@@ -190,6 +229,9 @@ struct ColorSink<Store: PixelStore>: TapSink {
       (ink.y + row - window.y) * window.width + ink.x + column - window.x]
     if context.untinted {
       // `inkPixel`'s untinted case, without passing it the absent detail (a copy).
+      if context.shaped {
+        shape.unsafelyUnwrapped.store(index, rgb: SIMD3(color.x, color.y, color.z), coverage: a)
+      }
       (out + index).initialize(
         to: context.store(
           ShadedMaterial.overFill(
@@ -200,7 +242,8 @@ struct ColorSink<Store: PixelStore>: TapSink {
     (out + index).initialize(
       to: ShadedMaterial.inkPixel(
         color, coverage: a, x: ink.x + column, y: ink.y + row, tinting: context.tinting,
-        depth: context.depth, layers: context.layers, fill: context.fill, store: context.store))
+        depth: context.depth, layers: context.layers, fill: context.fill, store: context.store,
+        shape: context.shaped ? shape : nil, at: index))
     advance()
   }
 

@@ -250,6 +250,39 @@ public struct GraySource: Sendable {
   }
 }
 
+extension GraySource {
+  /// A render's 8-bit codes (`SRGBCanvas`): the same gray as `init(canvas:negative:)` gives
+  /// the linear canvas they are the codes of.
+  public init(codes: SRGBCanvas, negative: Bool) {
+    let background = GrayRule.gray(codes8: codes.fill, negative: negative)
+    let codes = UncheckedSendable(codes)
+    width = codes.value.width
+    height = codes.value.height
+    negativeApplied = true
+    load = nil
+    uniform = { y in
+      let rect = codes.value.contentRect
+      return y >= rect.y && y < rect.maxY ? nil : background
+    }
+    row = { y, out in
+      let canvas = codes.value
+      let rect = canvas.contentRect
+      guard y >= rect.y, y < rect.maxY else {
+        for x in 0..<canvas.width { out[x] = background }
+        return
+      }
+      for x in 0..<rect.x { out[x] = background }
+      for x in rect.maxX..<canvas.width { out[x] = background }
+      canvas.content.withUnsafeBufferPointer { src in
+        let s = (y - rect.y) * rect.width
+        for x in 0..<rect.width {
+          out[rect.x + x] = GrayRule.gray(codes8: src[s + x], negative: negative)
+        }
+      }
+    }
+  }
+}
+
 /// A PNG file's rows as gray, decoded a chunk at a time while the bitmap is made.
 ///
 /// While one chunk's rows are turned into bits, the next chunk is decoded on another thread

@@ -50,12 +50,15 @@ public struct LaserRequest: Sendable {
       let options = engraveOptions
       // Only the shape is engraved: the render over a transparent background, whatever the
       // material's background, so the surroundings count as white (never burned).
-      guard let shape = render.shape else {
+      guard let shape = render.shapePicture else {
         throw EmbossError("internal: the render was made without its shape for engraving")
       }
-      let bits = Engrave.bitmap(
-        GraySource(canvas: shape, negative: options.negative), options: options,
-        parallelism: parallelism)
+      let gray =
+        switch shape {
+        case .linear(let canvas): GraySource(canvas: canvas, negative: options.negative)
+        case .codes(let codes): GraySource(codes: codes, negative: options.negative)
+        }
+      let bits = Engrave.bitmap(gray, options: options, parallelism: parallelism)
       engravePNG = try Engrave.png(bits, pixelsPerMeter: ppm)
     }
     if let engrave, let engravePNG { files.append((engrave, engravePNG)) }

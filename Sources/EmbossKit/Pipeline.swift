@@ -39,7 +39,10 @@ public struct RenderOutputs: OptionSet, Sendable, Hashable {
   public init(rawValue: Int) { self.rawValue = rawValue }
 
   /// The embossed shape over a transparent background, whatever the material's: what is
-  /// engraved (`RenderResult.shape`).
+  /// engraved (`RenderResult.shapePicture`).
+  ///
+  /// With `pictureCodes`, made as codes beside the picture's where the picture is (each
+  /// pixel shaded once).
   public static let shape = RenderOutputs(rawValue: 1)
   /// The whole lit ball, not only the texels the composite reads (for `--save-stages`).
   public static let wholeShadingImage = RenderOutputs(rawValue: 2)
@@ -115,8 +118,12 @@ public struct RenderResult: Sendable {
   /// The embossed picture over the material's background, in linear light (decoded from
   /// 8-bit codes where the render made only those: see `RenderOutputs.pictureCodes`).
   public var image: CanvasImage { picture.linear }
-  /// The same over a transparent background (with `RenderOutputs.shape`).
-  public let shape: CanvasImage?
+  /// The same over a transparent background, without the shadow (with
+  /// `RenderOutputs.shape`), as the render holds it: as 8-bit codes where the picture is
+  /// held as codes too.
+  public let shapePicture: RenderedPicture?
+  /// `shapePicture` in linear light.
+  public var shape: CanvasImage? { shapePicture?.linear }
   /// The stages that ran (stages reused from a cache are not listed).
   public let timings: StageTimings
 
@@ -175,8 +182,8 @@ public enum Pipeline {
     let plain =
       (!(material.shadow.isVisible || material.occlusion.isVisible) || opaqueBackground)
       && input.backdrop == nil && material.plate == nil && !layered
-    let codes =
-      plain && input.outputs.contains(.pictureCodes) && !input.outputs.contains(.shape)
+    // (With the shape wanted, the compositor stores its codes beside the picture's.)
+    let codes = plain && input.outputs.contains(.pictureCodes)
     // (Colors that read the relief need the heights, which a relief made in bands does
     // not keep.)
     let streamed =
@@ -334,15 +341,26 @@ public enum Pipeline {
               relief: relief, parallelism: parallelism)
           } : nil
       }
-      let codes = timings.measure("composite") {
-        lookups.compositeCodes(
+      let layers = DrawnLayers(shadow: shadow, occlusion: occlusion)
+      let (codes, shape) = timings.measure("composite") { () -> (SRGBCanvas, SRGBCanvas?) in
+        guard input.outputs.contains(.shape) else {
+          return (
+            lookups.compositeCodes(
+              mask: mask, shading: lookupBall, background: background, detail: material.detail,
+              surfaceColor: material.surface.base, depth: depth, layers: layers,
+              parallelism: parallelism), nil
+          )
+        }
+        let both = lookups.compositeCodesAndShape(
           mask: mask, shading: lookupBall, background: background, detail: material.detail,
-          surfaceColor: material.surface.base, depth: depth,
-          layers: DrawnLayers(shadow: shadow, occlusion: occlusion), parallelism: parallelism)
+          surfaceColor: material.surface.base, depth: depth, layers: layers,
+          parallelism: parallelism)
+        return (both.picture, both.shape)
       }
       return RenderResult(
         material: material, mask: mask, field: field, shadingImage: ball,
-        shadingImageIsWhole: whole, picture: .codes(codes), shape: nil, timings: timings)
+        shadingImageIsWhole: whole, picture: .codes(codes), shapePicture: shape.map { .codes($0) },
+        timings: timings)
     }
     // (Only a render that writes codes makes its relief a band at a time.)
     guard let field else { preconditionFailure("a relief made in bands outside codes") }
@@ -436,7 +454,7 @@ public enum Pipeline {
     }
     return RenderResult(
       material: material, mask: mask, field: field, shadingImage: ball, shadingImageIsWhole: whole,
-      picture: .linear(image), shape: shape, timings: timings)
+      picture: .linear(image), shapePicture: shape.map { .linear($0) }, timings: timings)
   }
 
   /// The material's lit ball alone, whole, at `size` (default: the material's): the
@@ -506,6 +524,25 @@ enum Lookups {
         surfaceColor: surfaceColor, depth: depth, layers: layers, parallelism: parallelism)
     case .plan(let plan):
       ShadedMaterial.compositeCodes(
+        plan: plan, mask: mask, shading: shading, background: background, detail: detail,
+        surfaceColor: surfaceColor, depth: depth, layers: layers, parallelism: parallelism)
+    }
+  }
+
+  /// `compositeCodes` and the shape's codes, made with it (see
+  /// `ShadedMaterial.compositeCodesAndShape(map:...)`).
+  func compositeCodesAndShape(
+    mask: CoverageMask, shading: RGBAImage, background: Background, detail: DetailSpec,
+    surfaceColor: SIMD3<Float>, depth: ShadedMaterial.SurfaceDepth?,
+    layers: DrawnLayers?, parallelism: Parallelism
+  ) -> (picture: SRGBCanvas, shape: SRGBCanvas) {
+    switch self {
+    case .map(let map):
+      ShadedMaterial.compositeCodesAndShape(
+        map: map, mask: mask, shading: shading, background: background, detail: detail,
+        surfaceColor: surfaceColor, depth: depth, layers: layers, parallelism: parallelism)
+    case .plan(let plan):
+      ShadedMaterial.compositeCodesAndShape(
         plan: plan, mask: mask, shading: shading, background: background, detail: detail,
         surfaceColor: surfaceColor, depth: depth, layers: layers, parallelism: parallelism)
     }

@@ -304,7 +304,9 @@ public struct OutputPlan: Sendable {
     var outputs: RenderOutputs = []
     if laser.engrave != nil || laser.svg != nil { outputs.insert(.shape) }
     if stagesDirectory != nil { outputs.insert(.wholeShadingImage) }
-    if stagesDirectory != nil || !laser.isEmpty { outputs.insert(.heightField) }
+    // (The engraving reads the shape, the SVG the mask and the shape, the model the mask:
+    // only the depth map and the stages read the heights.)
+    if stagesDirectory != nil || laser.depthMap != nil { outputs.insert(.heightField) }
     // An 8-bit PNG is made from its codes alone.
     if depth == .eight, (try? format ?? PictureFormat.forOutput(image)) == .png {
       outputs.insert(.pictureCodes)

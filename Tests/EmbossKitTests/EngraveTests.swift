@@ -163,6 +163,29 @@ final class EngraveTests: XCTestCase {
     XCTAssertEqual(samples.rgba[4 * 32], 0)
   }
 
+  /// A tall 1-bit image with bands of white rows (deflated once and reused) between inked
+  /// ones, its width no multiple of 8: the PNG decodes to the same bits at every level (0:
+  /// stored; any other: zlib's run-length strategy), on one thread or several, the same bytes.
+  func testOneBitPNGRoundTripsWithWhiteBands() throws {
+    let (width, height) = (301, 600)
+    var bits = BitImage(
+      width: width, height: height, black: [Bool](repeating: false, count: width * height))
+    for y in 0..<height where (y / 100) % 2 == 1 || y == 599 {
+      for x in 150..<width where (x * 7 + y * 3) % 11 < 4 || x > 280 { bits[x, y] = true }
+    }
+    for level in [0, 1, 3, 6, 9] {
+      let serial = try PNGCodec.encodeBits(
+        rows: bits.packedRows(), width: width, height: height, compression: level,
+        parallelism: .serial)
+      let parallel = try PNGCodec.encodeBits(
+        rows: bits.packedRows(), width: width, height: height, compression: level)
+      XCTAssertEqual(serial, parallel, "level \(level): bytes across thread counts")
+      let samples = try PNGCodec.decodeSamples(parallel)
+      let black = (0..<width * height).map { samples.rgba[4 * $0] == 0 }
+      XCTAssertEqual(black, bits.black, "level \(level): bits")
+    }
+  }
+
   func testUnknownDitherListsTheValidOnes() throws {
     guard case .failure(let error) = DitherMethod.parse("flyod") else { return XCTFail() }
     XCTAssertTrue(error.message.hasPrefix("unknown dither 'flyod'"), error.message)

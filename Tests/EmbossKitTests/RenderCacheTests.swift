@@ -129,6 +129,34 @@ final class RenderCacheTests: XCTestCase {
       }
       XCTAssertEqual(made.picture.width, image.width)
       XCTAssertEqual(made.picture.height, image.height)
+      // With the shape wanted too (an engraving), the compositor stores the shape's codes
+      // beside the picture's, through a plan and through a kept map: the same picture, and
+      // the codes of the float shape (over transparent, without the shadow), which engrave
+      // to the same bitmap.
+      let floatShape = try XCTUnwrap(render(mask, spec, outputs: .shape).shape)
+      for cache in [StageCache(keepsLookupMap: false), StageCache()] {
+        let both = render(mask, spec, outputs: [.pictureCodes, .shape], cache: cache)
+        let route = cache.keepsLookupMap ? "kept map" : "plan"
+        XCTAssertEqual(
+          Self.difference(both.image, made.image), "none", "\(settings) \(route): picture")
+        switch (both.picture, both.shapePicture) {
+        case (.codes, .codes(let shape)?):
+          XCTAssertTrue(codes, "\(settings) \(route): codes made")
+          XCTAssertEqual(shape, SRGBCanvas(floatShape), "\(settings) \(route): shape codes")
+          for negative in [false, true] {
+            let options = try EngraveOptions(negative: negative)
+            XCTAssertEqual(
+              Engrave.bitmap(GraySource(codes: shape, negative: negative), options: options),
+              Engrave.bitmap(GraySource(canvas: floatShape, negative: negative), options: options),
+              "\(settings) \(route): engraving, negative \(negative)")
+          }
+        case (.linear, .linear(let shape)?):
+          XCTAssertFalse(codes, "\(settings) \(route): float kept")
+          XCTAssertEqual(Self.difference(shape, floatShape), "none", "\(settings) \(route)")
+        default:
+          XCTFail("\(settings) \(route): the picture and the shape held differently, or no shape")
+        }
+      }
       // Unless softened, such a render made its relief a band at a time and kept none of it;
       // asked for, the whole field is made again, the same.
       XCTAssertTrue(made.height == float.height, "\(settings): height field")
