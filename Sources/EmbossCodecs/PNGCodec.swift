@@ -229,8 +229,10 @@ public enum PNGCodec {
   /// writes the container around it.
   ///
   /// `fillRow(y, row)` writes row y's samples at `row` (width * channels * bitDepth / 8
-  /// bytes); it is called from several threads at once, for distinct rows. With `runs`, any
-  /// level but 0 deflates with zlib's run-length strategy (`emboss_deflate_band_begin_runs`).
+  /// bytes); it is called from several threads at once, for distinct rows. With `runs`, at
+  /// any level but 0, each band is deflated with zlib's run-length strategy
+  /// (`emboss_deflate_band_begin_runs`), and again at the level where that does not shrink it
+  /// to a sixteenth.
   static func encodeBanded(
     width: Int, height: Int, channels: Int, bitDepth: Int, compression: Int,
     pixelsPerMeter: UInt32, srgb: Bool, parallelism: Parallelism,
@@ -268,8 +270,6 @@ public enum PNGCodec {
           let samples = UnsafeMutableRawPointer.allocate(
             byteCount: (chunk + 1) * rowBytes, alignment: 16)
           defer { samples.deallocate() }
-          var message = [CChar](repeating: 0, count: 256)
-          var band = DeflatedBand()
           // The fast levels are igzip's; a band of background rows is deflated once, so
           // there they take zlib's level 6 (igzip spends about 40 bytes on a row of zeros,
           // zlib 15).
@@ -277,46 +277,56 @@ public enum PNGCodec {
           let (zlibLevel, igzipLevel): (Int32, Int32) =
             !fast
             ? (level, -1) : uniform ? (6, -1) : (level, level - Int32(Self.fastLevels.lowerBound))
-          guard
-            let state =
-              runs && level > 0
-              ? emboss_deflate_band_begin_runs(rowBytes, chunk, &message, message.count)
-              : emboss_deflate_band_begin(
-                zlibLevel, igzipLevel, rowBytes, chunk, &message, message.count)
-          else {
-            band.error = cString(message)
-            out[index] = band
-            continue
-          }
-          var buffer = emboss_png_buffer()
-          var status: Int32 = 0
-          if first > 0 { fillRow(first - 1, samples) }
-          var start = 0
-          while start < rows && status == 0 {
-            let count = min(chunk, rows - start)
-            // Slot 0 holds the row above: the previous chunk's last (every chunk but the
-            // band's last is whole), moved down.
-            if start > 0 {
-              samples.copyMemory(from: samples + chunk * rowBytes, byteCount: rowBytes)
+          func deflate(byRuns: Bool) -> DeflatedBand {
+            var message = [CChar](repeating: 0, count: 256)
+            var band = DeflatedBand()
+            guard
+              let state =
+                byRuns
+                ? emboss_deflate_band_begin_runs(rowBytes, chunk, &message, message.count)
+                : emboss_deflate_band_begin(
+                  zlibLevel, igzipLevel, rowBytes, chunk, &message, message.count)
+            else {
+              band.error = cString(message)
+              return band
             }
-            for r in 0..<count { fillRow(first + start + r, samples + (r + 1) * rowBytes) }
-            let above = start > 0 || first > 0
-            let end: Int32 = start + count < rows ? 0 : (final ? 2 : 1)
-            status = emboss_deflate_band_rows(
-              state, samples.assumingMemoryBound(to: UInt8.self) + rowBytes, count,
-              above ? UnsafePointer(samples.assumingMemoryBound(to: UInt8.self)) : nil, end,
-              &buffer, &message, message.count)
-            start += count
+            var buffer = emboss_png_buffer()
+            var status: Int32 = 0
+            if first > 0 { fillRow(first - 1, samples) }
+            var start = 0
+            while start < rows && status == 0 {
+              let count = min(chunk, rows - start)
+              // Slot 0 holds the row above: the previous chunk's last (every chunk but the
+              // band's last is whole), moved down.
+              if start > 0 {
+                samples.copyMemory(from: samples + chunk * rowBytes, byteCount: rowBytes)
+              }
+              for r in 0..<count { fillRow(first + start + r, samples + (r + 1) * rowBytes) }
+              let above = start > 0 || first > 0
+              let end: Int32 = start + count < rows ? 0 : (final ? 2 : 1)
+              status = emboss_deflate_band_rows(
+                state, samples.assumingMemoryBound(to: UInt8.self) + rowBytes, count,
+                above ? UnsafePointer(samples.assumingMemoryBound(to: UInt8.self)) : nil, end,
+                &buffer, &message, message.count)
+              start += count
+            }
+            var filtered = 0
+            emboss_deflate_band_end(state, &band.adler, &filtered)
+            band.filteredSize = filtered
+            if status != 0 {
+              band.error = cString(message)
+            } else if let data = buffer.data {
+              band.data = Data(bytes: data, count: buffer.size)
+            }
+            emboss_png_buffer_free(&buffer)
+            return band
           }
-          var filtered = 0
-          emboss_deflate_band_end(state, &band.adler, &filtered)
-          band.filteredSize = filtered
-          if status != 0 {
-            band.error = cString(message)
-          } else if let data = buffer.data {
-            band.data = Data(bytes: data, count: buffer.size)
+          // Runs first where asked; a band they do not shrink to a sixteenth (dithered
+          // dots, whose repeats lie bytes or rows apart) is deflated again at the level.
+          var band = deflate(byRuns: runs && level > 0)
+          if runs && level > 0 && band.error == nil && band.data.count * 16 > band.filteredSize {
+            band = deflate(byRuns: false)
           }
-          emboss_png_buffer_free(&buffer)
           out[index] = band
           if uniform { repeated.keep(band, rows: rows, final: final) }
         }
@@ -358,10 +368,11 @@ public enum PNGCodec {
   /// significant bit first, 1 = white, `(width + 7) / 8` bytes a row), its bands deflated on
   /// all cores as `encode` does.
   ///
-  /// The bands deflate by zlib's run-length strategy at any `compression` but 0 (stored).
-  /// Up-filtered 1-bit rows are runs of zeros; zlib level 9 searched its match chains
-  /// through them 60 times as long for a stream 8-14% shorter (B's engraving: 10.1 KB at
-  /// level 9 in 20 ms on two cores, now 10.9 KB in under 1 ms).
+  /// The bands deflate by zlib's run-length strategy at any `compression` but 0 (stored),
+  /// where that shrinks them to a sixteenth, else at the level. Up-filtered 1-bit rows of a
+  /// threshold are runs of zeros, through which zlib level 9 searched its match chains 40
+  /// times as long for a stream 3% shorter (case C's engraving: 48 ms against 1.3 ms on one
+  /// thread); dithered dots repeat bytes or rows apart, which only the level finds.
   public static func encodeBits(
     rows: [UInt8], width: Int, height: Int, compression: Int = 9, pixelsPerMeter: UInt32 = 0,
     parallelism: Parallelism = .allCores

@@ -20,7 +20,7 @@ struct BenchCommand: ParsableCommand {
 
   @Flag(
     help:
-      "Also time engraving case C's 4096x4096 PNG (read from a file, as emboss engrave does) with threshold and floyd-steinberg."
+      "Also time engraving case C's 4096x4096 PNG (read from a file, as emboss engrave does) with threshold and floyd-steinberg, and each case's render with --engrave against without."
   )
   var engrave = false
 
@@ -216,6 +216,32 @@ struct BenchCommand: ParsableCommand {
         rows: batchRows, executable: executable, directory: directory, threads: threads)
     }
     guard engrave else { return }
+    // What an engraving beside the picture costs: each case with and without
+    // `--engrave`, the runs alternated so that a change in the machine's load falls on both.
+    try printLine("\nrender --engrave against render (alternated runs, medians):")
+    for name in cases.uppercased() {
+      let benchCase = try BenchmarkCase.named(String(name))
+      let plain =
+        ["render"] + benchCase.arguments + ["-o", directory.appendingPathComponent("p.png").path]
+        + common
+      let engraved = plain + ["--engrave", directory.appendingPathComponent("e.png").path]
+      var times: ([Double], [Double]) = ([], [])
+      for _ in 0..<iterations {
+        for (index, arguments) in [plain, engraved].enumerated() {
+          let run = try ChildProcess.run(executable, arguments)
+          guard run.status == 0 else {
+            throw EmbossError(
+              "'emboss \(arguments.joined(separator: " "))' exited with \(run.status)")
+          }
+          if index == 0 { times.0.append(run.seconds) } else { times.1.append(run.seconds) }
+        }
+      }
+      let medians = [times.0, times.1].map { $0.sorted()[$0.count / 2] * 1000 }
+      try printLine(
+        String(
+          format: "  case %@: render %.1f ms, with --engrave %.1f ms: %+.0f%%", String(name),
+          medians[0], medians[1], (medians[1] / medians[0] - 1) * 100))
+    }
     let picture = directory.appendingPathComponent("C.png").path
     let benchCase = try BenchmarkCase.named("C")
     if !FileManager.default.fileExists(atPath: picture) {

@@ -164,13 +164,21 @@ final class EngraveTests: XCTestCase {
   }
 
   /// A tall 1-bit image with bands of white rows (deflated once and reused) between inked
-  /// ones, its width no multiple of 8: the PNG decodes to the same bits at every level (0:
+  /// ones (runs, and random dots), its width no multiple of 8: the PNG decodes to the same bits at every level (0:
   /// stored; any other: zlib's run-length strategy), on one thread or several, the same bytes.
   func testOneBitPNGRoundTripsWithWhiteBands() throws {
     let (width, height) = (301, 600)
     var bits = BitImage(
       width: width, height: height, black: [Bool](repeating: false, count: width * height))
-    for y in 0..<height where (y / 100) % 2 == 1 || y == 599 {
+    // Dots in some rows (deflated again at the level), runs in others (kept as runs).
+    var seed: UInt32 = 12345
+    for y in 100..<164 {
+      for x in 0..<width {
+        seed = seed &* 1_664_525 &+ 1_013_904_223
+        bits[x, y] = seed >> 31 == 1
+      }
+    }
+    for y in 0..<height where (y / 100) % 2 == 1 && y >= 164 || y == 599 {
       for x in 150..<width where (x * 7 + y * 3) % 11 < 4 || x > 280 { bits[x, y] = true }
     }
     for level in [0, 1, 3, 6, 9] {
