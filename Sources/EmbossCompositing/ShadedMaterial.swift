@@ -1092,77 +1092,54 @@ public enum ShadedMaterial {
       }
       let canvas = PixelRect(x: 0, y: 0, width: mask.width, height: mask.height)
       return layers.withView(fill: background.rgba, canvas: canvas) { view in
+        // The ink bounds grown to hold what the layers draw around the letters.
         let parts = composite(
           taps, mask: mask, shading: shading, background: background, detail: detail,
           surfaceColor: surfaceColor, depth: depth, layers: view, parallelism: parallelism,
-          store: store, shapeTable: shaped ? table : nil)
+          store: store, shapeTable: shaped ? table : nil,
+          grown: { layers.content($0, canvas: canvas) })
         return (
-          drawn(
-            parts, fill: background.rgba, layers: layers, view: view, mask: mask,
-            parallelism: parallelism, store: store),
-          shapeCanvas((parts.ink, parts.shape))
+          SRGBCanvas(
+            width: mask.width, height: mask.height, fill: parts.fill, contentRect: parts.ink,
+            content: parts.pixels),
+          shapeCanvas(
+            (shading.width > 0 ? taps.rect : .init(x: 0, y: 0, width: 0, height: 0), parts.shape))
         )
       }
     }
   }
 
-  /// The codes of a composite whose ink pixels have the layers drawn, grown to hold what
-  /// they draw around them: the pixels outside the ink bounds are the fill with the layers
-  /// drawn (their coverage, if any, read from the mask as `DropShadow.apply` reads it).
-  private static func drawn(
-    _ parts: (fill: SIMD4<UInt8>, ink: PixelRect, pixels: [SIMD4<UInt8>], shape: [SIMD4<UInt8>]),
-    fill: SIMD4<Float>,
-    layers: DrawnLayers, view: DrawnLayers.View, mask: CoverageMask,
-    parallelism: Parallelism, store: CodeStore
-  ) -> SRGBCanvas {
-    let canvas = PixelRect(x: 0, y: 0, width: mask.width, height: mask.height)
-    let ink = parts.ink
-    let content = layers.content(ink, canvas: canvas)
-    guard content != ink else {
-      return SRGBCanvas(
-        width: mask.width, height: mask.height, fill: parts.fill, contentRect: ink,
-        content: parts.pixels)
-    }
+  /// The pixels of `content` outside `ink` (`out` is `content`'s first): the fill with the
+  /// layers drawn, their coverage (if any) read from the mask as `DropShadow.apply` reads it.
+  private static func fillAround<Store: PixelStore>(
+    _ ink: PixelRect, in content: PixelRect, out: UnsafeMutablePointer<Store.Pixel>,
+    fill: SIMD4<Float>, layers: DrawnLayers.View, mask: CoverageMask, parallelism: Parallelism,
+    store: Store
+  ) {
     let window = mask.window
-    let view = UncheckedSendable(view)
-    let pixels = [SIMD4<UInt8>](unsafeUninitializedCapacity: content.width * content.height) {
-      buffer, count in
-      let out = SharedPointer(buffer)
-      parts.pixels.withUnsafeBufferPointer { inside in
-        let inside = UnsafeBufferPointerBox(inside)
-        mask.windowCoverage.pixels.withUnsafeBufferPointer { coverage in
-          let coverage = UnsafeBufferPointerBox(coverage)
-          parallelism.forEachBand(content.height, bandSize: 32) { rows in
-            for row in rows {
-              let y = content.y + row
-              let line = row * content.width
-              @inline(__always) func outside(_ x: Int) {
-                let a =
-                  window.contains(x: x, y: y)
-                  ? coverage.buffer[(y - window.y) * window.width + x - window.x] : 0
-                out.initialize(
-                  line + x - content.x, to: store(view.value.pixel(fill, coverage: a, x: x, y: y)))
-              }
-              guard y >= ink.y && y < ink.maxY else {
-                for x in content.x..<content.maxX { outside(x) }
-                continue
-              }
-              for x in content.x..<ink.x { outside(x) }
-              let source = (y - ink.y) * ink.width
-              for column in 0..<ink.width {
-                out.initialize(
-                  line + ink.x - content.x + column, to: inside.buffer[source + column])
-              }
-              for x in ink.maxX..<content.maxX { outside(x) }
-            }
+    let view = UncheckedSendable(layers)
+    let out = UncheckedSendable(out)
+    mask.windowCoverage.pixels.withUnsafeBufferPointer { coverage in
+      let coverage = UnsafeBufferPointerBox(coverage)
+      parallelism.forEachBand(content.height, bandSize: 32) { rows in
+        for row in rows {
+          let y = content.y + row
+          let line = out.value + row * content.width - content.x
+          @inline(__always) func outside(_ x: Int) {
+            let a =
+              window.contains(x: x, y: y)
+              ? coverage.buffer[(y - window.y) * window.width + x - window.x] : 0
+            (line + x).initialize(to: store(view.value.pixel(fill, coverage: a, x: x, y: y)))
           }
+          guard y >= ink.y && y < ink.maxY else {
+            for x in content.x..<content.maxX { outside(x) }
+            continue
+          }
+          for x in content.x..<ink.x { outside(x) }
+          for x in ink.maxX..<content.maxX { outside(x) }
         }
       }
-      count = content.width * content.height
     }
-    return SRGBCanvas(
-      width: mask.width, height: mask.height, fill: parts.fill, contentRect: content,
-      content: pixels)
   }
 
   /// A float composite's parts as a canvas image.
@@ -1185,7 +1162,7 @@ public enum ShadedMaterial {
     _ taps: TapSource, mask: CoverageMask, shading: RGBAImage, background: Background,
     detail: DetailSpec, surfaceColor: SIMD3<Float>, depth: SurfaceDepth?,
     layers: DrawnLayers.View?, parallelism: Parallelism, store: Store,
-    shapeTable: UnsafeBufferPointer<UInt8>? = nil
+    shapeTable: UnsafeBufferPointer<UInt8>? = nil, grown: ((PixelRect) -> PixelRect)? = nil
   ) -> (fill: Store.Pixel, ink: PixelRect, pixels: [Store.Pixel], shape: [SIMD4<UInt8>]) {
     precondition(
       taps.shadingWidth == shading.width && taps.shadingHeight == shading.height,
@@ -1196,13 +1173,13 @@ public enum ShadedMaterial {
       return composite(
         taps, mask: mask, shading: shading, background: background, tinting: tinting,
         depth: nil, layers: layers, parallelism: parallelism, store: store,
-        shapeTable: shapeTable)
+        shapeTable: shapeTable, grown: grown)
     }
     return depth.withView { view in
       composite(
         taps, mask: mask, shading: shading, background: background, tinting: tinting,
         depth: view, layers: layers, parallelism: parallelism, store: store,
-        shapeTable: shapeTable)
+        shapeTable: shapeTable, grown: grown)
     }
   }
 
@@ -1212,10 +1189,16 @@ public enum ShadedMaterial {
   /// before it is stored (`DrawnLayers.View.pixel`). With `shapeTable`, the shape's codes are
   /// stored too (`ShapeCodes`: the ink bounds' pixels over a transparent background);
   /// otherwise `shape` is empty.
+  ///
+  /// With `grown` (and `layers`), the pixels are those of `grown(ink bounds)`, which holds
+  /// the ink bounds and what the layers draw around them: the ink pixels are composited in
+  /// place and the others are the fill with the layers drawn (`fillAround`), so no ink-sized
+  /// copy is made. The rect returned is the pixels' (the ink bounds without `grown`).
   private static func composite<Store: PixelStore>(
     _ taps: TapSource, mask: CoverageMask, shading: RGBAImage, background: Background,
     tinting: SurfaceDetail?, depth: SurfaceDepth.View?, layers: DrawnLayers.View?,
-    parallelism: Parallelism, store: Store, shapeTable: UnsafeBufferPointer<UInt8>?
+    parallelism: Parallelism, store: Store, shapeTable: UnsafeBufferPointer<UInt8>?,
+    grown: ((PixelRect) -> PixelRect)?
   ) -> (fill: Store.Pixel, ink: PixelRect, pixels: [Store.Pixel], shape: [SIMD4<UInt8>]) {
     let rect = taps.rect
     let maxLevel = BallPyramid.maxLevel(width: shading.width, height: shading.height)
@@ -1239,15 +1222,27 @@ public enum ShadedMaterial {
     let window = mask.window
     precondition(ink.intersection(window) == ink || ink.isEmpty, "ink outside the mask's window")
     let shaped = shapeTable != nil
+    // The pixels' rect: the ink bounds, or grown around them for the layers.
+    let content = layers.value != nil ? grown?(ink) ?? ink : ink
+    precondition(ink.isEmpty || content.intersection(ink) == ink, "content without the ink")
+    let stride = content.width
     var pixels: [Store.Pixel] = []
     let shapePixels = [SIMD4<UInt8>](
       unsafeUninitializedCapacity: shaped ? ink.width * ink.height : 0
     ) { shapeBuffer, shapeCount in
-      pixels = [Store.Pixel](unsafeUninitializedCapacity: ink.width * ink.height) {
+      pixels = [Store.Pixel](unsafeUninitializedCapacity: content.width * content.height) {
         buffer, count in
-        // No ink bounds, no pixels (and no base address).
+        // No pixels, no base address.
         guard let base = buffer.baseAddress else { return }
-        let out = UncheckedSendable(base)
+        count = content.width * content.height
+        if content != ink, let drawn = layers.value {
+          fillAround(
+            ink, in: content, out: base, fill: fill, layers: drawn, mask: mask,
+            parallelism: parallelism, store: store)
+        }
+        guard !ink.isEmpty else { return }
+        // The ink bounds' first pixel; a row of them is `stride` pixels from the next.
+        let out = UncheckedSendable(base + (ink.y - content.y) * stride + ink.x - content.x)
         let shape = UncheckedSendable(
           shapeTable.flatMap { table in
             shapeBuffer.baseAddress.map { ShapeCodes(base: $0, table: table) }
@@ -1267,9 +1262,9 @@ public enum ShadedMaterial {
                       fillPixel: fillPixel, tinting: tinting, depth: depth.value,
                       layers: layers.value, store: store,
                       untinted: tinting == nil && layers.value == nil,
-                      layered: layered, shaped: shaped),
+                      layered: layered, shaped: shaped, stride: stride),
                     row: rows.lowerBound,
-                    out: out.value + rows.lowerBound * ink.width,
+                    out: out.value + rows.lowerBound * stride,
                     shape: shape.value?.advanced(by: rows.lowerBound * ink.width))
                   plan.band(index, into: &sink)
                   return
@@ -1287,7 +1282,7 @@ public enum ShadedMaterial {
                               (ink.y + row - window.y) * window.width + ink.x - window.x
                             let local = (row - rows.lowerBound) * ink.width
                             // The row's first pixel (the stdlib's pointer, always inlined).
-                            let row0 = out.value + row * ink.width
+                            let row0 = out.value + row * stride
                             for column in 0..<ink.width {
                               let a = coverage.buffer[source + column]
                               guard a > 0 else {
@@ -1330,11 +1325,10 @@ public enum ShadedMaterial {
             }
           }
         }
-        count = ink.width * ink.height
       }
       shapeCount = shaped ? ink.width * ink.height : 0
     }
-    return (fillPixel, ink, pixels, shapePixels)
+    return (fillPixel, content, pixels, shapePixels)
   }
 
   /// An ink pixel as the compositor stores it: `color` tinted by the detail at canvas pixel

@@ -127,14 +127,19 @@ struct ColorSink<Store: PixelStore>: TapSink {
     let layered: Bool
     /// Whether the shape's codes are stored too (`shape` is then given).
     let shaped: Bool
+    /// Pixels from a row of the output to the next (at least the ink bounds' width: the
+    /// output may be wider, grown around them).
+    let stride: Int
   }
   let context: Context
   /// The output's pixel at the band's first row, first column of the ink bounds.
   let out: UnsafeMutablePointer<Store.Pixel>
   /// The shape's codes, from the same pixel (with `context.shaped`).
   let shape: ShapeCodes?
-  /// The next pixel: its index from `out`, its row (of the ink bounds) and column.
+  /// The next pixel: its index from `out`, its index from `shape` (whose rows are the ink
+  /// bounds' width), its row (of the ink bounds) and column.
   var index = 0
+  var shapeIndex = 0
   var row: Int
   var column = 0
   // The pixel's groups so far.
@@ -194,7 +199,7 @@ struct ColorSink<Store: PixelStore>: TapSink {
 
   @inline(__always)
   mutating func noInk() {
-    if context.shaped { shape.unsafelyUnwrapped.storeNone(index) }
+    if context.shaped { shape.unsafelyUnwrapped.storeNone(shapeIndex) }
     if context.layered, let layers = context.layers {
       (out + index).initialize(
         to: context.store(
@@ -230,7 +235,8 @@ struct ColorSink<Store: PixelStore>: TapSink {
     if context.untinted {
       // `inkPixel`'s untinted case, without passing it the absent detail (a copy).
       if context.shaped {
-        shape.unsafelyUnwrapped.store(index, rgb: SIMD3(color.x, color.y, color.z), coverage: a)
+        shape.unsafelyUnwrapped.store(
+          shapeIndex, rgb: SIMD3(color.x, color.y, color.z), coverage: a)
       }
       (out + index).initialize(
         to: context.store(
@@ -243,17 +249,19 @@ struct ColorSink<Store: PixelStore>: TapSink {
       to: ShadedMaterial.inkPixel(
         color, coverage: a, x: ink.x + column, y: ink.y + row, tinting: context.tinting,
         depth: context.depth, layers: context.layers, fill: context.fill, store: context.store,
-        shape: context.shaped ? shape : nil, at: index))
+        shape: context.shaped ? shape : nil, at: shapeIndex))
     advance()
   }
 
   @inline(__always)
   private mutating func advance() {
     index += 1
+    shapeIndex += 1
     column += 1
     if column == context.ink.width {
       column = 0
       row += 1
+      index += context.stride - context.ink.width
     }
   }
 }
