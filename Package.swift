@@ -45,9 +45,9 @@ let package = Package(
       providers: [.apt(["libfribidi-dev", "pkg-config"])]
     ),
     .systemLibrary(
-      name: "CCrypto",
-      pkgConfig: "libcrypto",
-      providers: [.apt(["libssl-dev", "pkg-config"])]
+      name: "CGLib",
+      pkgConfig: "glib-2.0",
+      providers: [.apt(["libglib2.0-dev", "pkg-config"])]
     ),
     .systemLibrary(
       name: "CLibPNG",
@@ -82,7 +82,7 @@ let package = Package(
     // Support -> Raster -> Geometry -> (Text, Relief, Engrave, Mesh), Model -> (Materials,
     // Relief, Shading) -> Compositing; Codecs where files are read or written; EmbossKit (the
     // request and the pipeline) re-exports them all; EmbossBatch runs requests from rows.
-    .target(name: "EmbossSupport", dependencies: ["CSupport", "CCrypto"]),
+    .target(name: "EmbossSupport", dependencies: ["CSupport", "CGLib"]),
     // Images in memory: planes, masks, RGBA and canvas images.
     .target(name: "EmbossRaster", dependencies: ["EmbossSupport"]),
     // Exact shapes and distances to them: outlines (glyphs' and traced), the distance core

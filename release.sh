@@ -8,7 +8,7 @@
 # Writes DIR/emboss-VERSION-linux-ARCH.tar.gz and its .sha256 (DIR defaults to dist). On the
 # target machine, install the C libraries emboss uses (Debian 12 names):
 #   apt install libfreetype6 libfontconfig1 libharfbuzz0b libfribidi0 libpng16-16 \
-#     libjpeg62-turbo libwebp7 libssl3 libcurl4 libpolyclipping22 libzip4 libisal2
+#     libjpeg62-turbo libwebp7 libglib2.0-0 libcurl4 libpolyclipping22 libzip4 libisal2
 # then unpack into a prefix:  tar -xzf emboss-*.tar.gz --strip-components=1 -C ~/.local
 # The archive is checked before it is written: the binary must need no Swift library, and
 # must render with the fonts and materials beside it. --manual: the man page an install of

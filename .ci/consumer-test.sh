@@ -55,7 +55,7 @@ while IFS= read -r map; do cflags+=(-Xcc "-fmodule-map-file=$map"); done < <(
   find "$work/emboss/Sources" "$work/NameBadges/.build" -name module.modulemap -path "*/C*")
 while IFS= read -r include; do cflags+=(-Xcc "-I$include"); done < <(
   find "$work/emboss/Sources" -type d -name include)
-for flag in $(pkg-config --cflags freetype2 fontconfig harfbuzz fribidi libpng libzip libcrypto libwebp); do
+for flag in $(pkg-config --cflags freetype2 fontconfig harfbuzz fribidi libpng libzip glib-2.0 libwebp); do
   cflags+=(-Xcc "$flag")
 done
 refused=0

@@ -1,4 +1,4 @@
-import CCrypto
+import CGLib
 import Foundation
 
 /// SHA-256 digests, as lowercase hexadecimal.
@@ -24,13 +24,28 @@ public enum SHA256Digest {
   }
 
   /// The SHA-256 digest of `data`: 32 bytes.
+  ///
+  /// GLib's (`GChecksum`), which the process has loaded anyway (HarfBuzz links it): libcrypto
+  /// cost every render about 1 ms and 3 MiB of memory to load and set up its providers for
+  /// the ball cache's one digest.
   public static func bytes(_ data: Data) -> [UInt8] {
-    var digest = [UInt8](repeating: 0, count: 32)
-    var length: UInt32 = 0
-    let ok = data.withUnsafeBytes { bytes in
-      EVP_Digest(bytes.baseAddress, bytes.count, &digest, &length, EVP_sha256(), nil)
+    guard let checksum = g_checksum_new(G_CHECKSUM_SHA256) else {
+      preconditionFailure("SHA-256 is not available")
     }
-    precondition(ok == 1 && length == 32, "SHA-256 failed")
+    defer { g_checksum_free(checksum) }
+    data.withUnsafeBytes { bytes in
+      // (`g_checksum_update` takes a signed length: feed large data in pieces.)
+      var rest = UnsafeRawBufferPointer(bytes)
+      while let base = rest.baseAddress, !rest.isEmpty {
+        let count = min(rest.count, 1 << 30)
+        g_checksum_update(checksum, base.assumingMemoryBound(to: UInt8.self), gssize(count))
+        rest = UnsafeRawBufferPointer(rebasing: rest[count...])
+      }
+    }
+    var digest = [UInt8](repeating: 0, count: 32)
+    var length = gsize(32)
+    g_checksum_get_digest(checksum, &digest, &length)
+    precondition(length == 32, "SHA-256 failed")
     return digest
   }
 

@@ -15,6 +15,23 @@ final class BallCacheTests: XCTestCase {
     try? FileManager.default.removeItem(atPath: directory)
   }
 
+  /// The keys (and batch manifests) are SHA-256 digests: FIPS 180-2's test vectors, and one
+  /// longer than a block.
+  func testSHA256KnownAnswers() {
+    XCTAssertEqual(
+      SHA256Digest.hex(Data()),
+      "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    XCTAssertEqual(
+      SHA256Digest.hex(Data("abc".utf8)),
+      "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    XCTAssertEqual(
+      SHA256Digest.hex(Data("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)),
+      "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+    XCTAssertEqual(
+      SHA256Digest.hex(Data(repeating: 0x61, count: 1_000_000)),
+      "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+  }
+
   func mask() throws -> CoverageMask {
     try TextLayout(text: "Kw4", font: try Fixtures.font(), style: TextStyle(pixelSize: 40))
       .rasterize()
