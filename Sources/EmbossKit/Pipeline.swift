@@ -429,15 +429,12 @@ public enum Pipeline {
           return Backdrop.under(
             image, color: Backdrop.centerColor(plateLookup), parallelism: parallelism)
         }
+        // (Each row of the plate made as the picture's row is put over it.)
         return Backdrop.under(
-          image,
-          layer: Backdrop.plate(
-            plate, ball: plateLookup, width: image.width, height: image.height,
-            camera: material.camera,
-            diffuse: plate.surface.diffuseLight(
-              normal: SIMD3(0, 0, 1), point: SIMD3(0, 0, 1), lights: material.lights,
-              environment: material.environment), hidden: mask, parallelism: parallelism),
-          parallelism: parallelism)
+          image, plate: plate, ball: plateLookup, camera: material.camera,
+          diffuse: plate.surface.diffuseLight(
+            normal: SIMD3(0, 0, 1), point: SIMD3(0, 0, 1), lights: material.lights,
+            environment: material.environment), hidden: mask, parallelism: parallelism)
       }
     } else if layered {
       image = timings.measure("background") {

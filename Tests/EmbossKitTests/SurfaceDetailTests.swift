@@ -412,6 +412,48 @@ final class SurfaceDetailTests: XCTestCase {
     XCTAssertGreaterThan(changes.count, 20, "a metal's reflection takes the tint")
   }
 
+  /// The letters put over a plate made a row at a time as they are (`under(_:plate:...)`)
+  /// are the letters over the whole plate (`under(_:layer:)`), bit for bit: a speckled and
+  /// brushed plate seen by a camera, behind letters that hide part of it, on one thread and
+  /// on several.
+  func testPlateMadeRowByRowUnderTheLettersIsTheWholePlateUnderThem() throws {
+    var values = DetailSpec.Values()
+    values.speckle = 0.7
+    values.brushed = 0.5
+    let plate = PlateSpec(
+      surface: try Surface(base: SIMD3(0.3, 0.25, 0.2), metallic: 0.4),
+      detail: try DetailSpec(values))
+    let material = try Fixtures.material("chrome")
+    let ball = Pipeline.shadingImage(material: material, size: 64, parallelism: .serial)
+    let mask = try TextLayout(
+      text: "Hw", font: try Fixtures.font(), style: TextStyle(pixelSize: 30)
+    )
+    .rasterize()
+    let picture = Pipeline.render(
+      RenderInput(
+        mask: mask,
+        material: try MaterialLoader.apply(settings: ["background=transparent"], to: material),
+        parallelism: .serial)
+    ).image
+    let camera = try CameraSpec(distance: 200)
+    let diffuse = SIMD3<Float>(0.05, 0.04, 0.03)
+    let whole = Backdrop.under(
+      picture,
+      layer: Backdrop.plate(
+        plate, ball: ball, width: picture.width, height: picture.height, camera: camera,
+        diffuse: diffuse, hidden: mask, parallelism: .serial),
+      parallelism: .serial)
+    for parallelism in [Parallelism.serial, .allCores] {
+      let rows = Backdrop.under(
+        picture, plate: plate, ball: ball, camera: camera, diffuse: diffuse, hidden: mask,
+        parallelism: parallelism)
+      XCTAssertEqual(rows.contentRect, whole.contentRect)
+      XCTAssertEqual(rows.fill, whole.fill)
+      XCTAssertEqual(rows.content.pixels, whole.content.pixels, "\(parallelism)")
+    }
+    XCTAssertGreaterThan(Set(whole.content.pixels).count, 500, "a plate with detail")
+  }
+
   /// A plate without detail is one color (the plate ball's center); with a camera it changes
   /// across the canvas, brighter toward the key light's side of a mirror's ball.
   func testPlateIsFlatUnlessDetailOrCamera() throws {
