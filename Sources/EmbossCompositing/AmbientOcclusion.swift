@@ -37,6 +37,19 @@ public enum AmbientOcclusion {
     )?.apply(to: image, parallelism: parallelism) ?? image
   }
 
+  /// `apply(to:...)` on `image` itself, in place where the occlusion adds no pixels around
+  /// its content (see `Layer.apply(toInPlace:parallelism:)`): the same pixels.
+  public static func apply(
+    toInPlace image: inout CanvasImage, height: HeightField, mask: CoverageMask,
+    occlusion: OcclusionSpec, scale: Float, relief: ReliefSpec? = nil,
+    parallelism: Parallelism = .allCores
+  ) {
+    Layer(
+      height: height, mask: mask, occlusion: occlusion, scale: scale, relief: relief,
+      parallelism: parallelism
+    )?.apply(toInPlace: &image, parallelism: parallelism)
+  }
+
   /// The occlusion as a layer: each pixel's darkening over the relief's region (grown by the
   /// blur), for `apply`, or for a compositor that draws it as it stores each pixel (an 8-bit
   /// picture's codes, made without a float picture: the same bytes).
@@ -93,6 +106,81 @@ public enum AmbientOcclusion {
             view.value.pixel(p, x: x, y: y, opaque: opaque) { bx, by in
               old.contains(x: bx, y: by)
                 ? before.buffer[(by - old.y) * old.width + bx - old.x] : fill
+            }
+          }
+        }
+      }
+    }
+
+    /// `apply(to:parallelism:)` in place where the occlusion adds no pixels around the
+    /// image's content (a picture over a plate or a backdrop: its content is the canvas),
+    /// else as it: the same pixels without a second picture held (29 MiB on case B).
+    ///
+    /// An edge pixel reads its ground from a neighbour before the occlusion: each band of
+    /// rows keeps its rows' colors from before as it goes (the row above, the row, and the
+    /// row below where another band owns it, copied before any band starts).
+    func apply(toInPlace image: inout CanvasImage, parallelism: Parallelism) {
+      let canvas = PixelRect(x: 0, y: 0, width: image.width, height: image.height)
+      let rect = image.contentRect
+      guard self.content(rect, canvas: canvas) == rect, !rect.isEmpty else {
+        image = apply(to: image, parallelism: parallelism)
+        return
+      }
+      let opaque = image.fill.w == 1
+      let fill = image.fill
+      let (width, height) = (rect.width, rect.height)
+      let bandSize = 32
+      let bands = (height + bandSize - 1) / bandSize
+      image.content.pixels.withUnsafeMutableBufferPointer { pixels in
+        guard let base = pixels.baseAddress else { return }
+        // Each band's edges before any band changes them: the row above its first and the
+        // row below its last (another band's rows).
+        let edges = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 2 * bands * width)
+        defer { edges.deallocate() }
+        for band in 0..<bands {
+          let (first, end) = (band * bandSize, min(height, (band + 1) * bandSize))
+          if first > 0 {
+            (edges + 2 * band * width).initialize(from: base + (first - 1) * width, count: width)
+          }
+          if end < height {
+            (edges + (2 * band + 1) * width).initialize(from: base + end * width, count: width)
+          }
+        }
+        let (out, edgeRows) = (UncheckedSendable(base), UncheckedSendable(edges))
+        withView { view in
+          let view = UncheckedSendable(view)
+          parallelism.forEachBand(height, bandSize: bandSize) { rows in
+            let band = rows.lowerBound / bandSize
+            // The rows before the occlusion: the one above, this one (copied before it
+            // changes) and a scratch for the new colors.
+            let before = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 3 * width)
+            defer { before.deallocate() }
+            var (above, current) = (before, before + width)
+            let made = before + 2 * width
+            if rows.lowerBound > 0 {
+              above.update(from: edgeRows.value + 2 * band * width, count: width)
+            }
+            for row in rows {
+              let line = out.value + row * width
+              current.update(from: line, count: width)
+              let y = rect.y + row
+              for column in 0..<width {
+                let x = rect.x + column
+                made[column] = view.value.pixel(current[column], x: x, y: y, opaque: opaque) {
+                  bx, by in
+                  guard rect.contains(x: bx, y: by) else { return fill }
+                  let c = bx - rect.x
+                  switch by - y {
+                  case -1: return above[c]
+                  case 0: return current[c]
+                  default:
+                    return row + 1 < rows.upperBound
+                      ? line[width + c] : edgeRows.value[(2 * band + 1) * width + c]
+                  }
+                }
+              }
+              line.update(from: made, count: width)
+              swap(&above, &current)
             }
           }
         }

@@ -443,9 +443,9 @@ public enum Pipeline {
     }
     // Ambient occlusion, on the picture too.
     if material.occlusion.isVisible {
-      image = timings.measure("occlusion") {
+      timings.measure("occlusion") {
         AmbientOcclusion.apply(
-          to: image, height: field, mask: mask, occlusion: material.occlusion,
+          toInPlace: &image, height: field, mask: mask, occlusion: material.occlusion,
           scale: relief.scale, relief: relief, parallelism: parallelism)
       }
     }

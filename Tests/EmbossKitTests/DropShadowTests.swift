@@ -246,6 +246,58 @@ final class AmbientOcclusionTests: XCTestCase {
       image)
   }
 
+  /// Drawn in place on a picture whose content is the canvas (letters over a plate), the
+  /// occlusion gives the pixels it gives drawn on a copy: its edge pixels read their ground
+  /// from before it, across the bands' rows, on one thread and on several; a picture whose
+  /// content it grows is drawn on a copy as before.
+  func testInPlaceEqualsACopy() throws {
+    let mask = try TextLayout(
+      text: "Hwy8", font: try Fixtures.font(), style: TextStyle(pixelSize: 60)
+    ).rasterize()
+    let relief = try ReliefSpec(radius: 5, profile: .round, depth: .radiusMultiple(1))
+    let field = HeightField.make(mask: mask, relief: relief, parallelism: .serial)
+    XCTAssertGreaterThan(mask.height, 70, "rows in more than two bands")
+    var pixels = RGBAImage(width: mask.width, height: mask.height, fill: .zero)
+    for y in 0..<mask.height {
+      for x in 0..<mask.width {
+        let v = Float((x * 7 + y * 13) % 17) / 17
+        pixels[x, y] = SIMD4(0.2 + 0.5 * v, 0.3, 0.9 - 0.6 * v, 1)
+      }
+    }
+    let occlusion = try OcclusionSpec(strength: 1, radius: 3)
+    for fill in [SIMD4<Float>(0.1, 0.1, 0.1, 1), .zero] {
+      let image = CanvasImage(
+        width: mask.width, height: mask.height, fill: fill,
+        contentRect: PixelRect(x: 0, y: 0, width: mask.width, height: mask.height),
+        content: pixels)
+      let copy = AmbientOcclusion.apply(
+        to: image, height: field, mask: mask, occlusion: occlusion, scale: relief.scale,
+        relief: relief, parallelism: .serial)
+      XCTAssertNotEqual(copy, image)
+      for parallelism in [Parallelism.serial, Parallelism(threads: 3)] {
+        var inPlace = image
+        AmbientOcclusion.apply(
+          toInPlace: &inPlace, height: field, mask: mask, occlusion: occlusion,
+          scale: relief.scale, relief: relief, parallelism: parallelism)
+        XCTAssertEqual(inPlace, copy, "fill \(fill), \(parallelism)")
+      }
+    }
+    // Content the occlusion grows: drawn on a copy, the same.
+    let small = CanvasImage(RGBAImage(width: 20, height: 20, fill: SIMD4(0.5, 0.5, 0.5, 1)))
+    let grown = CanvasImage(
+      width: mask.width, height: mask.height, fill: SIMD4(0.2, 0.2, 0.2, 1),
+      contentRect: PixelRect(x: 10, y: 10, width: 20, height: 20), content: small.content)
+    var inPlace = grown
+    AmbientOcclusion.apply(
+      toInPlace: &inPlace, height: field, mask: mask, occlusion: occlusion, scale: relief.scale,
+      parallelism: .serial)
+    XCTAssertEqual(
+      inPlace,
+      AmbientOcclusion.apply(
+        to: grown, height: field, mask: mask, occlusion: occlusion, scale: relief.scale,
+        parallelism: .serial))
+  }
+
   /// An opaque edge pixel's ink darkens by the surface's occlusion and its ground by the
   /// ground's, the ground's color read beside it; over an opaque picture on a see-through
   /// fill (a plate laid under the letters) as over an opaque background.
