@@ -272,12 +272,11 @@ public struct MeshRequest: Sendable {
         "{mesh} \(path): the ink is too small to stand as a solid (specks smaller than a pixel are left out)"
       )
     }
-    guard
-      let data = MeshFile.encode(
+    do {
+      return try MeshFile.encode(
         objects, names: split ? ["plate", "letters"] : ["relief"], format: format)
-    else {
-      throw EmbossError("{mesh} \(path): cannot make the 3MF package (out of memory)")
+    } catch {
+      throw EmbossError("{mesh} \(path): cannot make the 3MF package: \(error.message)")
     }
-    return data
   }
 }

@@ -1,3 +1,4 @@
+import EmbossSupport
 import Foundation
 
 /// The files a mesh is written as: binary STL and 3MF, both in millimetres.
@@ -17,10 +18,12 @@ public enum MeshFile {
   }
 
   /// `objects` in `format` (an STL holds their triangles together; a 3MF one object each,
-  /// named `names`); nil only when the zip library fails (out of memory).
+  /// named `names`).
+  ///
+  /// - Throws: `EmbossError` only when the zip library cannot be loaded or fails (a 3MF).
   public static func encode(
     _ objects: [TriangleMesh], names: [String] = [], format: Format
-  ) -> Data? {
+  ) throws(EmbossError) -> Data {
     switch format {
     case .stl:
       var all = TriangleMesh()
@@ -30,7 +33,7 @@ public enum MeshFile {
         all.triangles += object.triangles.map { $0 &+ base }
       }
       return stl(all)
-    case .threeMF: return threeMF(objects, names: names)
+    case .threeMF: return try threeMF(objects, names: names)
     }
   }
 
@@ -74,7 +77,11 @@ public enum MeshFile {
 
   /// The 3MF package: content types, the relationship to the model, and the model (one
   /// object per mesh, each a build item; millimetres, coordinates to 0.1 micrometre).
-  public static func threeMF(_ objects: [TriangleMesh], names: [String] = []) -> Data? {
+  ///
+  /// - Throws: `EmbossError` when the zip library cannot be loaded or fails.
+  public static func threeMF(
+    _ objects: [TriangleMesh], names: [String] = []
+  ) throws(EmbossError) -> Data {
     let contentTypes = """
       <?xml version="1.0" encoding="UTF-8"?>
       <Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">
@@ -124,7 +131,7 @@ public enum MeshFile {
     model += Array(" </resources>\n <build>\n".utf8)
     for k in objects.indices { model += Array("  <item objectid=\"\(k + 1)\"/>\n".utf8) }
     model += Array(" </build>\n</model>\n".utf8)
-    return ZipArchive.make([
+    return try ZipArchive.make([
       ("[Content_Types].xml", Data(contentTypes.utf8)),
       ("_rels/.rels", Data(relationships.utf8)),
       ("3D/3dmodel.model", Data(model)),

@@ -1,23 +1,15 @@
 import CZip
+import EmbossSupport
 import Foundation
 
-/// A zip archive made in memory with libzip: deflated entries in the order given, every
-/// entry dated 1980-01-01 00:00 (the format's epoch), so the same entries give the same bytes.
+/// A zip archive made in memory with libzip (loaded on first use: `emboss_zip_make`):
+/// deflated entries in the order given, every entry dated 1980-01-01 00:00 (the format's
+/// epoch), so the same entries give the same bytes.
 enum ZipArchive {
-  /// The archive of `entries` (name, contents), or nil when libzip fails (out of memory).
-  static func make(_ entries: [(name: String, data: Data)]) -> Data? {
-    var error = zip_error_t()
-    zip_error_init(&error)
-    defer { zip_error_fini(&error) }
-    guard let source = zip_source_buffer_create(nil, 0, 0, &error) else { return nil }
-    // The archive owns the source until it is closed; kept, it outlives the close so its
-    // bytes can be read back.
-    zip_source_keep(source)
-    defer { zip_source_free(source) }
-    guard let archive = zip_open_from_source(source, ZIP_TRUNCATE, &error) else { return nil }
-    // libzip reads the added buffers when the archive is closed: they stay alive till then.
-    var buffers: [UnsafeMutableRawBufferPointer] = []
-    defer { for buffer in buffers { buffer.deallocate() } }
+  /// The archive of `entries` (name, contents).
+  ///
+  /// - Throws: `EmbossError` when libzip cannot be loaded or fails (out of memory).
+  static func make(_ entries: [(name: String, data: Data)]) throws(EmbossError) -> Data {
     // The date the entries carry: 1980-01-01 00:00 local time, which is what a DOS date
     // can hold at the earliest.
     var epoch = tm()
@@ -26,41 +18,30 @@ enum ZipArchive {
     epoch.tm_mday = 1
     epoch.tm_isdst = -1
     let date = mktime(&epoch)
-    for (name, data) in entries {
+    // The names and contents, held for the call.
+    let names = entries.map { strdup($0.name) }
+    defer { for name in names { free(name) } }
+    let contents = entries.map { entry in
       let buffer = UnsafeMutableRawBufferPointer.allocate(
-        byteCount: max(1, data.count), alignment: 1)
-      buffers.append(buffer)
-      data.withUnsafeBytes { buffer.copyMemory(from: $0) }
-      guard let entry = zip_source_buffer(archive, buffer.baseAddress, UInt64(data.count), 0)
-      else {
-        zip_discard(archive)
-        return nil
-      }
-      let index = zip_file_add(archive, name, entry, zip_flags_t(ZIP_FL_ENC_UTF_8))
-      guard index >= 0 else {
-        zip_source_free(entry)
-        zip_discard(archive)
-        return nil
-      }
-      zip_set_file_compression(archive, UInt64(index), ZIP_CM_DEFLATE, 6)
-      zip_file_set_mtime(archive, UInt64(index), date, 0)
+        byteCount: max(1, entry.data.count), alignment: 1)
+      entry.data.withUnsafeBytes { buffer.copyMemory(from: $0) }
+      return buffer
     }
-    guard zip_close(archive) == 0 else {
-      zip_discard(archive)
-      return nil
+    defer { for buffer in contents { buffer.deallocate() } }
+    let list = zip(names, zip(contents, entries)).map { name, content in
+      emboss_zip_entry(
+        name: UnsafePointer(name), data: UnsafeRawPointer(content.0.baseAddress),
+        size: content.1.data.count)
     }
-    guard zip_source_open(source) == 0 else { return nil }
-    defer { zip_source_close(source) }
-    var out = Data()
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-      let read = chunk.withUnsafeMutableBytes {
-        zip_source_read(source, $0.baseAddress, UInt64($0.count))
-      }
-      guard read >= 0 else { return nil }
-      if read == 0 { break }
-      out.append(contentsOf: chunk[0..<Int(read)])
+    var bytes: UnsafeMutablePointer<UInt8>? = nil
+    var size = 0
+    var message = [CChar](repeating: 0, count: 256)
+    let status = emboss_zip_make(list, list.count, date, &bytes, &size, &message, message.count)
+    defer { free(bytes) }
+    guard status == 0, let bytes else {
+      throw EmbossError(
+        String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
-    return out
+    return Data(bytes: bytes, count: size)
   }
 }

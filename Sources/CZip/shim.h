@@ -1,1 +1,0 @@
-#include <zip.h>
