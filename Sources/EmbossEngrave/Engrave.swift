@@ -223,62 +223,58 @@ public struct GraySource: Sendable {
     let background = table.withUnsafeBufferPointer {
       GrayRule.gray(codes8: SRGB.codes8(canvas.fill, table: $0), negative: negative)
     }
-    let canvas = UncheckedSendable(canvas)
-    width = canvas.value.width
-    height = canvas.value.height
-    negativeApplied = true
-    load = nil
-    uniform = { y in
-      let rect = canvas.value.contentRect
-      return y >= rect.y && y < rect.maxY ? nil : background
-    }
-    row = { y, out in
-      let image = canvas.value
-      let rect = image.contentRect
-      for x in 0..<image.width { out[x] = background }
-      guard y >= rect.y, y < rect.maxY else { return }
+    let rect = canvas.contentRect
+    let content = UncheckedSendable(canvas.content)
+    self.init(
+      width: canvas.width, height: canvas.height, content: rect, background: background
+    ) { row, out in
       table.withUnsafeBufferPointer { table in
-        image.content.pixels.withUnsafeBufferPointer { src in
-          let s = (y - rect.y) * rect.width
+        content.value.pixels.withUnsafeBufferPointer { src in
+          let s = row * rect.width
           for x in 0..<rect.width {
-            out[rect.x + x] = GrayRule.gray(
+            out[x] = GrayRule.gray(
               codes8: SRGB.codes8(src[s + x], table: table), negative: negative)
           }
         }
       }
     }
   }
-}
 
-extension GraySource {
   /// A render's 8-bit codes (`SRGBCanvas`): the same gray as `init(canvas:negative:)` gives
   /// the linear canvas they are the codes of.
   public init(codes: SRGBCanvas, negative: Bool) {
-    let background = GrayRule.gray(codes8: codes.fill, negative: negative)
-    let codes = UncheckedSendable(codes)
-    width = codes.value.width
-    height = codes.value.height
+    let rect = codes.contentRect
+    let content = UncheckedSendable(codes.content)
+    self.init(
+      width: codes.width, height: codes.height, content: rect,
+      background: GrayRule.gray(codes8: codes.fill, negative: negative)
+    ) { row, out in
+      content.value.withUnsafeBufferPointer { src in
+        let s = row * rect.width
+        for x in 0..<rect.width { out[x] = GrayRule.gray(codes8: src[s + x], negative: negative) }
+      }
+    }
+  }
+
+  /// A canvas's gray: `background` outside `content`, and inside it what `contentRow(row,
+  /// out)` writes for the content's row `row` (`content.width` values from `out`).
+  private init(
+    width: Int, height: Int, content: PixelRect, background: Float,
+    contentRow: @escaping @Sendable (Int, UnsafeMutablePointer<Float>) -> Void
+  ) {
+    self.width = width
+    self.height = height
     negativeApplied = true
     load = nil
-    uniform = { y in
-      let rect = codes.value.contentRect
-      return y >= rect.y && y < rect.maxY ? nil : background
-    }
+    uniform = { y in y >= content.y && y < content.maxY ? nil : background }
     row = { y, out in
-      let canvas = codes.value
-      let rect = canvas.contentRect
-      guard y >= rect.y, y < rect.maxY else {
-        for x in 0..<canvas.width { out[x] = background }
+      guard y >= content.y, y < content.maxY, let base = out.baseAddress else {
+        for x in 0..<width { out[x] = background }
         return
       }
-      for x in 0..<rect.x { out[x] = background }
-      for x in rect.maxX..<canvas.width { out[x] = background }
-      canvas.content.withUnsafeBufferPointer { src in
-        let s = (y - rect.y) * rect.width
-        for x in 0..<rect.width {
-          out[rect.x + x] = GrayRule.gray(codes8: src[s + x], negative: negative)
-        }
-      }
+      for x in 0..<content.x { out[x] = background }
+      for x in content.maxX..<width { out[x] = background }
+      contentRow(y - content.y, base + content.x)
     }
   }
 }
