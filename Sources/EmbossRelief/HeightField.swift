@@ -219,7 +219,7 @@ public struct HeightField: Sendable, Equatable {
       plane = GaussianBlur.apply(plane, sigma: soften, parallelism: parallelism)
       if subSamples {
         let blurred = Self.blurred(
-          Self.areaMeans(slopes, samples: samples, mask: mask, region: region),
+          Self.areaMeans(consume slopes, samples: samples, mask: mask, region: region),
           width: region.width, height: region.height, sigma: soften, parallelism: parallelism)
         slopes = Self.atInk(blurred, samples: samples, width: region.width)
       } else {
@@ -548,9 +548,11 @@ public struct HeightField: Sendable, Equatable {
   /// comes out the same wherever it falls between pixel centers instead of beading along a
   /// diagonal.
   static func areaMeans(
-    _ slopes: [SIMD2<Float>], samples: SubSamples, mask: CoverageMask, region: PixelRect
+    _ slopes: consuming [SIMD2<Float>], samples: SubSamples, mask: CoverageMask,
+    region: PixelRect
   ) -> [SIMD2<Float>] {
-    var means = slopes
+    // (Consumed: the slopes become their means in place, not in a copy of 8 bytes a pixel.)
+    var means = consume slopes
     for k in 0..<samples.count {
       let start = Int(samples.offsets[k])
       let end = Int(samples.offsets[k + 1])
