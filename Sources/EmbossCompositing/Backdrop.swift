@@ -173,6 +173,8 @@ public enum Backdrop {
             band.points.withUnsafeBufferPointer { points in
               var group = 0
               var point = 0
+              // The speckle's cells, kept from pixel to pixel along the row.
+              var cells = Speckle.CellBlock()
               for x in 0..<width {
                 guard !covered(x, y) else {
                   (out + x).initialize(to: .zero)
@@ -188,7 +190,7 @@ public enum Backdrop {
                   // The diffuse light tinted by the pigment, the reflection over it as far
                   // as the surface is a metal.
                   var rgb = SIMD3(color.x, color.y, color.z)
-                  let p = detail.pigment(x: x, y: y)
+                  let p = detail.pigment(x: x, y: y, cells: &cells)
                   let reflected = pointwiseMax(rgb - diffuse, .zero)
                   rgb =
                     (rgb - reflected) * p

@@ -207,10 +207,22 @@ struct SurfaceDetail: Sendable, Equatable {
   func pigment(
     x: Int, y: Int, z: Float = 0, unfold: (offset: SIMD2<Float>, stretch: Float) = (.zero, 1)
   ) -> SIMD3<Float> {
+    var cells = Speckle.CellBlock()
+    return pigment(x: x, y: y, z: z, unfold: unfold, cells: &cells)
+  }
+
+  /// `pigment(x:y:z:unfold:)`, the speckle's cells around the pixel kept in `cells` for
+  /// the next pixel (a row's pixels share them for a crystal's width).
+  @inline(__always)
+  func pigment(
+    x: Int, y: Int, z: Float = 0, unfold: (offset: SIMD2<Float>, stretch: Float) = (.zero, 1),
+    cells: inout Speckle.CellBlock
+  ) -> SIMD3<Float> {
     var t = SIMD3<Float>(repeating: 1)
     if let grain { t *= grain.pixelTint(x: x, y: y, z: z) }
     if let speckle {
-      t *= speckle.pixelTint(x: x, y: y, shift: unfold.offset, stretch: unfold.stretch)
+      t *= speckle.pixelTint(
+        x: x, y: y, shift: unfold.offset, stretch: unfold.stretch, cells: &cells)
     }
     return t
   }
@@ -639,8 +651,10 @@ struct Speckle: Sendable, Equatable {
   /// near-vertical foot), the pattern fades toward its mean as a render at a larger size
   /// averages it, instead of aliasing.
   @inline(__always)
-  func pixelTint(x: Int, y: Int, shift: SIMD2<Float>, stretch: Float) -> SIMD3<Float> {
-    let t = pixelTint(x: x, y: y, shift: shift)
+  func pixelTint(
+    x: Int, y: Int, shift: SIMD2<Float>, stretch: Float, cells: inout CellBlock
+  ) -> SIMD3<Float> {
+    let t = pixelTint(x: x, y: y, shift: shift, cells: &cells)
     guard stretch > Self.resolvedStretch else { return t }
     return mean + (t - mean) * (Self.resolvedStretch / stretch)
   }
@@ -650,6 +664,68 @@ struct Speckle: Sendable, Equatable {
   /// apart; the pattern read `shift` pixels away (see `unfolding`).
   @inline(__always)
   func pixelTint(x: Int, y: Int, shift: SIMD2<Float> = .zero) -> SIMD3<Float> {
+    var cells = CellBlock()
+    return pixelTint(x: x, y: y, shift: shift, cells: &cells)
+  }
+
+  /// The 3 x 3 cells around a pixel's cell (`pixelTint`'s candidates where a pixel is less
+  /// than a cell across): their points and weights, kept while the next pixel's cell is the
+  /// same, so a row finds each cell's once instead of at each of its pixels.
+  ///
+  /// Also the 3 x 3 grains around the last grain a point fell in, with their flecks as they
+  /// are found: a pixel's points and its neighbours' fall in the same grain.
+  struct CellBlock {
+    var valid = false
+    var cell: (Int32, Int32) = (0, 0)
+    var points = InlineArray<9, SIMD2<Float>>(repeating: .zero)
+    var weights = InlineArray<9, Float>(repeating: 0)
+    var grainValid = false
+    var grain: (Int32, Int32) = (0, 0)
+    var grainPoints = InlineArray<9, SIMD2<Float>>(repeating: .zero)
+    var flecks = InlineArray<9, SIMD3<Float>?>(repeating: nil)
+    var fleckFound = InlineArray<9, Bool>(repeating: false)
+
+    /// `speckle.fleck(g, mottle: m)`: the same search over the same points, in the same
+    /// order.
+    @inline(__always)
+    mutating func fleck(_ speckle: Speckle, _ g: SIMD2<Float>, mottle m: Float) -> SIMD3<Float>? {
+      let (ci, cj) = (
+        Int32(clamping: Int(floorDown(g.x))), Int32(clamping: Int(floorDown(g.y)))
+      )
+      if !grainValid || grain.0 != ci || grain.1 != cj {
+        for k in 0..<9 {
+          let (i, j) = (ci &+ Int32(k % 3) &- 1, cj &+ Int32(k / 3) &- 1)
+          grainPoints[k] = SIMD2(
+            Float(i) + speckle.grains.unit(i, j, 0), Float(j) + speckle.grains.unit(i, j, 1))
+          fleckFound[k] = false
+        }
+        (grainValid, grain) = (true, (ci, cj))
+      }
+      var nearest = Float.infinity
+      var best = 0
+      for k in 0..<9 {
+        let d = g - grainPoints[k]
+        let squared = (d * d).sum() - 0
+        if squared < nearest {
+          nearest = squared
+          best = k
+        }
+      }
+      if !fleckFound[best] {
+        flecks[best] = speckle.fleck(ci &+ Int32(best % 3) &- 1, cj &+ Int32(best / 3) &- 1)
+        fleckFound[best] = true
+      }
+      guard let fleck = flecks[best] else { return nil }
+      return fleck * (1 + 0.1 * speckle.strength * m)
+    }
+  }
+
+  /// `pixelTint(x:y:shift:)` with the cells around the pixel from `cells` where they are
+  /// its own (the same values), else found and kept there.
+  @inline(__always)
+  func pixelTint(x: Int, y: Int, shift: SIMD2<Float>, cells block: inout CellBlock)
+    -> SIMD3<Float>
+  {
     // The pixel's corner, where the pattern is read.
     let (fx, fy) = (Float(x) + shift.x, Float(y) + shift.y)
     let center = SIMD2(fx + 0.5, fy + 0.5) / size
@@ -702,30 +778,31 @@ struct Speckle: Sendable, Equatable {
       }
       return sum * 0.25
     }
-    var points = InlineArray<9, SIMD2<Float>>(repeating: .zero)
     let (ci, cj) = (
       Int32(clamping: Int(floorDown(center.x))), Int32(clamping: Int(floorDown(center.y)))
     )
-    var weights = InlineArray<9, Float>(repeating: 0)
-    for k in 0..<9 {
-      let (i, j) = (ci &+ Int32(k % 3) &- 1, cj &+ Int32(k / 3) &- 1)
-      points[k] = SIMD2(Float(i) + cells.unit(i, j, 0), Float(j) + cells.unit(i, j, 1))
-      weights[k] = weight(i, j)
+    if !block.valid || block.cell.0 != ci || block.cell.1 != cj {
+      for k in 0..<9 {
+        let (i, j) = (ci &+ Int32(k % 3) &- 1, cj &+ Int32(k / 3) &- 1)
+        block.points[k] = SIMD2(Float(i) + cells.unit(i, j, 0), Float(j) + cells.unit(i, j, 1))
+        block.weights[k] = weight(i, j)
+      }
+      (block.valid, block.cell) = (true, (ci, cj))
     }
     var sum = SIMD3<Float>.zero
     for s in 0..<4 {
       let q =
         SIMD2(fx + 0.25 + 0.5 * Float(s & 1), fy + 0.25 + 0.5 * Float(s >> 1)) / size
       // A fleck lies over the crystal: the crystal is found only where there is none.
-      if let fleck = fleck(q / Self.grainScale, mottle: m) {
+      if let fleck = block.fleck(self, q / Self.grainScale, mottle: m) {
         sum += fleck
         continue
       }
       var nearest = Float.infinity
       var best = 0
       for k in 0..<9 {
-        let d = q - points[k]
-        let squared = (d * d).sum() - weights[k]
+        let d = q - block.points[k]
+        let squared = (d * d).sum() - block.weights[k]
         if squared < nearest {
           nearest = squared
           best = k
@@ -733,7 +810,7 @@ struct Speckle: Sendable, Equatable {
       }
       sum += mineral(
         ci &+ Int32(best % 3) &- 1, cj &+ Int32(best / 3) &- 1, mottle: m,
-        at: q - points[best])
+        at: q - block.points[best])
     }
     return sum * 0.25
   }

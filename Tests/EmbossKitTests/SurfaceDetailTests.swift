@@ -412,6 +412,29 @@ final class SurfaceDetailTests: XCTestCase {
     XCTAssertGreaterThan(changes.count, 20, "a metal's reflection takes the tint")
   }
 
+  /// A row of speckle pixels read with the cells and grains kept from pixel to pixel
+  /// (`Speckle.CellBlock`, the plate's way) gives each pixel the tint it has alone, at every
+  /// crystal size (grains under two pixels, cells under two pixels, and both larger), on a
+  /// surface seen shifted and foreshortened too.
+  func testSpeckleRowsWithKeptCellsEqualEachPixelAlone() throws {
+    for size: Float in [1.5, 3, 9.6, 24] {
+      var values = DetailSpec.Values()
+      values.speckle = 0.8
+      values.speckleSize = size
+      let detail = try XCTUnwrap(
+        SurfaceDetail(try DetailSpec(values), base: SIMD3(0.2, 0.2, 0.2)))
+      for y in [-7, 0, 13, 101] {
+        var cells = Speckle.CellBlock()
+        for x in -20..<140 {
+          let unfold = (offset: SIMD2<Float>(Float(y) * 0.01, 0.3), stretch: Float(1 + (x & 3)))
+          XCTAssertEqual(
+            detail.pigment(x: x, y: y, unfold: unfold, cells: &cells),
+            detail.pigment(x: x, y: y, unfold: unfold), "size \(size) at \(x), \(y)")
+        }
+      }
+    }
+  }
+
   /// The letters put over a plate made a row at a time as they are (`under(_:plate:...)`)
   /// are the letters over the whole plate (`under(_:layer:)`), bit for bit: a speckled and
   /// brushed plate seen by a camera, behind letters that hide part of it, on one thread and
