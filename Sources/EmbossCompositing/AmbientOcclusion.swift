@@ -290,7 +290,9 @@ public enum AmbientOcclusion {
     let gain = 1.6 / occlusion.radius
     let count = field.width * field.height
     var surface = [Float](repeating: 0, count: count)
-    var ground = [Float](repeating: 0, count: count)
+    // The ground's occlusion takes the blurred heights' place (each read once, at its own
+    // pixel, before it is written): one field-sized array less at the peak.
+    var ground = consume around
     heights.withUnsafeBufferPointer { heights in
       let heights = UnsafeBufferPointerBox(heights)
       // The height of the ink in pixel (`x`, `y`) (index `i` in `field`), of coverage `a`:
@@ -314,26 +316,25 @@ public enum AmbientOcclusion {
         let bottom = h[t.y1 * w + t.x0] * (1 - t.tx) + h[t.y1 * w + t.x1] * t.tx
         return top * (1 - t.ty) + bottom * t.ty
       }
-      around.withUnsafeBufferPointer { around in
-        let around = UnsafeBufferPointerBox(around)
-        surface.withUnsafeMutableBufferPointer { surface in
-          let surface = SharedPointer(surface)
-          ground.withUnsafeMutableBufferPointer { ground in
-            let ground = SharedPointer(ground)
-            parallelism.forEachBand(field.height, bandSize: 16) { rows in
-              for row in rows {
-                for column in 0..<field.width {
-                  let (x, y) = (field.x + column, field.y + row)
-                  let i = row * field.width + column
-                  let a = mask[x, y]
-                  // The surface's occlusion (its own height) and the ground's (height 0),
-                  // which differ only on the ink's edge: there the ground's share of the
-                  // pixel darkens as the ground beside it does, so no light rim runs around
-                  // the letters.
-                  ground[i] = strength * min(1, gain * max(around.buffer[i], 0))
-                  let depth = around.buffer[i] - inkHeight(x, y, coverage: a, at: i)
-                  surface[i] = depth > 0 ? strength * min(1, gain * depth) : 0
-                }
+      surface.withUnsafeMutableBufferPointer { surface in
+        let surface = SharedPointer(surface)
+        ground.withUnsafeMutableBufferPointer { ground in
+          let ground = SharedPointer(ground)
+          parallelism.forEachBand(field.height, bandSize: 16) { rows in
+            for row in rows {
+              for column in 0..<field.width {
+                let (x, y) = (field.x + column, field.y + row)
+                let i = row * field.width + column
+                let a = mask[x, y]
+                // The blurred height here (`ground` holds it until it is written).
+                let around = ground[i]
+                // The surface's occlusion (its own height) and the ground's (height 0),
+                // which differ only on the ink's edge: there the ground's share of the
+                // pixel darkens as the ground beside it does, so no light rim runs around
+                // the letters.
+                ground[i] = strength * min(1, gain * max(around, 0))
+                let depth = around - inkHeight(x, y, coverage: a, at: i)
+                surface[i] = depth > 0 ? strength * min(1, gain * depth) : 0
               }
             }
           }
