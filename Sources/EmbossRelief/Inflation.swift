@@ -38,40 +38,83 @@ enum Inflation {
   /// Red-black Gauss-Seidel sweeps before and after each coarse correction.
   static let sweeps = 3
 
+  /// A cell's 5-point operator, `diagonal φ - Σ arm φ_neighbour` (east, west, south, north;
+  /// a neighbour outside or cut off counts as 0), and its arms' lengths in cells (1 where the
+  /// neighbour is inside and not cut off; less where the outline is nearer: Shortley and
+  /// Weller), which its gradient needs.
+  struct Stencil: Equatable {
+    var east: Float
+    var west: Float
+    var south: Float
+    var north: Float
+    var diagonal: Float
+    var arms: SIMD4<Float>
+  }
+
   /// One grid of the multigrid hierarchy: its cells inside the ink and the 5-point operator
-  /// `diag φ - Σ c φ_neighbour` (neighbours outside count as 0).
+  /// at each.
+  ///
+  /// Operators are shared: a cell holds the index of its own in `stencils`, whose first 16
+  /// are those of cells with whole arms (`plain`: `1 / h²` toward each neighbour inside, or
+  /// counted as inside, by the bits of the index, and `4 / h²` on the diagonal); only cells
+  /// at the outline have one of their own. (Five floats a cell and four arms made the
+  /// inflated relief's solve 41 bytes a cell where this is 5.)
   struct Grid {
     let width: Int
     let height: Int
     var inside: [Bool]
-    var east: [Float]
-    var west: [Float]
-    var north: [Float]
-    var south: [Float]
-    var diagonal: [Float]
+    /// Per cell, its operator in `stencils` (0 for a cell outside, which is never read).
+    var stencil: [Int32]
+    /// The operators: 16 `plain` ones, then the outline's cells' own.
+    var stencils: [Stencil]
+
+    /// The bits of a plain stencil's index: which neighbours count as inside.
+    static let eastBit: Int32 = 1
+    static let westBit: Int32 = 2
+    static let southBit: Int32 = 4
+    static let northBit: Int32 = 8
+
+    /// The 16 operators of cells with whole arms, for uniform cells `h` wide: `1 / h²` toward
+    /// each neighbour whose bit is set, 0 toward the others; `4 / h²` on the diagonal.
+    static func plain(h: Float) -> [Stencil] {
+      let c = 1 / (h * h)
+      return (0..<Int32(16)).map { bits in
+        Stencil(
+          east: bits & eastBit != 0 ? c : 0, west: bits & westBit != 0 ? c : 0,
+          south: bits & southBit != 0 ? c : 0, north: bits & northBit != 0 ? c : 0,
+          diagonal: 4 * c, arms: SIMD4(repeating: 1))
+      }
+    }
 
     /// A grid `width` x `height` of uniform cells `h` wide with `inside` as its domain.
     init(width: Int, height: Int, inside: [Bool], h: Float) {
       self.width = width
       self.height = height
       self.inside = inside
-      let c = 1 / (h * h)
-      let count = width * height
-      east = [Float](repeating: c, count: count)
-      west = east
-      north = east
-      south = east
-      diagonal = [Float](repeating: 4 * c, count: count)
-      for y in 0..<height {
-        for x in 0..<width {
-          let i = y * width + x
-          if x + 1 >= width || !inside[i + 1] { east[i] = 0 }
-          if x == 0 || !inside[i - 1] { west[i] = 0 }
-          if y + 1 >= height || !inside[i + width] { south[i] = 0 }
-          if y == 0 || !inside[i - width] { north[i] = 0 }
+      stencils = Self.plain(h: h)
+      stencil = [Int32](unsafeUninitializedCapacity: width * height) { out, count in
+        for y in 0..<height {
+          for x in 0..<width {
+            let i = y * width + x
+            var bits: Int32 = 0
+            if x + 1 < width && inside[i + 1] { bits |= Self.eastBit }
+            if x > 0 && inside[i - 1] { bits |= Self.westBit }
+            if y + 1 < height && inside[i + width] { bits |= Self.southBit }
+            if y > 0 && inside[i - width] { bits |= Self.northBit }
+            out.initializeElement(at: i, to: inside[i] ? bits : 0)
+          }
         }
+        count = width * height
       }
     }
+
+    /// Cell `i`'s operator.
+    @inline(__always)
+    subscript(_ i: Int) -> Stencil { stencils[Int(stencil[i])] }
+
+    /// Cell `i`'s arms (east, west, south, north).
+    @inline(__always)
+    func arms(_ i: Int) -> SIMD4<Float> { self[i].arms }
 
     /// The grid with cells half as many each way: a cell is inside where all of its four are.
     func coarser(h: Float) -> Grid {
@@ -83,11 +126,12 @@ enum Inflation {
           // A cell whose arm toward a neighbour inside is cut (a slit between them) is left
           // out too: the coarse grid cannot hold the cut.
           let i = y * width + x
+          let s = self[i]
           let cut =
-            (x + 1 < width && self.inside[i + 1] && east[i] == 0)
-            || (x > 0 && self.inside[i - 1] && west[i] == 0)
-            || (y + 1 < height && self.inside[i + width] && south[i] == 0)
-            || (y > 0 && self.inside[i - width] && north[i] == 0)
+            (x + 1 < width && self.inside[i + 1] && s.east == 0)
+            || (x > 0 && self.inside[i - 1] && s.west == 0)
+            || (y + 1 < height && self.inside[i + width] && s.south == 0)
+            || (y > 0 && self.inside[i - width] && s.north == 0)
           if !cut { count[(y / 2) * w + x / 2] += 1 }
         }
       }
@@ -97,38 +141,35 @@ enum Inflation {
       return Grid(width: w, height: hh, inside: inside, h: h)
     }
 
-    /// One red-black Gauss-Seidel sweep of `phi` toward `rhs`: the cells of one color read
-    /// only the other's, so rows are swept in parallel with the same result.
-    func sweep(_ phi: inout [Float], _ rhs: [Float], _ parallelism: Parallelism) {
+    /// One red-black Gauss-Seidel sweep of `phi` toward `rhs` (nil: 1 at every cell inside,
+    /// the equation itself, held as no array): the cells of one color read only the other's,
+    /// so rows are swept in parallel with the same result.
+    func sweep(_ phi: inout [Float], _ rhs: [Float]?, _ parallelism: Parallelism) {
+      let ones = rhs == nil
       let w = width
       phi.withUnsafeMutableBufferPointer { p in
         let p = SharedPointer(p)
         for color in 0..<2 {
           parallelism.forEachBand(height, bandSize: 32) { rows in
             inside.withUnsafeBufferPointer { inside in
-              east.withUnsafeBufferPointer { east in
-                west.withUnsafeBufferPointer { west in
-                  north.withUnsafeBufferPointer { north in
-                    south.withUnsafeBufferPointer { south in
-                      diagonal.withUnsafeBufferPointer { diagonal in
-                        rhs.withUnsafeBufferPointer { rhs in
-                          let p = p.buffer
-                          for y in rows {
-                            var x = (y + color) & 1
-                            while x < w {
-                              let i = y * w + x
-                              if inside[i] {
-                                var sum = rhs[i]
-                                if east[i] != 0 { sum += east[i] * p[i + 1] }
-                                if west[i] != 0 { sum += west[i] * p[i - 1] }
-                                if south[i] != 0 { sum += south[i] * p[i + w] }
-                                if north[i] != 0 { sum += north[i] * p[i - w] }
-                                p[i] = sum / diagonal[i]
-                              }
-                              x += 2
-                            }
-                          }
+              stencil.withUnsafeBufferPointer { stencil in
+                stencils.withUnsafeBufferPointer { stencils in
+                  (rhs ?? []).withUnsafeBufferPointer { rhs in
+                    let p = p.buffer
+                    for y in rows {
+                      var x = (y + color) & 1
+                      while x < w {
+                        let i = y * w + x
+                        if inside[i] {
+                          let s = stencils[Int(stencil[i])]
+                          var sum = ones ? 1 : rhs[i]
+                          if s.east != 0 { sum += s.east * p[i + 1] }
+                          if s.west != 0 { sum += s.west * p[i - 1] }
+                          if s.south != 0 { sum += s.south * p[i + w] }
+                          if s.north != 0 { sum += s.north * p[i - w] }
+                          p[i] = sum / s.diagonal
                         }
+                        x += 2
                       }
                     }
                   }
@@ -158,7 +199,7 @@ enum Inflation {
     ///
     /// Each band of rows finds its own largest (a maximum is the same in any order).
     func progress(
-      _ phi: [Float], _ rhs: [Float], _ parallelism: Parallelism = .serial
+      _ phi: [Float], _ rhs: [Float]?, _ parallelism: Parallelism = .serial
     ) -> (step: Float, top: Float) {
       let bandRows = 32
       var bands = [SIMD2<Float>](repeating: .zero, count: (height + bandRows - 1) / bandRows)
@@ -169,7 +210,7 @@ enum Inflation {
           for y in rows {
             for x in 0..<width where inside[y * width + x] {
               let i = y * width + x
-              step = max(step, abs(rhs[i] - applied(phi, i)) / diagonal[i])
+              step = max(step, abs((rhs?[i] ?? 1) - applied(phi, i)) / self[i].diagonal)
               top = max(top, phi[i])
             }
           }
@@ -182,30 +223,43 @@ enum Inflation {
     /// `A phi` at inside cell `i`.
     @inline(__always)
     func applied(_ phi: [Float], _ i: Int) -> Float {
-      var a = diagonal[i] * phi[i]
-      if east[i] != 0 { a -= east[i] * phi[i + 1] }
-      if west[i] != 0 { a -= west[i] * phi[i - 1] }
-      if south[i] != 0 { a -= south[i] * phi[i + width] }
-      if north[i] != 0 { a -= north[i] * phi[i - width] }
+      let s = self[i]
+      var a = s.diagonal * phi[i]
+      if s.east != 0 { a -= s.east * phi[i + 1] }
+      if s.west != 0 { a -= s.west * phi[i - 1] }
+      if s.south != 0 { a -= s.south * phi[i + width] }
+      if s.north != 0 { a -= s.north * phi[i - width] }
       return a
     }
 
-    /// `rhs - A phi` inside (0 outside), in bands of rows.
-    func residual(
-      _ phi: [Float], _ rhs: [Float], _ parallelism: Parallelism = .serial
+    /// `rhs - A phi` at cell `i` (0 outside).
+    @inline(__always)
+    func residual(_ phi: [Float], _ rhs: [Float]?, _ i: Int) -> Float {
+      inside[i] ? (rhs?[i] ?? 1) - applied(phi, i) : 0
+    }
+
+    /// The residual (`rhs - A phi`) restricted to `coarse` (`coarser`'s grid): each coarse
+    /// cell gets the mean of its four cells' residuals (added in row-major order, from 0),
+    /// each found as it is added (a cell is in one coarse cell), so no residual is stored.
+    func restrictedResidual(
+      _ phi: [Float], _ rhs: [Float]?, to coarse: Grid, _ parallelism: Parallelism
     ) -> [Float] {
-      let w = width
-      return [Float](unsafeUninitializedCapacity: phi.count) { r, count in
-        let r = SharedPointer(r)
-        parallelism.forEachBand(height, bandSize: 32) { rows in
-          for y in rows {
-            for x in 0..<w {
-              let i = y * w + x
-              r.initialize(i, to: inside[i] ? rhs[i] - applied(phi, i) : 0)
+      [Float](unsafeUninitializedCapacity: coarse.width * coarse.height) { out, count in
+        let out = SharedPointer(out)
+        parallelism.forEachBand(coarse.height, bandSize: 16) { rows in
+          for cy in rows {
+            for cx in 0..<coarse.width {
+              var sum: Float = 0
+              for y in (2 * cy)..<min(2 * cy + 2, height) {
+                for x in (2 * cx)..<min(2 * cx + 2, width) {
+                  sum += 0.25 * residual(phi, rhs, y * width + x)
+                }
+              }
+              out.initialize(cy * coarse.width + cx, to: sum)
             }
           }
         }
-        count = phi.count
+        count = coarse.width * coarse.height
       }
     }
 
@@ -239,7 +293,7 @@ enum Inflation {
 
   /// One V-cycle on `grids[level]` (and below) of `phi` toward `rhs`.
   static func cycle(
-    _ grids: [Grid], _ level: Int, _ phi: inout [Float], _ rhs: [Float],
+    _ grids: [Grid], _ level: Int, _ phi: inout [Float], _ rhs: [Float]?,
     _ parallelism: Parallelism
   ) {
     let grid = grids[level]
@@ -249,28 +303,8 @@ enum Inflation {
       return
     }
     for _ in 0..<sweeps { grid.sweep(&phi, rhs, parallelism) }
-    let r = grid.residual(phi, rhs, parallelism)
     let coarse = grids[level + 1]
-    // Restriction: each coarse cell gets the mean of its four cells' residuals (added in
-    // row-major order, from 0).
-    let coarseRHS = [Float](unsafeUninitializedCapacity: coarse.width * coarse.height) {
-      out, count in
-      let out = SharedPointer(out)
-      parallelism.forEachBand(coarse.height, bandSize: 16) { rows in
-        for cy in rows {
-          for cx in 0..<coarse.width {
-            var sum: Float = 0
-            for y in (2 * cy)..<min(2 * cy + 2, grid.height) {
-              for x in (2 * cx)..<min(2 * cx + 2, grid.width) {
-                sum += 0.25 * r[y * grid.width + x]
-              }
-            }
-            out.initialize(cy * coarse.width + cx, to: sum)
-          }
-        }
-      }
-      count = coarse.width * coarse.height
-    }
+    let coarseRHS = grid.restrictedResidual(phi, rhs, to: coarse, parallelism)
     var correction = [Float](repeating: 0, count: coarseRHS.count)
     cycle(grids, level + 1, &correction, coarseRHS, parallelism)
     grid.addInterpolated(correction, from: coarse, to: &phi, parallelism)
@@ -281,14 +315,13 @@ enum Inflation {
   /// interpolated, and improved by one V-cycle.
   static func fullCycle(_ grids: [Grid], _ level: Int, _ parallelism: Parallelism) -> [Float] {
     let grid = grids[level]
-    let rhs = grid.inside.map { $0 ? Float(1) : 0 }
-    var phi = [Float](repeating: 0, count: rhs.count)
+    var phi = [Float](repeating: 0, count: grid.width * grid.height)
     if level + 1 < grids.count {
       grid.addInterpolated(
         fullCycle(grids, level + 1, parallelism), from: grids[level + 1], to: &phi,
         parallelism)
     }
-    cycle(grids, level, &phi, rhs, parallelism)
+    cycle(grids, level, &phi, nil, parallelism)
     return phi
   }
 
@@ -296,15 +329,14 @@ enum Inflation {
   /// full multigrid, then V-cycles until the residual has fallen by `tolerance`.
   static func solve(_ fine: Grid, parallelism: Parallelism) -> [Float] {
     let grids = fine.hierarchy(spacing: 1)
-    let rhs = fine.inside.map { $0 ? Float(1) : 0 }
     var phi = fullCycle(grids, 0, parallelism)
     var last = Float.infinity
     for _ in 0..<maxCycles {
-      let (step, top) = fine.progress(phi, rhs, parallelism)
+      let (step, top) = fine.progress(phi, nil, parallelism)
       // Done, or at the floor of `Float`'s precision (the step no longer falls).
       if step <= top * tolerance || step > 0.9 * last { break }
       last = step
-      cycle(grids, 0, &phi, rhs, parallelism)
+      cycle(grids, 0, &phi, nil, parallelism)
     }
     return phi
   }
@@ -345,7 +377,7 @@ enum Inflation {
       }
     }
     var grid = Grid(width: w, height: h, inside: inside, h: 1)
-    let arms = Self.placeOutline(
+    Self.placeOutline(
       &grid, distance: distance, spacing: 1,
       crossings: OutlineDistance.Crossings(geometry, region: region))
     let phi = solve(grid, parallelism: parallelism)
@@ -353,13 +385,13 @@ enum Inflation {
     let refinements = Self.refined(
       geometry: geometry, phi: phi, inside: inside, region: region, radius: radius,
       profile: profile, sign: sign, parallelism: parallelism)
-    var refinedAt = [(window: Int32, pixel: Int32)](
-      repeating: (-1, -1), count: refinements.isEmpty ? 0 : count)
+    // (The window alone: the pixel's place in it follows from the window's rect.)
+    var refinedAt = [Int32](repeating: -1, count: refinements.isEmpty ? 0 : count)
     for (r, refinement) in refinements.enumerated() {
       let window = refinement.window
       for y in 0..<window.height {
         for x in 0..<window.width where refinement.valid[y * window.width + x] {
-          refinedAt[(window.y + y) * w + window.x + x] = (Int32(r), Int32(y * window.width + x))
+          refinedAt[(window.y + y) * w + window.x + x] = Int32(r)
         }
       }
     }
@@ -381,9 +413,9 @@ enum Inflation {
         let i = y * w + x
         let c = mask[region.x + x, region.y + y]
         guard c > 0 else { continue }
-        if !refinedAt.isEmpty, refinedAt[i].window >= 0 {
-          let r = refinements[Int(refinedAt[i].window)]
-          let k = Int(refinedAt[i].pixel)
+        if !refinedAt.isEmpty, refinedAt[i] >= 0 {
+          let r = refinements[Int(refinedAt[i])]
+          let k = (y - r.window.y) * r.window.width + x - r.window.x
           heights[i] = r.heights[k]
           slopes[i] = r.slopes[k]
           if subSamples {
@@ -398,7 +430,7 @@ enum Inflation {
         let d = distance[i]
         let whole =
           inside[i] && x > 0 && y > 0 && x + 1 < w && y + 1 < h && inside[i - 1]
-          && inside[i + 1] && inside[i - w] && inside[i + w] && arms[i] == SIMD4(repeating: 1)
+          && inside[i + 1] && inside[i - w] && inside[i + w] && grid.arms(i) == SIMD4(repeating: 1)
         if d < Self.sampledWithin || !whole {
           guard d.isFinite, feature[i] >= 0 else { continue }
           // Near the outline, where the swell rises as the square root of the distance and
@@ -408,7 +440,7 @@ enum Inflation {
           var direction = OutlineDistance.direction(pieces[Int(feature[i])], center)
           let model: Swell
           let at: Float
-          let gradient = inside[i] ? Self.gradient(phi, arms, inside, i, x, y, w, h) : .zero
+          let gradient = inside[i] ? Self.gradient(phi, grid, inside, i, x, y, w, h) : .zero
           let length = (gradient * gradient).sum().squareRoot()
           if length > 1e-6 {
             // Inside: phi is smooth (only its square root is not), so across the pixel it is
@@ -471,7 +503,7 @@ enum Inflation {
   /// central differences, or where an arm ends at the outline (where phi is 0) the slope at
   /// the pixel of the parabola through that point, the pixel and its neighbour across.
   static func gradient(
-    _ phi: [Float], _ arms: [SIMD4<Float>], _ inside: [Bool], _ i: Int, _ x: Int, _ y: Int,
+    _ phi: [Float], _ grid: Grid, _ inside: [Bool], _ i: Int, _ x: Int, _ y: Int,
     _ w: Int, _ h: Int
   ) -> SIMD2<Float> {
     // The derivative toward `plus` of phi along one axis, with arms `a` (minus side) and `b`.
@@ -488,7 +520,7 @@ enum Inflation {
       case (nil, nil): return v * (b - a) / (a * b)
       }
     }
-    let arm = arms[i]
+    let arm = grid.arms(i)
     return SIMD2(
       axis(x > 0 ? i - 1 : nil, x + 1 < w ? i + 1 : nil, arm[1], arm[0]),
       axis(y > 0 ? i - w : nil, y + 1 < h ? i + w : nil, arm[3], arm[2]))
@@ -667,15 +699,14 @@ enum Inflation {
       }
     }
     var grid = Grid(width: fw, height: fh, inside: fineInside, h: spacing)
-    let arms = placeOutline(
+    placeOutline(
       &grid, distance: distance, spacing: spacing, fixed: fixed,
       crossings: OutlineDistance.Crossings(geometry, region: fineRegion, only: near))
     let grids = grid.hierarchy(spacing: spacing)
-    let rhs = fineInside.map { $0 ? Float(1) : 0 }
     var last = Float.infinity
     for _ in 0..<maxCycles {
-      cycle(grids, 0, &values, rhs, parallelism)
-      let (step, top) = grid.progress(values, rhs, parallelism)
+      cycle(grids, 0, &values, nil, parallelism)
+      let (step, top) = grid.progress(values, nil, parallelism)
       if step <= top * refinedTolerance || step > 0.9 * last { break }
       last = step
     }
@@ -703,7 +734,7 @@ enum Inflation {
             // The cell's share of ink: its node's distance across the cell (fine pixels).
             let weight = min(0.5 + distance[i], 1)
             let gradient =
-              gradient(values, arms, fineInside, i, x, y, fw, fh) / spacing
+              gradient(values, grid, fineInside, i, x, y, fw, fh) / spacing
             let swell = (2 * max(values[i], 0)).squareRoot()
             let rise = profile.slope(swell / radius) / (radius * max(swell, 1e-4 * radius))
             let slope = sign * rise * gradient
@@ -733,16 +764,15 @@ enum Inflation {
   /// An arm ends where the segment to its neighbour first crosses the outline (exactly, from
   /// `crossings`), at a fraction of the way, and the value there is 0: toward a neighbour
   /// outside, or one inside across a slit that no pixel center falls in (the arm is then
-  /// cut). A `fixed` neighbour (a value held, not solved for) counts as inside. Returns each
-  /// cell's arms (east, west, south, north; 1 where the neighbour is inside and not cut off),
-  /// which its gradient needs.
+  /// cut). A `fixed` neighbour (a value held, not solved for) counts as inside. Each cell's
+  /// arms (east, west, south, north; 1 where the neighbour is inside and not cut off), which
+  /// its gradient needs, are in its stencil (`Grid.arms`).
   static func placeOutline(
     _ grid: inout Grid, distance: [Float], spacing: Float, fixed: [Bool]? = nil,
     crossings: OutlineDistance.Crossings
-  ) -> [SIMD4<Float>] {
+  ) {
     let (w, h) = (grid.width, grid.height)
     let inside = grid.inside
-    var arms = [SIMD4<Float>](repeating: SIMD4(repeating: 1), count: w * h)
     let scale = 1 / (spacing * spacing)
     for y in 0..<h {
       for x in 0..<w {
@@ -768,18 +798,33 @@ enum Inflation {
         let wst = arm(x > 0 ? i - 1 : nil)
         let s = arm(y + 1 < h ? i + w : nil)
         let n = arm(y > 0 ? i - w : nil)
-        arms[i] = SIMD4(e, wst, s, n)
         @inline(__always) func open(_ j: Int, _ arm: Float) -> Bool {
           arm == 1 && (inside[j] || fixed?[j] == true)
         }
-        grid.east[i] = x + 1 < w && open(i + 1, e) ? 2 * scale / ((e + wst) * e) : 0
-        grid.west[i] = x > 0 && open(i - 1, wst) ? 2 * scale / ((e + wst) * wst) : 0
-        grid.south[i] = y + 1 < h && open(i + w, s) ? 2 * scale / ((s + n) * s) : 0
-        grid.north[i] = y > 0 && open(i - w, n) ? 2 * scale / ((s + n) * n) : 0
-        grid.diagonal[i] = (2 / (e * wst) + 2 / (s * n)) * scale
+        let arms = SIMD4(e, wst, s, n)
+        let (toEast, toWest) = (x + 1 < w && open(i + 1, e), x > 0 && open(i - 1, wst))
+        let (toSouth, toNorth) = (y + 1 < h && open(i + w, s), y > 0 && open(i - w, n))
+        if arms == SIMD4(repeating: 1) {
+          // Whole arms: a plain stencil (whose values are these with arms of 1: 2 s / 2 and
+          // (2 + 2) s, exactly).
+          var bits: Int32 = 0
+          if toEast { bits |= Grid.eastBit }
+          if toWest { bits |= Grid.westBit }
+          if toSouth { bits |= Grid.southBit }
+          if toNorth { bits |= Grid.northBit }
+          grid.stencil[i] = bits
+          continue
+        }
+        grid.stencil[i] = Int32(grid.stencils.count)
+        grid.stencils.append(
+          Stencil(
+            east: toEast ? 2 * scale / ((e + wst) * e) : 0,
+            west: toWest ? 2 * scale / ((e + wst) * wst) : 0,
+            south: toSouth ? 2 * scale / ((s + n) * s) : 0,
+            north: toNorth ? 2 * scale / ((s + n) * n) : 0,
+            diagonal: (2 / (e * wst) + 2 / (s * n)) * scale, arms: arms))
       }
     }
-    return arms
   }
 
   /// Pixels nearer the outline than this (and those on it, or next to a pixel outside) are
