@@ -352,31 +352,32 @@ public enum ShadedMaterial {
       var ridged = [Bool](repeating: false, count: surface?.hammer == nil ? 0 : count)
       let region = height.region
       let window = mask.window
-      // Tested once: binding the optional in the loop copies the detail at every pixel.
-      let detailed = surface != nil
-      height.slopes.withUnsafeBufferPointer { slopes in
-        mask.windowCoverage.pixels.withUnsafeBufferPointer { coverage in
-          for row in 0..<rect.height {
-            let y = rect.y + row
-            for column in 0..<rect.width {
-              let x = rect.x + column
-              guard coverage[(y - window.y) * window.width + x - window.x] > 0 else { continue }
-              let slope = slopes[(y - region.y) * region.width + (x - region.x)]
-              var n = ShadedMaterial.normal(slope: slope, scale: scale)
-              if detailed, let surface {
-                let offset = surface.normalOffset(x: x, y: y)
-                n = ShadedMaterial.normal(
-                  slope: slope, scale: scale, tilt: offset.tilt + view(x, y))
-                // (The footprint is made from the neighbours' lookups: their differences
-                // hold the dish's linear tilt.)
-                spreads[row * rect.width + column] = SIMD3(
-                  offset.spread, offset.rough - offset.linearRough)
-                if offset.partCount > 0 { ridged[row * rect.width + column] = true }
-              } else if camera.isFinite {
-                n = ShadedMaterial.normal(slope: slope, scale: scale, tilt: view(x, y))
+      // (Read in place: binding the optional at each pixel copies the detail.)
+      withPayload(of: surface) { surface in
+        height.slopes.withUnsafeBufferPointer { slopes in
+          mask.windowCoverage.pixels.withUnsafeBufferPointer { coverage in
+            for row in 0..<rect.height {
+              let y = rect.y + row
+              for column in 0..<rect.width {
+                let x = rect.x + column
+                guard coverage[(y - window.y) * window.width + x - window.x] > 0 else { continue }
+                let slope = slopes[(y - region.y) * region.width + (x - region.x)]
+                var n = ShadedMaterial.normal(slope: slope, scale: scale)
+                if let surface {
+                  let offset = surface.pointee.normalOffset(x: x, y: y)
+                  n = ShadedMaterial.normal(
+                    slope: slope, scale: scale, tilt: offset.tilt + view(x, y))
+                  // (The footprint is made from the neighbours' lookups: their differences
+                  // hold the dish's linear tilt.)
+                  spreads[row * rect.width + column] = SIMD3(
+                    offset.spread, offset.rough - offset.linearRough)
+                  if offset.partCount > 0 { ridged[row * rect.width + column] = true }
+                } else if camera.isFinite {
+                  n = ShadedMaterial.normal(slope: slope, scale: scale, tilt: view(x, y))
+                }
+                uv[row * rect.width + column] = ShadedMaterial.lookup(
+                  n, width: shadingWidth, height: shadingHeight)
               }
-              uv[row * rect.width + column] = ShadedMaterial.lookup(
-                n, width: shadingWidth, height: shadingHeight)
             }
           }
         }
@@ -422,111 +423,115 @@ public enum ShadedMaterial {
       let window = mask.window
       let detailed = surface != nil
       let (uv, spreads, ridged) = lookups(near, height: height)
-      uv.withUnsafeBufferPointer { uv in
-        samples.slopes.withUnsafeBufferPointer { sampleSlopes in
-          samples.weights.withUnsafeBufferPointer { sampleWeights in
-            mask.windowCoverage.pixels.withUnsafeBufferPointer { coverage in
-              // The first sub-sampled pixel at or after the band's first row, and the
-              // first after its last.
-              var next = ShadedMaterial.firstIndex(
-                in: sampled, atOrAfter: rows.lowerBound * ink.width)
-              let end = ShadedMaterial.firstIndex(
-                in: sampled, atOrAfter: rows.upperBound * ink.width)
-              // Room for a group per pixel and 16 per sub-sampled one, a tap each and a
-              // few more (growing would copy and touch fresh pages).
-              let groups = rows.count * ink.width + 15 * (end - next)
-              band.reserve(pixels: rows.count * ink.width, groups: groups)
-              for row in rows {
-                for column in 0..<ink.width {
-                  let index = row * ink.width + column
-                  let local = (row - first) * ink.width + column
-                  guard
-                    coverage[(ink.y + row - window.y) * window.width + ink.x + column - window.x]
-                      > 0
-                  else {
-                    band.noInk()
-                    continue
-                  }
-                  let before = band.groupMark
-                  while next < sampled.count && Int(sampled[next]) < index {
-                    next += 1
-                  }
-                  if next < sampled.count && Int(sampled[next]) == index {
-                    let k = Int(sampleIndex[next])
-                    let start = Int(samples.offsets[k])
-                    let count = Int(samples.offsets[k + 1]) - start
-                    next += 1
-                    var offset = NormalOffset()
-                    if detailed, let surface {
-                      offset = surface.normalOffset(x: ink.x + column, y: ink.y + row)
-                    }
-                    let spread = offset.spread * texelsPerNormal
-                    if count == SubSamples.stripCount {
-                      ShadedMaterial.appendStripGroups(
-                        slopes: UnsafeBufferPointer(
-                          rebasing: sampleSlopes[start..<(start + count)]),
-                        weights: UnsafeBufferPointer(
-                          rebasing: sampleWeights[start..<(start + count)]),
-                        scale: scale, tilt: offset.tilt + view(ink.x + column, ink.y + row),
-                        width: shadingWidth, height: shadingHeight, spread: spread,
-                        rough: offset.rough * texelsPerNormal.x, to: &band)
-                      band.endPixel(groupsSince: before)
+      // (Read in place: binding the optional at each pixel copies the detail.)
+      withPayload(of: surface) { surface in
+        uv.withUnsafeBufferPointer { uv in
+          samples.slopes.withUnsafeBufferPointer { sampleSlopes in
+            samples.weights.withUnsafeBufferPointer { sampleWeights in
+              mask.windowCoverage.pixels.withUnsafeBufferPointer { coverage in
+                // The first sub-sampled pixel at or after the band's first row, and the
+                // first after its last.
+                var next = ShadedMaterial.firstIndex(
+                  in: sampled, atOrAfter: rows.lowerBound * ink.width)
+                let end = ShadedMaterial.firstIndex(
+                  in: sampled, atOrAfter: rows.upperBound * ink.width)
+                // Room for a group per pixel and 16 per sub-sampled one, a tap each and a
+                // few more (growing would copy and touch fresh pages).
+                let groups = rows.count * ink.width + 15 * (end - next)
+                band.reserve(pixels: rows.count * ink.width, groups: groups)
+                for row in rows {
+                  for column in 0..<ink.width {
+                    let index = row * ink.width + column
+                    let local = (row - first) * ink.width + column
+                    guard
+                      coverage[(ink.y + row - window.y) * window.width + ink.x + column - window.x]
+                        > 0
+                    else {
+                      band.noInk()
                       continue
                     }
-                    // The samples' lookups (at most 16).
-                    withUnsafeTemporaryAllocation(of: SIMD2<Float>.self, capacity: count) {
-                      lookups in
-                      for j in 0..<count {
-                        let n = ShadedMaterial.normal(
-                          slope: sampleSlopes[start + j], scale: scale,
-                          tilt: offset.tilt + view(ink.x + column, ink.y + row))
-                        lookups[j] = ShadedMaterial.lookup(
-                          n, width: shadingWidth, height: shadingHeight)
+                    let before = band.groupMark
+                    while next < sampled.count && Int(sampled[next]) < index {
+                      next += 1
+                    }
+                    if next < sampled.count && Int(sampled[next]) == index {
+                      let k = Int(sampleIndex[next])
+                      let start = Int(samples.offsets[k])
+                      let count = Int(samples.offsets[k + 1]) - start
+                      next += 1
+                      var offset = NormalOffset()
+                      if let surface {
+                        offset = surface.pointee.normalOffset(x: ink.x + column, y: ink.y + row)
                       }
-                      ShadedMaterial.appendSampledGroups(
-                        UnsafeBufferPointer(lookups),
-                        weights: UnsafeBufferPointer(
-                          rebasing: sampleWeights[start..<(start + count)]),
-                        start: 0, count: count, spread: spread,
-                        rough: offset.rough * texelsPerNormal.x, to: &band)
-                    }
-                  } else {
-                    let (du, dv) = ShadedMaterial.footprint(
-                      uv, coverage, window: window, ink: near, row: row - first,
-                      column: column, neighbour: neighbour)
-                    if du == .zero && dv == .zero && uv[local] == center {
-                      band.flat()
-                      continue
-                    }
-                    let offset = detailed ? spreads[local] : .zero
-                    if !ridged.isEmpty && ridged[local], let surface {
-                      // A pixel across a ridge: a group per dent, weighted by its share.
-                      let x = ink.x + column
-                      let y = ink.y + row
-                      let slope =
-                        height.slopes[(y - region.y) * region.width + (x - region.x)]
-                      let parts = surface.normalOffset(x: x, y: y)
-                      for k in 0..<parts.partCount {
-                        let part = parts.parts[k]
-                        let n = ShadedMaterial.normal(
-                          slope: slope, scale: scale,
-                          tilt: SIMD2(part.x, part.y) + view(x, y))
-                        band.appendGroup(
-                          weight: part.z,
-                          at: ShadedMaterial.lookup(n, width: shadingWidth, height: shadingHeight),
-                          du: .zero, dv: .zero, maxTaps: 12,
-                          spread: SIMD2(offset.x, offset.y) * texelsPerNormal,
-                          rough: offset.z * texelsPerNormal.x)
+                      let spread = offset.spread * texelsPerNormal
+                      if count == SubSamples.stripCount {
+                        ShadedMaterial.appendStripGroups(
+                          slopes: UnsafeBufferPointer(
+                            rebasing: sampleSlopes[start..<(start + count)]),
+                          weights: UnsafeBufferPointer(
+                            rebasing: sampleWeights[start..<(start + count)]),
+                          scale: scale, tilt: offset.tilt + view(ink.x + column, ink.y + row),
+                          width: shadingWidth, height: shadingHeight, spread: spread,
+                          rough: offset.rough * texelsPerNormal.x, to: &band)
+                        band.endPixel(groupsSince: before)
+                        continue
                       }
-                      band.endPixel(groupsSince: before)
-                      continue
+                      // The samples' lookups (at most 16).
+                      withUnsafeTemporaryAllocation(of: SIMD2<Float>.self, capacity: count) {
+                        lookups in
+                        for j in 0..<count {
+                          let n = ShadedMaterial.normal(
+                            slope: sampleSlopes[start + j], scale: scale,
+                            tilt: offset.tilt + view(ink.x + column, ink.y + row))
+                          lookups[j] = ShadedMaterial.lookup(
+                            n, width: shadingWidth, height: shadingHeight)
+                        }
+                        ShadedMaterial.appendSampledGroups(
+                          UnsafeBufferPointer(lookups),
+                          weights: UnsafeBufferPointer(
+                            rebasing: sampleWeights[start..<(start + count)]),
+                          start: 0, count: count, spread: spread,
+                          rough: offset.rough * texelsPerNormal.x, to: &band)
+                      }
+                    } else {
+                      let (du, dv) = ShadedMaterial.footprint(
+                        uv, coverage, window: window, ink: near, row: row - first,
+                        column: column, neighbour: neighbour)
+                      if du == .zero && dv == .zero && uv[local] == center {
+                        band.flat()
+                        continue
+                      }
+                      let offset = detailed ? spreads[local] : .zero
+                      if !ridged.isEmpty && ridged[local], let surface {
+                        // A pixel across a ridge: a group per dent, weighted by its share.
+                        let x = ink.x + column
+                        let y = ink.y + row
+                        let slope =
+                          height.slopes[(y - region.y) * region.width + (x - region.x)]
+                        let parts = surface.pointee.normalOffset(x: x, y: y)
+                        for k in 0..<parts.partCount {
+                          let part = parts.parts[k]
+                          let n = ShadedMaterial.normal(
+                            slope: slope, scale: scale,
+                            tilt: SIMD2(part.x, part.y) + view(x, y))
+                          band.appendGroup(
+                            weight: part.z,
+                            at: ShadedMaterial.lookup(
+                              n, width: shadingWidth, height: shadingHeight),
+                            du: .zero, dv: .zero, maxTaps: 12,
+                            spread: SIMD2(offset.x, offset.y) * texelsPerNormal,
+                            rough: offset.z * texelsPerNormal.x)
+                        }
+                        band.endPixel(groupsSince: before)
+                        continue
+                      }
+                      band.appendGroup(
+                        weight: 1, at: uv[local], du: du, dv: dv, maxTaps: 12,
+                        spread: SIMD2(offset.x, offset.y) * texelsPerNormal,
+                        rough: offset.z * texelsPerNormal.x)
                     }
-                    band.appendGroup(
-                      weight: 1, at: uv[local], du: du, dv: dv, maxTaps: 12,
-                      spread: SIMD2(offset.x, offset.y) * texelsPerNormal,
-                      rough: offset.z * texelsPerNormal.x)
+                    band.endPixel(groupsSince: before)
                   }
-                  band.endPixel(groupsSince: before)
                 }
               }
             }
@@ -1167,19 +1172,24 @@ public enum ShadedMaterial {
     precondition(
       taps.shadingWidth == shading.width && taps.shadingHeight == shading.height,
       "lookups for another shading size")
-    let tinting = detail.colors ? SurfaceDetail(detail, base: surfaceColor) : nil
-    // Only a tint of a solid (grain) or of the surface itself (speckle) reads the depth.
-    guard let depth, detail.colorsReadTheRelief else {
-      return composite(
-        taps, mask: mask, shading: shading, background: background, tinting: tinting,
-        depth: nil, layers: layers, parallelism: parallelism, store: store,
-        shapeTable: shapeTable, grown: grown)
-    }
-    return depth.withView { view in
-      composite(
-        taps, mask: mask, shading: shading, background: background, tinting: tinting,
-        depth: view, layers: layers, parallelism: parallelism, store: store,
-        shapeTable: shapeTable, grown: grown)
+    // The tint and the layers are read in place, at every pixel (`withPayload`).
+    return withPayload(of: detail.colors ? SurfaceDetail(detail, base: surfaceColor) : nil) {
+      tinting in
+      withPayload(of: layers) { layers in
+        // Only a tint of a solid (grain) or of the surface itself (speckle) reads the depth.
+        guard let depth, detail.colorsReadTheRelief else {
+          return composite(
+            taps, mask: mask, shading: shading, background: background, tinting: tinting,
+            depth: nil, layers: layers, parallelism: parallelism, store: store,
+            shapeTable: shapeTable, grown: grown)
+        }
+        return depth.withView { view in
+          composite(
+            taps, mask: mask, shading: shading, background: background, tinting: tinting,
+            depth: view, layers: layers, parallelism: parallelism, store: store,
+            shapeTable: shapeTable, grown: grown)
+        }
+      }
     }
   }
 
@@ -1196,8 +1206,9 @@ public enum ShadedMaterial {
   /// copy is made. The rect returned is the pixels' (the ink bounds without `grown`).
   private static func composite<Store: PixelStore>(
     _ taps: TapSource, mask: CoverageMask, shading: RGBAImage, background: Background,
-    tinting: SurfaceDetail?, depth: SurfaceDepth.View?, layers: DrawnLayers.View?,
-    parallelism: Parallelism, store: Store, shapeTable: UnsafeBufferPointer<UInt8>?,
+    tinting: UnsafePointer<SurfaceDetail>?, depth: SurfaceDepth.View?,
+    layers: UnsafePointer<DrawnLayers.View>?, parallelism: Parallelism, store: Store,
+    shapeTable: UnsafeBufferPointer<UInt8>?,
     grown: ((PixelRect) -> PixelRect)?
   ) -> (fill: Store.Pixel, ink: PixelRect, pixels: [Store.Pixel], shape: [SIMD4<UInt8>]) {
     let rect = taps.rect
@@ -1218,6 +1229,7 @@ public enum ShadedMaterial {
     // (A raw view, read only inside this call.)
     let depth = UncheckedSendable(depth)
     let layers = UncheckedSendable(layers)
+    let tinting = UncheckedSendable(tinting)
     let layered = layers.value != nil
     let window = mask.window
     precondition(ink.intersection(window) == ink || ink.isEmpty, "ink outside the mask's window")
@@ -1237,7 +1249,7 @@ public enum ShadedMaterial {
         count = content.width * content.height
         if content != ink, let drawn = layers.value {
           fillAround(
-            ink, in: content, out: base, fill: fill, layers: drawn, mask: mask,
+            ink, in: content, out: base, fill: fill, layers: drawn.pointee, mask: mask,
             parallelism: parallelism, store: store)
         }
         guard !ink.isEmpty else { return }
@@ -1259,9 +1271,9 @@ public enum ShadedMaterial {
                     ColorSink.Context(
                       ink: ink, window: window, coverage: coverage.buffer, pyramid: view.value,
                       centers: centers, maxLevel: maxLevel, flatColor: flatColor, fill: fill,
-                      fillPixel: fillPixel, tinting: tinting, depth: depth.value,
+                      fillPixel: fillPixel, tinting: tinting.value, depth: depth.value,
                       layers: layers.value, store: store,
-                      untinted: tinting == nil && layers.value == nil,
+                      untinted: tinting.value == nil && layers.value == nil,
                       layered: layered, shaped: shaped, stride: stride),
                     row: rows.lowerBound,
                     out: out.value + rows.lowerBound * stride,
@@ -1293,7 +1305,7 @@ public enum ShadedMaterial {
                                 if layered, let drawn = layers.value {
                                   (row0 + column).initialize(
                                     to: store(
-                                      drawn.pixel(
+                                      drawn.pointee.pixel(
                                         fill, coverage: 0, x: ink.x + column, y: ink.y + row)))
                                 } else {
                                   (row0 + column).initialize(to: fillPixel)
@@ -1311,7 +1323,8 @@ public enum ShadedMaterial {
                               (row0 + column).initialize(
                                 to: inkPixel(
                                   color, coverage: a, x: ink.x + column, y: ink.y + row,
-                                  tinting: tinting, depth: depth.value, layers: layers.value,
+                                  tinting: tinting.value, depth: depth.value,
+                                  layers: layers.value,
                                   fill: fill, store: store, shape: shape.value,
                                   at: row * ink.width + column))
                             }
@@ -1339,18 +1352,19 @@ public enum ShadedMaterial {
   /// With `shape`, its pixel `index` gets the tinted color with alpha `a` (`ShapeCodes`).
   @inline(__always)
   static func inkPixel<Store: PixelStore>(
-    _ color: SIMD4<Float>, coverage a: Float, x: Int, y: Int, tinting: SurfaceDetail?,
-    depth: SurfaceDepth.View?, layers: DrawnLayers.View? = nil, fill: SIMD4<Float>,
+    _ color: SIMD4<Float>, coverage a: Float, x: Int, y: Int,
+    tinting: UnsafePointer<SurfaceDetail>?, depth: SurfaceDepth.View?,
+    layers: UnsafePointer<DrawnLayers.View>? = nil, fill: SIMD4<Float>,
     store: Store, shape: ShapeCodes? = nil, at index: Int = 0
   ) -> Store.Pixel {
     var rgb = SIMD3(color.x, color.y, color.z)
     if let tinting {
       let surface = depth?.surface(x: x, y: y) ?? (0, (.zero, 1))
-      rgb *= tinting.tint(x: x, y: y, z: surface.z, unfold: surface.unfold)
+      rgb *= tinting.pointee.tint(x: x, y: y, z: surface.z, unfold: surface.unfold)
     }
     shape?.store(index, rgb: rgb, coverage: a)
     let p = overFill(rgb, coverage: a, fill: fill)
-    return store(layers?.pixel(p, coverage: a, x: x, y: y) ?? p)
+    return store(layers?.pointee.pixel(p, coverage: a, x: x, y: y) ?? p)
   }
 
   /// `rgb` with coverage `a` over `fill`: opaque (`rgb * a + fill * (1 - a)`, alpha 1), or

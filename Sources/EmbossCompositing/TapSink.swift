@@ -113,10 +113,11 @@ struct ColorSink<Store: PixelStore>: TapSink {
     let flatColor: SIMD4<Float>
     let fill: SIMD4<Float>
     let fillPixel: Store.Pixel
-    let tinting: SurfaceDetail?
+    /// The detail's tint and the layers, read in place (`withPayload`).
+    let tinting: UnsafePointer<SurfaceDetail>?
     let depth: ShadedMaterial.SurfaceDepth.View?
     /// The shadow and occlusion, drawn on each pixel before it is stored.
-    let layers: DrawnLayers.View?
+    let layers: UnsafePointer<DrawnLayers.View>?
     let store: Store
     /// `tinting == nil && layers == nil`, found once: testing the optional at each pixel
     /// copies the detail (as passing it to `inkPixel` did).
@@ -203,7 +204,7 @@ struct ColorSink<Store: PixelStore>: TapSink {
     if context.layered, let layers = context.layers {
       (out + index).initialize(
         to: context.store(
-          layers.pixel(
+          layers.pointee.pixel(
             context.fill, coverage: 0, x: context.ink.x + column, y: context.ink.y + row)))
     } else {
       (out + index).initialize(to: context.fillPixel)

@@ -16,3 +16,15 @@ package func cString(_ buffer: [CChar]) -> String {
   let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
   return String(decoding: bytes, as: UTF8.self)
 }
+
+/// Calls `body` with a pointer to `value`'s payload (nil where `value` is nil), valid inside
+/// the call, for an inner loop that reads a large optional value at every pixel: binding
+/// the optional (`if let`) copies its payload each time (a few hundred bytes, and a retain
+/// of each reference it holds), where the pointer reads it in place.
+@inlinable
+package func withPayload<Value, Result>(
+  of value: Value?, _ body: (UnsafePointer<Value>?) throws -> Result
+) rethrows -> Result {
+  guard let value else { return try body(nil) }
+  return try withUnsafePointer(to: value) { try body($0) }
+}
