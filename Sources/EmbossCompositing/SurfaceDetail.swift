@@ -83,15 +83,38 @@ struct ValueNoise: Sendable, Equatable {
   /// The noise at (`x`, `y`).
   @inline(__always)
   func callAsFunction(_ x: Float, _ y: Float) -> Float {
+    var corners = Corners()
+    return self(x, y, corners: &corners)
+  }
+
+  /// The lattice values at the corners of the last cell a lookup fell in, kept between
+  /// lookups that move little (along a row of pixels, a pattern tens of pixels across
+  /// falls in one cell for many pixels): a lookup in the same cell reads them instead of
+  /// hashing its four corners again, the same values.
+  struct Corners {
+    var cell: (i: Int32, j: Int32) = (0, 0)
+    var known = false
+    var values = SIMD4<Float>.zero
+  }
+
+  /// The noise at (`x`, `y`), its cell's corners from `corners` where they are that cell's
+  /// (kept there for the next lookup): the same value as without.
+  @inline(__always)
+  func callAsFunction(_ x: Float, _ y: Float, corners: inout Corners) -> Float {
     let (xi, yi) = (floorDown(x), floorDown(y))
     var (fx, fy) = (x - xi, y - yi)
     fx = fx * fx * (3 - 2 * fx)
     fy = fy * fy * (3 - 2 * fy)
     let (i, j) = (Int32(clamping: Int(xi)), Int32(clamping: Int(yi)))
-    let a = lattice(i, j)
-    let b = lattice(i &+ 1, j)
-    let c = lattice(i, j &+ 1)
-    let d = lattice(i &+ 1, j &+ 1)
+    if !corners.known || corners.cell != (i, j) {
+      corners.cell = (i, j)
+      corners.known = true
+      corners.values = SIMD4(
+        lattice(i, j), lattice(i &+ 1, j), lattice(i, j &+ 1), lattice(i &+ 1, j &+ 1))
+    }
+    let (a, b, c, d) = (
+      corners.values.x, corners.values.y, corners.values.z, corners.values.w
+    )
     let top = a + (b - a) * fx
     let bottom = c + (d - c) * fx
     return top + (bottom - top) * fy
@@ -153,6 +176,14 @@ struct SurfaceDetail: Sendable, Equatable {
   /// How the detail changes pixel (`x`, `y`)'s normal.
   @inline(__always)
   func normalOffset(x: Int, y: Int) -> NormalOffset {
+    var corners = Waviness.Corners()
+    return normalOffset(x: x, y: y, corners: &corners)
+  }
+
+  /// `normalOffset(x:y:)`, the waviness's noise cells kept in `corners` for the next pixel
+  /// (a caller walking a row keeps one for the row: the same offsets).
+  @inline(__always)
+  func normalOffset(x: Int, y: Int, corners: inout Waviness.Corners) -> NormalOffset {
     var offset = NormalOffset()
     if let brushing {
       let b = brushing.normalOffset(x: x, y: y)
@@ -174,7 +205,7 @@ struct SurfaceDetail: Sendable, Equatable {
       offset.tilt += s.tilt
       offset.rough += s.rough
     }
-    if let wave { offset.tilt += wave.tilt(x: x, y: y) }
+    if let wave { offset.tilt += wave.tilt(x: x, y: y, corners: &corners) }
     // The other kinds' tilts apply to each part too.
     let others = offset.tilt - hammerTilt
     for k in 0..<offset.partCount {
@@ -405,20 +436,40 @@ struct Waviness: Sendable, Equatable {
     noise = ValueNoise(seed: detail.seed, salt: 11)
   }
 
-  /// The height at `q` (in sizes), about -1.5...1.5.
+  /// The height at `q` (in sizes), about -1.5...1.5, its two scales' cells' corners kept
+  /// in `corners` (see `ValueNoise.Corners`).
   @inline(__always)
-  func height(_ q: SIMD2<Float>) -> Float {
-    noise(q.x, q.y) + 0.45 * noise(q.x / 0.43 + 19.1, q.y / 0.43 - 7.3)
+  func height(_ q: SIMD2<Float>, _ corners: inout Corners.Pair) -> Float {
+    noise(q.x, q.y, corners: &corners.0)
+      + 0.45 * noise(q.x / 0.43 + 19.1, q.y / 0.43 - 7.3, corners: &corners.1)
+  }
+
+  /// The noise's cells' corners for each of `tilt`'s four heights, kept from one pixel to
+  /// the next (the pattern is hundreds of pixels across: a row's pixels fall in few cells).
+  struct Corners {
+    typealias Pair = (ValueNoise.Corners, ValueNoise.Corners)
+    var east: Pair = (.init(), .init())
+    var west: Pair = (.init(), .init())
+    var south: Pair = (.init(), .init())
+    var north: Pair = (.init(), .init())
   }
 
   /// Pixel (`x`, `y`)'s tilt: the surface's normal leans downhill by its slope (central
   /// differences half a pixel each way).
   @inline(__always)
   func tilt(x: Int, y: Int) -> SIMD2<Float> {
+    var corners = Corners()
+    return tilt(x: x, y: y, corners: &corners)
+  }
+
+  /// `tilt(x:y:)`, the noise's cells' corners kept in `corners` for the next pixel (the
+  /// same tilt: 32 lattice hashes a pixel were a fifth of a chrome render).
+  @inline(__always)
+  func tilt(x: Int, y: Int, corners: inout Corners) -> SIMD2<Float> {
     let q = SIMD2(Float(x) + 0.5, Float(y) + 0.5) / size
     let h = 0.5 / size
-    let gx = height(q + SIMD2(h, 0)) - height(q - SIMD2(h, 0))
-    let gy = height(q + SIMD2(0, h)) - height(q - SIMD2(0, h))
+    let gx = height(q + SIMD2(h, 0), &corners.east) - height(q - SIMD2(h, 0), &corners.west)
+    let gy = height(q + SIMD2(0, h), &corners.south) - height(q - SIMD2(0, h), &corners.north)
     // d(height in pixels) / d(pixels) = slope * d(height) / dq, and dq = 2h per difference.
     return -SIMD2(gx, gy) * (slope / (2 * h))
   }
