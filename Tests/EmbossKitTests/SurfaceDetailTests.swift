@@ -435,6 +435,41 @@ final class SurfaceDetailTests: XCTestCase {
     }
   }
 
+  /// The waviness's tilt with its noise cells kept from pixel to pixel (as the compositor
+  /// walks a band: rows, then on to the next) is each pixel's alone, bit for bit: across
+  /// cells of 2 to 200 pixels, from negative coordinates, with pixels skipped and revisited,
+  /// and down a column (the rows of a stroke one pixel wide).
+  func testWavinessWithKeptCellsEqualsEachPixelAlone() throws {
+    for size: Float in [2, 7.3, 31, 200] {
+      let spec = try detail {
+        $0.waviness = 1
+        $0.wavinessSize = size
+        $0.seed = 9
+      }
+      let wave = try XCTUnwrap(Waviness(spec))
+      let surface = try XCTUnwrap(SurfaceDetail(spec, base: SIMD3(repeating: 0.5)))
+      var corners = Waviness.Corners()
+      var offsets = Waviness.Corners()
+      for y in [-9, -1, 0, 1, 2, 57, 58, 400] {
+        for x in stride(from: -25, to: 260, by: y == 57 ? 3 : 1) {
+          let kept = wave.tilt(x: x, y: y, corners: &corners)
+          let alone = wave.tilt(x: x, y: y)
+          XCTAssertEqual(kept, alone, "size \(size) at \(x), \(y)")
+          XCTAssertEqual(
+            surface.normalOffset(x: x, y: y, corners: &offsets).tilt,
+            surface.normalOffset(x: x, y: y).tilt, "size \(size) at \(x), \(y)")
+        }
+      }
+      for x in [-3, 40] {
+        for y in -30..<430 {
+          XCTAssertEqual(
+            wave.tilt(x: x, y: y, corners: &corners), wave.tilt(x: x, y: y),
+            "size \(size) at \(x), \(y)")
+        }
+      }
+    }
+  }
+
   /// The letters put over a plate made a row at a time as they are (`under(_:plate:...)`)
   /// are the letters over the whole plate (`under(_:layer:)`), bit for bit: a speckled and
   /// brushed plate seen by a camera, behind letters that hide part of it, on one thread and
