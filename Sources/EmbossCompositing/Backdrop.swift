@@ -96,7 +96,8 @@ public enum Backdrop {
     let window: PixelRect
     let metallic: Float
     let middle: SIMD2<Float>
-    let detail: SurfaceDetail?
+    /// The plate's detail, read in place (`withPayload`: binding it at each pixel copies it).
+    let detail: UnsafePointer<SurfaceDetail>?
     let tints: Bool
     let ballWidth: Int
     let ballHeight: Int
@@ -120,18 +121,21 @@ public enum Backdrop {
       let tilts = (detail?.tilts ?? false) || camera.isFinite
       let maxLevel = tilts ? BallPyramid.maxLevel(width: ball.width, height: ball.height) : 0
       let pyramid = BallPyramid(ball, maxLevel: maxLevel)
-      return hiding.windowCoverage.pixels.withUnsafeBufferPointer { coverage in
-        pyramid.withView { view in
-          ShadedMaterial.TapBand.cellCenters.withUnsafeBufferPointer { centers in
-            body(
-              PlateRows(
-                width: width, coverage: coverage, window: hiding.window,
-                metallic: plate.surface.metallic,
-                middle: SIMD2(Float(width), Float(height)) * 0.5, detail: detail,
-                tints: detail?.tints ?? false, ballWidth: ball.width, ballHeight: ball.height,
-                texelsPerNormal: SIMD2(Float(ball.width), Float(ball.height)) * 0.5,
-                flat: centerColor(ball), tilts: tilts, maxLevel: maxLevel, camera: camera,
-                diffuse: diffuse, pyramid: view, centers: centers))
+      let tints = detail?.tints ?? false
+      return withPayload(of: detail) { detail in
+        hiding.windowCoverage.pixels.withUnsafeBufferPointer { coverage in
+          pyramid.withView { view in
+            ShadedMaterial.TapBand.cellCenters.withUnsafeBufferPointer { centers in
+              body(
+                PlateRows(
+                  width: width, coverage: coverage, window: hiding.window,
+                  metallic: plate.surface.metallic,
+                  middle: SIMD2(Float(width), Float(height)) * 0.5, detail: detail,
+                  tints: tints, ballWidth: ball.width, ballHeight: ball.height,
+                  texelsPerNormal: SIMD2(Float(ball.width), Float(ball.height)) * 0.5,
+                  flat: centerColor(ball), tilts: tilts, maxLevel: maxLevel, camera: camera,
+                  diffuse: diffuse, pyramid: view, centers: centers))
+            }
           }
         }
       }
@@ -157,8 +161,10 @@ public enum Backdrop {
         band.groupGrids.reserveCapacity(width)
         band.groupLevels.reserveCapacity(width)
         band.points.reserveCapacity(3 * width)
+        // The waviness's noise cells, kept from pixel to pixel along the row.
+        var corners = Waviness.Corners()
         for x in 0..<width where !covered(x, y) {
-          var o = detail?.normalOffset(x: x, y: y) ?? NormalOffset()
+          var o = detail?.pointee.normalOffset(x: x, y: y, corners: &corners) ?? NormalOffset()
           o.tilt += camera.tilt(at: SIMD2(Float(x) + 0.5, Float(y) + 0.5) - middle)
           let n = normalized(SIMD3(o.tilt.x, o.tilt.y, 1))
           band.appendGroup(
@@ -173,8 +179,8 @@ public enum Backdrop {
             band.points.withUnsafeBufferPointer { points in
               var group = 0
               var point = 0
-              // The speckle's cells, kept from pixel to pixel along the row.
-              var cells = Speckle.CellBlock()
+              // The speckle's and the grain's cells, kept from pixel to pixel along the row.
+              var kept = SurfaceDetail.Kept()
               for x in 0..<width {
                 guard !covered(x, y) else {
                   (out + x).initialize(to: .zero)
@@ -190,12 +196,12 @@ public enum Backdrop {
                   // The diffuse light tinted by the pigment, the reflection over it as far
                   // as the surface is a metal.
                   var rgb = SIMD3(color.x, color.y, color.z)
-                  let p = detail.pigment(x: x, y: y, cells: &cells)
+                  let p = detail.pointee.pigment(x: x, y: y, kept: &kept)
                   let reflected = pointwiseMax(rgb - diffuse, .zero)
                   rgb =
                     (rgb - reflected) * p
                     + reflected * (1 + metallic * (p - SIMD3(repeating: 1)))
-                  if let brushing = detail.brushing { rgb *= brushing.tint(x: x, y: y) }
+                  if let brushing = detail.pointee.brushing { rgb *= brushing.tint(x: x, y: y) }
                   color = SIMD4(rgb, 1)
                 }
                 (out + x).initialize(to: SIMD4(color.x, color.y, color.z, 1))

@@ -1294,6 +1294,8 @@ public enum ShadedMaterial {
                         band.points.withUnsafeBufferPointer { points in
                           var group = 0
                           var point = 0
+                          // The tint's cells, kept from pixel to pixel.
+                          var kept = SurfaceDetail.Kept()
                           for row in rows {
                             let source =
                               (ink.y + row - window.y) * window.width + ink.x - window.x
@@ -1331,7 +1333,7 @@ public enum ShadedMaterial {
                                   tinting: tinting.value, depth: depth.value,
                                   layers: layers.value,
                                   fill: fill, store: store, shape: shape.value,
-                                  at: row * ink.width + column))
+                                  at: row * ink.width + column, kept: &kept))
                             }
                           }
                         }
@@ -1360,12 +1362,13 @@ public enum ShadedMaterial {
     _ color: SIMD4<Float>, coverage a: Float, x: Int, y: Int,
     tinting: UnsafePointer<SurfaceDetail>?, depth: SurfaceDepth.View?,
     layers: UnsafePointer<DrawnLayers.View>? = nil, fill: SIMD4<Float>,
-    store: Store, shape: ShapeCodes? = nil, at index: Int = 0
+    store: Store, shape: ShapeCodes? = nil, at index: Int = 0, kept: inout SurfaceDetail.Kept
   ) -> Store.Pixel {
     var rgb = SIMD3(color.x, color.y, color.z)
     if let tinting {
       let surface = depth?.surface(x: x, y: y) ?? (0, (.zero, 1))
-      rgb *= tinting.pointee.tint(x: x, y: y, z: surface.z, unfold: surface.unfold)
+      rgb *= tinting.pointee.tint(
+        x: x, y: y, z: surface.z, unfold: surface.unfold, kept: &kept)
     }
     shape?.store(index, rgb: rgb, coverage: a)
     let p = overFill(rgb, coverage: a, fill: fill)

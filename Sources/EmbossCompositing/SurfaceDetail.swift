@@ -227,9 +227,29 @@ struct SurfaceDetail: Sendable, Equatable {
   func tint(
     x: Int, y: Int, z: Float = 0, unfold: (offset: SIMD2<Float>, stretch: Float) = (.zero, 1)
   ) -> SIMD3<Float> {
-    var t = pigment(x: x, y: y, z: z, unfold: unfold)
+    var kept = Kept()
+    return tint(x: x, y: y, z: z, unfold: unfold, kept: &kept)
+  }
+
+  /// `tint(x:y:z:unfold:)`, what the pattern finds around the pixel kept in `kept` for the
+  /// next pixel (the same tint).
+  @inline(__always)
+  func tint(
+    x: Int, y: Int, z: Float = 0, unfold: (offset: SIMD2<Float>, stretch: Float) = (.zero, 1),
+    kept: inout Kept
+  ) -> SIMD3<Float> {
+    var t = pigment(x: x, y: y, z: z, unfold: unfold, kept: &kept)
     if let brushing { t *= brushing.tint(x: x, y: y) }
     return t
+  }
+
+  /// What the color detail finds around a pixel that the next pixel finds again.
+  ///
+  /// The speckle's cells and the wood grain's noise cells: kept from pixel to pixel along a
+  /// row (or nearby), they spare their search and hashes; each pixel's tint is the same.
+  struct Kept {
+    var cells = Speckle.CellBlock()
+    var grain = WoodGrain.Corners()
   }
 
   /// The part of `tint` that is the surface's own color (wood grain and stone speckle: a
@@ -238,22 +258,23 @@ struct SurfaceDetail: Sendable, Equatable {
   func pigment(
     x: Int, y: Int, z: Float = 0, unfold: (offset: SIMD2<Float>, stretch: Float) = (.zero, 1)
   ) -> SIMD3<Float> {
-    var cells = Speckle.CellBlock()
-    return pigment(x: x, y: y, z: z, unfold: unfold, cells: &cells)
+    var kept = Kept()
+    return pigment(x: x, y: y, z: z, unfold: unfold, kept: &kept)
   }
 
-  /// `pigment(x:y:z:unfold:)`, the speckle's cells around the pixel kept in `cells` for
-  /// the next pixel (a row's pixels share them for a crystal's width).
+  /// `pigment(x:y:z:unfold:)`, what the pattern finds around the pixel kept in `kept` for
+  /// the next pixel (a row's pixels share a crystal's cells for its width, and the grain's
+  /// noise cells for many pixels).
   @inline(__always)
   func pigment(
     x: Int, y: Int, z: Float = 0, unfold: (offset: SIMD2<Float>, stretch: Float) = (.zero, 1),
-    cells: inout Speckle.CellBlock
+    kept: inout Kept
   ) -> SIMD3<Float> {
     var t = SIMD3<Float>(repeating: 1)
-    if let grain { t *= grain.pixelTint(x: x, y: y, z: z) }
+    if let grain { t *= grain.pixelTint(x: x, y: y, z: z, corners: &kept.grain) }
     if let speckle {
       t *= speckle.pixelTint(
-        x: x, y: y, shift: unfold.offset, stretch: unfold.stretch, cells: &cells)
+        x: x, y: y, shift: unfold.offset, stretch: unfold.stretch, cells: &kept.cells)
     }
     return t
   }
@@ -527,9 +548,33 @@ struct WoodGrain: Sendable, Equatable {
   /// uneven widths.
   @inline(__always)
   func waving(_ u: Float, _ v: Float) -> Float {
+    var corners: Corners.Waving = (.init(), .init(), .init(), .init())
+    return waving(u, v, &corners)
+  }
+
+  /// `waving(_:_:)`, its noise cells' corners kept in `corners` (see `ValueNoise.Corners`).
+  @inline(__always)
+  func waving(_ u: Float, _ v: Float, _ corners: inout Corners.Waving) -> Float {
     figure
-      * (2.2 * warp(u / 22, v / 5) + 0.6 * warp(u / 7 + 31.7, v / 2.5 + 11.2)
-        + 0.9 * rings(v / 3.7 + 17.3, 7.1) + 1.1 * rings(v / 1.3 + 3.1, 2.9))
+      * (2.2 * warp(u / 22, v / 5, corners: &corners.0)
+        + 0.6 * warp(u / 7 + 31.7, v / 2.5 + 11.2, corners: &corners.1)
+        + 0.9 * rings(v / 3.7 + 17.3, 7.1, corners: &corners.2)
+        + 1.1 * rings(v / 1.3 + 3.1, 2.9, corners: &corners.3))
+  }
+
+  /// The noise cells' corners of a pixel's lookups (`pixelTint`: its waving, and the parts
+  /// at each of its 2 x 2 points), kept for the next pixel: the grain's lines run for many
+  /// pixels, and most lookups fall in the cell they fell in for the pixel before.
+  struct Corners {
+    typealias Waving = (
+      ValueNoise.Corners, ValueNoise.Corners, ValueNoise.Corners, ValueNoise.Corners
+    )
+    typealias Parts = (
+      ValueNoise.Corners, ValueNoise.Corners, ValueNoise.Corners, ValueNoise.Corners,
+      ValueNoise.Corners
+    )
+    var waving: Waving = (.init(), .init(), .init(), .init())
+    var points = InlineArray<4, Parts>(repeating: (.init(), .init(), .init(), .init(), .init()))
   }
 
   /// The tint at canvas point `p`.
@@ -545,16 +590,26 @@ struct WoodGrain: Sendable, Equatable {
   /// center).
   @inline(__always)
   func pixelTint(x: Int, y: Int, z: Float = 0) -> SIMD3<Float> {
+    var corners = Corners()
+    return pixelTint(x: x, y: y, z: z, corners: &corners)
+  }
+
+  /// `pixelTint(x:y:z:)`, its noise cells' corners kept in `corners` for the next pixel
+  /// (the same tint: 28 lookups of four lattice hashes a pixel were half a wood render).
+  @inline(__always)
+  func pixelTint(x: Int, y: Int, z: Float = 0, corners: inout Corners) -> SIMD3<Float> {
     let center = SIMD2(Float(x) + 0.5, Float(y) + 0.5)
     // The rings at depth -z lie that much times the lean further across the grain.
     let shift = -z * Self.ringLean / spacing
     let w = waving(
-      (center * along).sum() / spacing, (center * across).sum() / spacing + shift)
+      (center * along).sum() / spacing, (center * across).sum() / spacing + shift,
+      &corners.waving)
     var (amount, tone): (Float, Float) = (0, 0)
     for k in 0..<4 {
       let p = center + SIMD2(Float(k & 1) * 0.5 - 0.25, Float(k >> 1) * 0.5 - 0.25)
       let part = parts(
-        u: (p * along).sum() / spacing, v: (p * across).sum() / spacing + shift, waving: w)
+        u: (p * along).sum() / spacing, v: (p * across).sum() / spacing + shift, waving: w,
+        corners: &corners.points[k])
       amount += part.amount * 0.25
       tone += part.tone * 0.25
     }
@@ -582,6 +637,15 @@ struct WoodGrain: Sendable, Equatable {
   /// broad streaks' tone there.
   @inline(__always)
   func parts(u: Float, v: Float, waving: Float) -> (amount: Float, tone: Float) {
+    var corners: Corners.Parts = (.init(), .init(), .init(), .init(), .init())
+    return parts(u: u, v: v, waving: waving, corners: &corners)
+  }
+
+  /// `parts(u:v:waving:)`, its noise cells' corners kept in `corners`.
+  @inline(__always)
+  func parts(
+    u: Float, v: Float, waving: Float, corners: inout Corners.Parts
+  ) -> (amount: Float, tone: Float) {
     let t = v + waving
     let ring = floorDown(t)
     let f = t - ring
@@ -589,16 +653,16 @@ struct WoodGrain: Sendable, Equatable {
     // tenth, not a step that would alias into stairs) to the next ring's light early wood.
     let g = min(f / 0.9, 1)
     let late = g * g * g * (1 - smoothstep(0.9, 1, f))
-    let dark = 0.55 + 0.45 * (0.5 + 0.5 * rings(ring * 0.7, 3.3))
+    let dark = 0.55 + 0.45 * (0.5 + 0.5 * rings(ring * 0.7, 3.3, corners: &corners.0))
     // Pores: fine streaks along the grain, most in the early wood.
-    let streak = max(0, pores(u / 1.6, t * 7))
-    let pore = 0.5 + 0.5 * pores(u / 3, v * 4)
+    let streak = max(0, pores(u / 1.6, t * 7, corners: &corners.1))
+    let pore = 0.5 + 0.5 * pores(u / 3, v * 4, corners: &corners.2)
     let amount =
       strength * min(1, 0.8 * late * dark + 0.2 * pore * pore + 0.45 * (1 - late) * streak * streak)
     // Broad streaks of lighter and darker wood along the grain, and boards of their own tone.
     let tone =
-      1 + 0.16 * strength * warp(u / 45 + 5.3, t / 2.2 - 9.1) + 0.1 * strength
-      * warp(u / 160 + 2.1, t / 14 + 4.7)
+      1 + 0.16 * strength * warp(u / 45 + 5.3, t / 2.2 - 9.1, corners: &corners.3) + 0.1
+      * strength * warp(u / 160 + 2.1, t / 14 + 4.7, corners: &corners.4)
     return (amount, tone)
   }
 }

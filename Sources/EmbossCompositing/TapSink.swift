@@ -149,6 +149,8 @@ struct ColorSink<Store: PixelStore>: TapSink {
   var total: Float = 0
   var first = SIMD4<Float>.zero
   var firstWeight: Float = 0
+  /// The tint's cells, kept from pixel to pixel.
+  var kept = SurfaceDetail.Kept()
 
   /// A sink for the band whose first row is `row` of the ink bounds, its pixels from `out`
   /// (and its shape's codes from `shape`'s first pixel, where the context is `shaped`).
@@ -250,7 +252,7 @@ struct ColorSink<Store: PixelStore>: TapSink {
       to: ShadedMaterial.inkPixel(
         color, coverage: a, x: ink.x + column, y: ink.y + row, tinting: context.tinting,
         depth: context.depth, layers: context.layers, fill: context.fill, store: context.store,
-        shape: context.shaped ? shape : nil, at: shapeIndex))
+        shape: context.shaped ? shape : nil, at: shapeIndex, kept: &kept))
     advance()
   }
 

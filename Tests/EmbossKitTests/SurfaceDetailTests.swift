@@ -416,21 +416,33 @@ final class SurfaceDetailTests: XCTestCase {
   /// (`Speckle.CellBlock`, the plate's way) gives each pixel the tint it has alone, at every
   /// crystal size (grains under two pixels, cells under two pixels, and both larger), on a
   /// surface seen shifted and foreshortened too.
-  func testSpeckleRowsWithKeptCellsEqualEachPixelAlone() throws {
+  func testDetailRowsWithKeptCellsEqualEachPixelAlone() throws {
     for size: Float in [1.5, 3, 9.6, 24] {
       var values = DetailSpec.Values()
       values.speckle = 0.8
       values.speckleSize = size
+      // The wood grain's noise cells are kept too: lines across rows and along them.
+      values.grain = 0.6
+      values.grainSpacing = size
+      values.grainAngle = size * 15
       let detail = try XCTUnwrap(
         SurfaceDetail(try DetailSpec(values), base: SIMD3(0.2, 0.2, 0.2)))
       for y in [-7, 0, 13, 101] {
-        var cells = Speckle.CellBlock()
+        var kept = SurfaceDetail.Kept()
         for x in -20..<140 {
           let unfold = (offset: SIMD2<Float>(Float(y) * 0.01, 0.3), stretch: Float(1 + (x & 3)))
+          // (A cut's depth too: the grain is a solid.)
+          let z = Float(x % 7) - 3
           XCTAssertEqual(
-            detail.pigment(x: x, y: y, unfold: unfold, cells: &cells),
-            detail.pigment(x: x, y: y, unfold: unfold), "size \(size) at \(x), \(y)")
+            detail.pigment(x: x, y: y, z: z, unfold: unfold, kept: &kept),
+            detail.pigment(x: x, y: y, z: z, unfold: unfold), "size \(size) at \(x), \(y)")
         }
+      }
+      // Down a column (the rows of a stroke one pixel wide).
+      var kept = SurfaceDetail.Kept()
+      for y in -10..<200 {
+        XCTAssertEqual(
+          detail.tint(x: 5, y: y, kept: &kept), detail.tint(x: 5, y: y), "size \(size) at 5, \(y)")
       }
     }
   }
