@@ -161,10 +161,10 @@ public enum Backdrop {
         band.groupGrids.reserveCapacity(width)
         band.groupLevels.reserveCapacity(width)
         band.points.reserveCapacity(3 * width)
-        // The waviness's noise cells, kept from pixel to pixel along the row.
-        var corners = Waviness.Corners()
+        // The detail's noise cells, kept from pixel to pixel along the row.
+        var kept = SurfaceDetail.Kept()
         for x in 0..<width where !covered(x, y) {
-          var o = detail?.pointee.normalOffset(x: x, y: y, corners: &corners) ?? NormalOffset()
+          var o = detail?.pointee.normalOffset(x: x, y: y, kept: &kept) ?? NormalOffset()
           o.tilt += camera.tilt(at: SIMD2(Float(x) + 0.5, Float(y) + 0.5) - middle)
           let n = normalized(SIMD3(o.tilt.x, o.tilt.y, 1))
           band.appendGroup(
@@ -201,7 +201,9 @@ public enum Backdrop {
                   rgb =
                     (rgb - reflected) * p
                     + reflected * (1 + metallic * (p - SIMD3(repeating: 1)))
-                  if let brushing = detail.pointee.brushing { rgb *= brushing.tint(x: x, y: y) }
+                  if let brushing = detail.pointee.brushing {
+                    rgb *= brushing.tint(x: x, y: y, corners: &kept.tintLines)
+                  }
                   color = SIMD4(rgb, 1)
                 }
                 (out + x).initialize(to: SIMD4(color.x, color.y, color.z, 1))

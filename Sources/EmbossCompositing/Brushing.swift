@@ -82,11 +82,35 @@ struct Brushing: Sendable, Equatable {
   func lines(
     at p: SIMD2<Float>, _ noise: ValueNoise, fades: SIMD3<Float> = SIMD3(repeating: 1)
   ) -> Float {
+    var corners: Corners.Lines = (.init(), .init(), .init(), .init())
+    return lines(at: p, noise, fades: fades, corners: &corners)
+  }
+
+  /// The noise cells' corners of a pixel's lines (its two points', four lookups each), kept
+  /// for the next pixel: along the grain a line's cells are `length` widths long.
+  struct Corners {
+    typealias Lines = (
+      ValueNoise.Corners, ValueNoise.Corners, ValueNoise.Corners, ValueNoise.Corners
+    )
+    var points: (Lines, Lines) = (
+      (.init(), .init(), .init(), .init()), (.init(), .init(), .init(), .init())
+    )
+  }
+
+  /// `lines(at:_:fades:)`, its noise cells' corners kept in `corners` (the same value).
+  @inline(__always)
+  func lines(
+    at p: SIMD2<Float>, _ noise: ValueNoise, fades: SIMD3<Float> = SIMD3(repeating: 1),
+    corners: inout Corners.Lines
+  ) -> Float {
     let t = (p * across).sum() / width
     let u = (p * along).sum() / width
-    let fine = noise(t, u / length) * (0.55 + 0.45 * noise(t + 11.3, u / pulse + 3.7))
-    return 0.7 * fades.x * fine + 0.2 * fades.y * noise(t / 3 + 7.7, u / 220) + 0.1 * fades.z
-      * noise(t / 9 + 3.1, u / 700)
+    let fine =
+      noise(t, u / length, corners: &corners.0)
+      * (0.55 + 0.45 * noise(t + 11.3, u / pulse + 3.7, corners: &corners.1))
+    return 0.7 * fades.x * fine + 0.2 * fades.y
+      * noise(t / 3 + 7.7, u / 220, corners: &corners.2) + 0.1 * fades.z
+      * noise(t / 9 + 3.1, u / 700, corners: &corners.3)
   }
 
   /// Pixel (`x`, `y`)'s brightness factor: the lines change how much light the surface
@@ -94,10 +118,19 @@ struct Brushing: Sendable, Equatable {
   /// averaged over two points across the pixel as its tilt is.
   @inline(__always)
   func tint(x: Int, y: Int) -> Float {
+    var corners = Corners()
+    return tint(x: x, y: y, corners: &corners)
+  }
+
+  /// `tint(x:y:)`, its noise cells' corners kept in `corners` for the next pixel.
+  @inline(__always)
+  func tint(x: Int, y: Int, corners: inout Corners) -> Float {
     let center = SIMD2(Float(x) + 0.5, Float(y) + 0.5)
     let v =
-      lines(at: center - across * 0.25, shadeNoise, fades: shadeFades)
-      + lines(at: center + across * 0.25, shadeNoise, fades: shadeFades)
+      lines(
+        at: center - across * 0.25, shadeNoise, fades: shadeFades, corners: &corners.points.0)
+      + lines(
+        at: center + across * 0.25, shadeNoise, fades: shadeFades, corners: &corners.points.1)
     return 1 + shade * v / 2
   }
 
@@ -106,16 +139,20 @@ struct Brushing: Sendable, Equatable {
   /// over two points across the pixel.
   @inline(__always)
   func normalOffset(x: Int, y: Int) -> (tilt: Float, spread: Float) {
+    var corners = Corners()
+    return normalOffset(x: x, y: y, corners: &corners)
+  }
+
+  /// `normalOffset(x:y:)`, its noise cells' corners kept in `corners` for the next pixel.
+  @inline(__always)
+  func normalOffset(x: Int, y: Int, corners: inout Corners) -> (tilt: Float, spread: Float) {
     let center = SIMD2(Float(x) + 0.5, Float(y) + 0.5)
-    var sum: Float = 0
-    var low: Float = 1
-    var high: Float = -1
-    for k in 0..<2 {
-      let v = lines(at: center + across * (Float(k) * 0.5 - 0.25))
-      sum += v
-      low = min(low, v)
-      high = max(high, v)
-    }
+    let first = lines(at: center + across * -0.25, noise, corners: &corners.points.0)
+    let second = lines(at: center + across * 0.25, noise, corners: &corners.points.1)
+    // (The points' sum, least and largest, as a loop over them found them.)
+    let sum: Float = 0 + first + second
+    let low = min(min(1, first), second)
+    let high = max(max(-1, first), second)
     return (tilt * sum / 2, spread + tilt * (high - low))
   }
 }

@@ -356,8 +356,8 @@ public enum ShadedMaterial {
       withPayload(of: surface) { surface in
         height.slopes.withUnsafeBufferPointer { slopes in
           mask.windowCoverage.pixels.withUnsafeBufferPointer { coverage in
-            // The waviness's noise cells, kept from each pixel to the next.
-            var corners = Waviness.Corners()
+            // The detail's noise cells, kept from each pixel to the next.
+            var kept = SurfaceDetail.Kept()
             for row in 0..<rect.height {
               let y = rect.y + row
               for column in 0..<rect.width {
@@ -366,7 +366,7 @@ public enum ShadedMaterial {
                 let slope = slopes[(y - region.y) * region.width + (x - region.x)]
                 var n = ShadedMaterial.normal(slope: slope, scale: scale)
                 if let surface {
-                  let offset = surface.pointee.normalOffset(x: x, y: y, corners: &corners)
+                  let offset = surface.pointee.normalOffset(x: x, y: y, kept: &kept)
                   n = ShadedMaterial.normal(
                     slope: slope, scale: scale, tilt: offset.tilt + view(x, y))
                   // (The footprint is made from the neighbours' lookups: their differences
@@ -441,8 +441,8 @@ public enum ShadedMaterial {
                 // few more (growing would copy and touch fresh pages).
                 let groups = rows.count * ink.width + 15 * (end - next)
                 band.reserve(pixels: rows.count * ink.width, groups: groups)
-                // The waviness's noise cells, kept from each sub-sampled pixel to the next.
-                var corners = Waviness.Corners()
+                // The detail's noise cells, kept from each sub-sampled pixel to the next.
+                var kept = SurfaceDetail.Kept()
                 for row in rows {
                   for column in 0..<ink.width {
                     let index = row * ink.width + column
@@ -466,7 +466,7 @@ public enum ShadedMaterial {
                       var offset = NormalOffset()
                       if let surface {
                         offset = surface.pointee.normalOffset(
-                          x: ink.x + column, y: ink.y + row, corners: &corners)
+                          x: ink.x + column, y: ink.y + row, kept: &kept)
                       }
                       let spread = offset.spread * texelsPerNormal
                       if count == SubSamples.stripCount {

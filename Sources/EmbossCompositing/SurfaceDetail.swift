@@ -91,6 +91,9 @@ struct ValueNoise: Sendable, Equatable {
   /// lookups that move little (along a row of pixels, a pattern tens of pixels across
   /// falls in one cell for many pixels): a lookup in the same cell reads them instead of
   /// hashing its four corners again, the same values.
+  ///
+  /// The values are one noise's (a cell is known by its place alone): each lookup site
+  /// keeps its own.
   struct Corners {
     var cell: (i: Int32, j: Int32) = (0, 0)
     var known = false
@@ -176,17 +179,17 @@ struct SurfaceDetail: Sendable, Equatable {
   /// How the detail changes pixel (`x`, `y`)'s normal.
   @inline(__always)
   func normalOffset(x: Int, y: Int) -> NormalOffset {
-    var corners = Waviness.Corners()
-    return normalOffset(x: x, y: y, corners: &corners)
+    var kept = Kept()
+    return normalOffset(x: x, y: y, kept: &kept)
   }
 
-  /// `normalOffset(x:y:)`, the waviness's noise cells kept in `corners` for the next pixel
-  /// (a caller walking a row keeps one for the row: the same offsets).
+  /// `normalOffset(x:y:)`, the brushing's and the waviness's noise cells kept in `kept` for
+  /// the next pixel (a caller walking a row keeps one for the row: the same offsets).
   @inline(__always)
-  func normalOffset(x: Int, y: Int, corners: inout Waviness.Corners) -> NormalOffset {
+  func normalOffset(x: Int, y: Int, kept: inout Kept) -> NormalOffset {
     var offset = NormalOffset()
     if let brushing {
-      let b = brushing.normalOffset(x: x, y: y)
+      let b = brushing.normalOffset(x: x, y: y, corners: &kept.tiltLines)
       offset.tilt = brushing.across * b.tilt
       offset.spread = brushing.across * b.spread
     }
@@ -205,7 +208,7 @@ struct SurfaceDetail: Sendable, Equatable {
       offset.tilt += s.tilt
       offset.rough += s.rough
     }
-    if let wave { offset.tilt += wave.tilt(x: x, y: y, corners: &corners) }
+    if let wave { offset.tilt += wave.tilt(x: x, y: y, corners: &kept.wave) }
     // The other kinds' tilts apply to each part too.
     let others = offset.tilt - hammerTilt
     for k in 0..<offset.partCount {
@@ -239,7 +242,7 @@ struct SurfaceDetail: Sendable, Equatable {
     kept: inout Kept
   ) -> SIMD3<Float> {
     var t = pigment(x: x, y: y, z: z, unfold: unfold, kept: &kept)
-    if let brushing { t *= brushing.tint(x: x, y: y) }
+    if let brushing { t *= brushing.tint(x: x, y: y, corners: &kept.tintLines) }
     return t
   }
 
@@ -247,9 +250,16 @@ struct SurfaceDetail: Sendable, Equatable {
   ///
   /// The speckle's cells and the wood grain's noise cells: kept from pixel to pixel along a
   /// row (or nearby), they spare their search and hashes; each pixel's tint is the same.
+  ///
+  /// A normal's walk keeps one too (`normalOffset(x:y:kept:)`): the brushed lines' and the
+  /// waviness's noise cells.
   struct Kept {
     var cells = Speckle.CellBlock()
     var grain = WoodGrain.Corners()
+    /// The brushed lines' tilt's and tint's (two noises: a cell's corners are one noise's).
+    var tiltLines = Brushing.Corners()
+    var tintLines = Brushing.Corners()
+    var wave = Waviness.Corners()
   }
 
   /// The part of `tint` that is the surface's own color (wood grain and stone speckle: a

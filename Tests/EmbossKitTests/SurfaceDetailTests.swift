@@ -425,6 +425,9 @@ final class SurfaceDetailTests: XCTestCase {
       values.grain = 0.6
       values.grainSpacing = size
       values.grainAngle = size * 15
+      // And the brushed lines' tint.
+      values.brushed = 0.6
+      values.brushedAngle = size * 11
       let detail = try XCTUnwrap(
         SurfaceDetail(try DetailSpec(values), base: SIMD3(0.2, 0.2, 0.2)))
       for y in [-7, 0, 13, 101] {
@@ -447,8 +450,9 @@ final class SurfaceDetailTests: XCTestCase {
     }
   }
 
-  /// The waviness's tilt with its noise cells kept from pixel to pixel (as the compositor
-  /// walks a band: rows, then on to the next) is each pixel's alone, bit for bit: across
+  /// The waviness's tilt (and the detail's offsets with brushed lines) with its noise cells
+  /// kept from pixel to pixel (as the compositor walks a band: rows, then on to the next)
+  /// is each pixel's alone, bit for bit: across
   /// cells of 2 to 200 pixels, from negative coordinates, with pixels skipped and revisited,
   /// and down a column (the rows of a stroke one pixel wide).
   func testWavinessWithKeptCellsEqualsEachPixelAlone() throws {
@@ -459,16 +463,26 @@ final class SurfaceDetailTests: XCTestCase {
         $0.seed = 9
       }
       let wave = try XCTUnwrap(Waviness(spec))
-      let surface = try XCTUnwrap(SurfaceDetail(spec, base: SIMD3(repeating: 0.5)))
+      // The detail's offsets with brushed lines too, across and along the rows.
+      let surface = try XCTUnwrap(
+        SurfaceDetail(
+          try detail {
+            $0.waviness = 1
+            $0.wavinessSize = size
+            $0.seed = 9
+            $0.brushed = 0.8
+            $0.brushedAngle = size.truncatingRemainder(dividingBy: 90) * 3
+            $0.brushedWidth = size / 4
+          }, base: SIMD3(repeating: 0.5)))
       var corners = Waviness.Corners()
-      var offsets = Waviness.Corners()
+      var offsets = SurfaceDetail.Kept()
       for y in [-9, -1, 0, 1, 2, 57, 58, 400] {
         for x in stride(from: -25, to: 260, by: y == 57 ? 3 : 1) {
           let kept = wave.tilt(x: x, y: y, corners: &corners)
           let alone = wave.tilt(x: x, y: y)
           XCTAssertEqual(kept, alone, "size \(size) at \(x), \(y)")
           XCTAssertEqual(
-            surface.normalOffset(x: x, y: y, corners: &offsets).tilt,
+            surface.normalOffset(x: x, y: y, kept: &offsets).tilt,
             surface.normalOffset(x: x, y: y).tilt, "size \(size) at \(x), \(y)")
         }
       }
