@@ -809,6 +809,12 @@ struct Speckle: Sendable, Equatable {
     var grainPoints = InlineArray<9, SIMD2<Float>>(repeating: .zero)
     var flecks = InlineArray<9, SIMD3<Float>?>(repeating: nil)
     var fleckFound = InlineArray<9, Bool>(repeating: false)
+    /// The cells' crystals (`Speckle.crystal`), each found when first read.
+    var crystals = InlineArray<9, (tint: SIMD3<Float>, direction: SIMD2<Float>)>(
+      repeating: (.zero, .zero))
+    var crystalFound = InlineArray<9, Bool>(repeating: false)
+    /// The mottle's noise cell (see `ValueNoise.Corners`).
+    var mottle = ValueNoise.Corners()
 
     /// `speckle.fleck(g, mottle: m)`: the same search over the same points, in the same
     /// order.
@@ -854,7 +860,7 @@ struct Speckle: Sendable, Equatable {
     // The pixel's corner, where the pattern is read.
     let (fx, fy) = (Float(x) + shift.x, Float(y) + shift.y)
     let center = SIMD2(fx + 0.5, fy + 0.5) / size
-    let m = mottle(center.x / 14, center.y / 14)
+    let m = mottle(center.x / 14, center.y / 14, corners: &block.mottle)
     // Grains under two pixels apart: 3 x 3 points, each finding its own grain and cell.
     if size * Self.grainScale < 2 {
       var sum = SIMD3<Float>.zero
@@ -911,6 +917,7 @@ struct Speckle: Sendable, Equatable {
         let (i, j) = (ci &+ Int32(k % 3) &- 1, cj &+ Int32(k / 3) &- 1)
         block.points[k] = SIMD2(Float(i) + cells.unit(i, j, 0), Float(j) + cells.unit(i, j, 1))
         block.weights[k] = weight(i, j)
+        block.crystalFound[k] = false
       }
       (block.valid, block.cell) = (true, (ci, cj))
     }
@@ -933,9 +940,12 @@ struct Speckle: Sendable, Equatable {
           best = k
         }
       }
-      sum += mineral(
-        ci &+ Int32(best % 3) &- 1, cj &+ Int32(best / 3) &- 1, mottle: m,
-        at: q - block.points[best])
+      // (`mineral`, its cell's crystal found once while the block holds it.)
+      if !block.crystalFound[best] {
+        block.crystals[best] = crystal(ci &+ Int32(best % 3) &- 1, cj &+ Int32(best / 3) &- 1)
+        block.crystalFound[best] = true
+      }
+      sum += shaded(block.crystals[best], mottle: m, at: q - block.points[best])
     }
     return sum * 0.25
   }
