@@ -207,6 +207,12 @@ public enum AmbientOcclusion {
       }
     }
 
+    /// Calls `body` with a raw view of `layer`, or nil without one.
+    static func withView<R>(of layer: Layer?, _ body: (View?) -> R) -> R {
+      guard let layer else { return body(nil) }
+      return layer.withView { body($0) }
+    }
+
     /// A layer's raw view, for an inner loop (valid inside `withView` only).
     struct View {
       let surface: UnsafeBufferPointer<Float>

@@ -89,6 +89,123 @@ public enum Backdrop {
       content: RGBAImage(width: width, height: height, pixels: pixels))
   }
 
+  /// `under(_:plate:...)` of `picture` with `shadow` drawn (as `DropShadow.apply` draws it,
+  /// of `hidden`'s ink), with `occlusion` drawn over it as
+  /// `AmbientOcclusion.Layer.apply(toInPlace:parallelism:)` draws it, each pixel stored as
+  /// its 8-bit sRGB code (`SRGB.codes8`): the codes an 8-bit PNG stores of that float
+  /// picture, without the canvas of floats (16 bytes a pixel: case B in the wood preset, 29
+  /// MiB) or the picture grown for the shadow held.
+  ///
+  /// Each band of rows makes its rows of the picture over the plate as it goes, and with
+  /// the occlusion, which reads a pixel's neighbours as they were before it, the row above
+  /// its first and below its last too (a plate row depends on nothing but its place).
+  public static func underCodes(
+    _ picture: CanvasImage, plate: PlateSpec, ball: RGBAImage, camera: CameraSpec = .orthographic,
+    diffuse: SIMD3<Float>, hidden: CoverageMask? = nil, shadow: DropShadow.Layer? = nil,
+    occlusion: AmbientOcclusion.Layer?, parallelism: Parallelism = .allCores
+  ) -> SRGBCanvas {
+    precondition(shadow == nil || hidden != nil, "a shadow without the ink that casts it")
+    let (width, height) = (picture.width, picture.height)
+    let fill = picture.fill
+    let old = picture.contentRect
+    let canvas = PixelRect(x: 0, y: 0, width: width, height: height)
+    // Where the shadowed picture differs from its fill (`DropShadow.apply`'s content).
+    let shadowed = shadow?.content(old, canvas: canvas) ?? old
+    let ink = hidden ?? CoverageMask(plane: Plane(width: 0, height: 0))
+    let window = ink.window
+    // As `apply(toInPlace:)` reads the plated picture: its fill, and opaque by the fill.
+    let opaque = fill.w == 1
+    let codes = SRGB.encode8Table.withUnsafeBufferPointer { table in
+      let table = UnsafeBufferPointerBox(table)
+      return [SIMD4<UInt8>](unsafeUninitializedCapacity: width * height) { buffer, count in
+        let out = SharedPointer(buffer)
+        picture.content.pixels.withUnsafeBufferPointer { source in
+          let source = UnsafeBufferPointerBox(source)
+          PlateRows.with(
+            plate, ball: ball, width: width, height: height, camera: camera, diffuse: diffuse,
+            hidden: hidden
+          ) { rows in
+            let rows = UncheckedSendable(rows)
+            ink.windowCoverage.pixels.withUnsafeBufferPointer { coverage in
+              let coverage = UnsafeBufferPointerBox(coverage)
+              DropShadow.Layer.withView(of: shadow) { shadowView in
+                let shadowView = UncheckedSendable(shadowView)
+                AmbientOcclusion.Layer.withView(of: occlusion) { view in
+                  let view = UncheckedSendable(view)
+                  parallelism.forEachBand(height, bandSize: 32) { band in
+                    var scratch = ShadedMaterial.TapBand(maxLevel: rows.value.maxLevel)
+                    let storage = UnsafeMutablePointer<SIMD4<Float>>.allocate(
+                      capacity: 4 * max(width, 1))
+                    defer { storage.deallocate() }
+                    let layer = storage
+                    // The picture over the plate: the rows above, at and below the one made.
+                    var (above, current, below) = (
+                      storage + width, storage + 2 * width, storage + 3 * width
+                    )
+                    func made(_ y: Int, into row: UnsafeMutablePointer<SIMD4<Float>>) {
+                      rows.value.row(y, into: layer, band: &scratch)
+                      @inline(__always) func picture(_ x: Int) -> SIMD4<Float> {
+                        old.contains(x: x, y: y)
+                          ? source.buffer[(y - old.y) * old.width + x - old.x] : fill
+                      }
+                      // (The shadow's view bound once a row: binding it at each pixel copies it.)
+                      guard let drawn = shadowView.value, y >= shadowed.y, y < shadowed.maxY else {
+                        for x in 0..<width { row[x] = over(picture(x), layer[x]) }
+                        return
+                      }
+                      for x in 0..<width {
+                        var p = picture(x)
+                        if shadowed.contains(x: x, y: y) {
+                          let a =
+                            window.contains(x: x, y: y)
+                            ? coverage.buffer[(y - window.y) * window.width + x - window.x] : 0
+                          p = drawn.pixel(p, coverage: a, x: x, y: y)
+                        }
+                        row[x] = over(p, layer[x])
+                      }
+                    }
+                    if view.value != nil && band.lowerBound > 0 {
+                      made(band.lowerBound - 1, into: above)
+                    }
+                    made(band.lowerBound, into: current)
+                    for y in band {
+                      let line = y * width
+                      guard let occlusion = view.value else {
+                        if y > band.lowerBound { made(y, into: current) }
+                        for x in 0..<width {
+                          out.initialize(line + x, to: SRGB.codes8(current[x], table: table.buffer))
+                        }
+                        continue
+                      }
+                      if y + 1 < height { made(y + 1, into: below) }
+                      for x in 0..<width {
+                        let q = occlusion.pixel(current[x], x: x, y: y, opaque: opaque) { bx, by in
+                          guard canvas.contains(x: bx, y: by) else { return fill }
+                          switch by - y {
+                          case -1: return above[bx]
+                          case 0: return current[bx]
+                          default: return below[bx]
+                          }
+                        }
+                        out.initialize(line + x, to: SRGB.codes8(q, table: table.buffer))
+                      }
+                      (above, current, below) = (current, below, above)
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+        count = width * height
+      }
+    }
+    // (Every pixel is content; the fill is the picture's, as its float canvas has it.)
+    let fillCodes = SRGB.encode8Table.withUnsafeBufferPointer { SRGB.codes8(fill, table: $0) }
+    return SRGBCanvas(
+      width: width, height: height, fill: fillCodes, contentRect: canvas, content: codes)
+  }
+
   /// The plate's pixels a row at a time (see `plate(...)`): what it reads, set up once.
   struct PlateRows {
     let width: Int

@@ -104,6 +104,12 @@ public enum DropShadow {
       lowered ? content : content.union(field.intersection(canvas))
     }
 
+    /// Calls `body` with a raw view of `layer`, or nil without one.
+    static func withView<R>(of layer: Layer?, _ body: (View?) -> R) -> R {
+      guard let layer else { return body(nil) }
+      return layer.withView { body($0) }
+    }
+
     /// Calls `body` with a raw view of the layer.
     func withView<R>(_ body: (View) -> R) -> R {
       alpha.withUnsafeBufferPointer { alpha in

@@ -385,9 +385,15 @@ public enum Pipeline {
       }
       if input.outputs.contains(.shape) { shape = image }
     }
+    // Only an 8-bit file wanted, over a plate with detail or seen by a camera: the plate's
+    // rows, the picture (its shadow drawn) over them and the occlusion over both are made a
+    // band at a time and stored as the file's codes (no canvas of floats).
+    let platedCodes =
+      input.backdrop == nil && input.outputs.contains(.pictureCodes)
+      && material.plate.map { $0.detail.isVisible || material.camera.isFinite } == true
     // The letters' shadow on the picture (not on the engraving's shape), then the ambient
     // occlusion over both.
-    if material.shadow.isVisible {
+    if material.shadow.isVisible && !platedCodes {
       image = timings.measure("shadow") {
         DropShadow.apply(
           to: image, mask: mask, shadow: material.shadow,
@@ -422,6 +428,39 @@ public enum Pipeline {
         plateRoughness > 0
         ? RoughBall.blurred(plateBall, sigma: plateRoughness, parallelism: parallelism)
         : plateBall
+      let diffuse = plate.surface.diffuseLight(
+        normal: SIMD3(0, 0, 1), point: SIMD3(0, 0, 1), lights: material.lights,
+        environment: material.environment)
+      if platedCodes {
+        let shadow =
+          material.shadow.isVisible
+          ? timings.measure("shadow") {
+            DropShadow.Layer(
+              mask: mask, shadow: material.shadow,
+              direction: material.shadow.offsetDirection(lights: material.lights),
+              lowered: relief.direction == .lowered, background: background,
+              canvas: PixelRect(x: 0, y: 0, width: mask.width, height: mask.height),
+              parallelism: parallelism)
+          } : nil
+        let occlusion =
+          material.occlusion.isVisible
+          ? timings.measure("occlusion") {
+            AmbientOcclusion.Layer(
+              height: field, mask: mask, occlusion: material.occlusion, scale: relief.scale,
+              relief: relief, parallelism: parallelism)
+          } : nil
+        let codes = timings.measure("plate") {
+          Backdrop.underCodes(
+            image, plate: plate, ball: plateLookup, camera: material.camera, diffuse: diffuse,
+            hidden: mask, shadow: shadow, occlusion: occlusion, parallelism: parallelism)
+        }
+        return RenderResult(
+          material: material, mask: mask, field: field, shadingImage: ball,
+          shadingImageIsWhole: whole, picture: .codes(codes),
+          // (The shape as codes too, as the other renders that write codes hold it: the
+          // codes of the float shape, which engrave to the same bitmap.)
+          shapePicture: shape.map { .codes(SRGBCanvas($0)) }, timings: timings)
+      }
       image = timings.measure("plate") {
         // A plate without detail, seen straight on, is one color: only the letters' content
         // is recomposited over it.
@@ -431,10 +470,8 @@ public enum Pipeline {
         }
         // (Each row of the plate made as the picture's row is put over it.)
         return Backdrop.under(
-          image, plate: plate, ball: plateLookup, camera: material.camera,
-          diffuse: plate.surface.diffuseLight(
-            normal: SIMD3(0, 0, 1), point: SIMD3(0, 0, 1), lights: material.lights,
-            environment: material.environment), hidden: mask, parallelism: parallelism)
+          image, plate: plate, ball: plateLookup, camera: material.camera, diffuse: diffuse,
+          hidden: mask, parallelism: parallelism)
       }
     } else if layered {
       image = timings.measure("background") {

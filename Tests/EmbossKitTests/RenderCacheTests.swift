@@ -83,9 +83,10 @@ final class RenderCacheTests: XCTestCase {
   /// from the whole field.
   ///
   /// A shadow and an occlusion on an opaque background are drawn as each pixel is stored
-  /// (raised and lowered, tinted or not, with the content grown to hold them); where
-  /// something is laid under the letters (a plate, a see-through background under a shadow
-  /// or an occlusion) the picture stays float.
+  /// (raised and lowered, tinted or not, with the content grown to hold them), and over a
+  /// plate with detail, made a band at a time with the picture over it; where something else
+  /// is laid under the letters (a see-through background under a shadow or an occlusion)
+  /// the picture stays float.
   func testPictureCodesAreTheFloatPicturesCodes() throws {
     let mask = try mask()
     let base = try material()
@@ -96,7 +97,23 @@ final class RenderCacheTests: XCTestCase {
       (["relief.profile=chisel-hard", "relief.direction=lowered", "relief.radius=4"], true),
       (["detail.grain=0.8", "background=transparent"], true),
       (["detail.speckle=0.8", "relief.direction=lowered"], true),
-      (["plate.detail.speckle=0.7"], false), (["shadow.opacity=0.6"], true),
+      // A plate with detail: its rows, the picture over them (its shadow drawn) and the
+      // occlusion over both, stored as codes a band at a time.
+      (["plate.detail.speckle=0.7"], true),
+      (["plate.detail.grain=0.6", "shadow.opacity=0.6", "occlusion.strength=0.6"], true),
+      (
+        [
+          "plate.detail.brushed=0.7", "shadow.opacity=0.8", "shadow.distance=7",
+          "relief.direction=lowered", "occlusion.strength=0.5",
+        ], true
+      ),
+      (
+        [
+          "plate.detail.speckle=0.5", "detail.grain=0.8", "occlusion.strength=0.6",
+          "relief.soften=2", "shadow.opacity=0.7", "shadow.distance=40",
+        ], true
+      ),
+      (["shadow.opacity=0.6"], true),
       (["shadow.opacity=0.8", "shadow.distance=7", "relief.direction=lowered"], true),
       (["shadow.opacity=0.6", "relief.soften=2", "detail.brushed=0.8"], true),
       (["shadow.opacity=0.7", "shadow.distance=40", "detail.grain=0.8"], true),
