@@ -319,29 +319,32 @@ public enum Pipeline {
     let depth = field.map { ShadedMaterial.SurfaceDepth($0, scale: relief.scale) }
     // With the shape wanted too, it is composited (over transparent) and the picture made
     // from it: each pixel is shaded once.
+    // The shadow and the occlusion as layers, for a picture that draws them as it stores each
+    // pixel's code.
+    func shadowLayer() -> DropShadow.Layer? {
+      guard material.shadow.isVisible else { return nil }
+      return timings.measure("shadow") {
+        DropShadow.Layer(
+          mask: mask, shadow: material.shadow,
+          direction: material.shadow.offsetDirection(lights: material.lights),
+          lowered: relief.direction == .lowered, background: background,
+          canvas: PixelRect(x: 0, y: 0, width: mask.width, height: mask.height),
+          parallelism: parallelism)
+      }
+    }
+    func occlusionLayer(_ field: HeightField) -> AmbientOcclusion.Layer? {
+      guard material.occlusion.isVisible else { return nil }
+      return timings.measure("occlusion") {
+        AmbientOcclusion.Layer(
+          height: field, mask: mask, occlusion: material.occlusion, scale: relief.scale,
+          relief: relief, parallelism: parallelism)
+      }
+    }
     // Nothing laid over or under the letters and only an 8-bit file wanted: the compositor
     // writes the file's codes.
     if codes {
-      let shadow =
-        material.shadow.isVisible
-        ? timings.measure("shadow") {
-          DropShadow.Layer(
-            mask: mask, shadow: material.shadow,
-            direction: material.shadow.offsetDirection(lights: material.lights),
-            lowered: relief.direction == .lowered, background: background,
-            canvas: PixelRect(x: 0, y: 0, width: mask.width, height: mask.height),
-            parallelism: parallelism)
-        } : nil
       // (The occlusion reads the whole field: a relief made in bands has none.)
-      let occlusion = field.flatMap { field in
-        material.occlusion.isVisible
-          ? timings.measure("occlusion") {
-            AmbientOcclusion.Layer(
-              height: field, mask: mask, occlusion: material.occlusion, scale: relief.scale,
-              relief: relief, parallelism: parallelism)
-          } : nil
-      }
-      let layers = DrawnLayers(shadow: shadow, occlusion: occlusion)
+      let layers = DrawnLayers(shadow: shadowLayer(), occlusion: field.flatMap(occlusionLayer))
       let (codes, shape) = timings.measure("composite") { () -> (SRGBCanvas, SRGBCanvas?) in
         guard input.outputs.contains(.shape) else {
           return (
@@ -432,23 +435,7 @@ public enum Pipeline {
         normal: SIMD3(0, 0, 1), point: SIMD3(0, 0, 1), lights: material.lights,
         environment: material.environment)
       if platedCodes {
-        let shadow =
-          material.shadow.isVisible
-          ? timings.measure("shadow") {
-            DropShadow.Layer(
-              mask: mask, shadow: material.shadow,
-              direction: material.shadow.offsetDirection(lights: material.lights),
-              lowered: relief.direction == .lowered, background: background,
-              canvas: PixelRect(x: 0, y: 0, width: mask.width, height: mask.height),
-              parallelism: parallelism)
-          } : nil
-        let occlusion =
-          material.occlusion.isVisible
-          ? timings.measure("occlusion") {
-            AmbientOcclusion.Layer(
-              height: field, mask: mask, occlusion: material.occlusion, scale: relief.scale,
-              relief: relief, parallelism: parallelism)
-          } : nil
+        let (shadow, occlusion) = (shadowLayer(), occlusionLayer(field))
         let codes = timings.measure("plate") {
           Backdrop.underCodes(
             image, plate: plate, ball: plateLookup, camera: material.camera, diffuse: diffuse,
