@@ -31,15 +31,11 @@ public enum Backdrop {
     let pixels = [SIMD4<Float>](unsafeUninitializedCapacity: width * height) { buffer, count in
       guard let base = buffer.baseAddress else { return }
       let out = UncheckedSendable(base)
-      PlateRows.with(
+      PlateRows.forEachBand(
         plate, ball: ball, width: width, height: height, camera: camera, diffuse: diffuse,
-        hidden: hidden
-      ) { rows in
-        let rows = UncheckedSendable(rows)
-        parallelism.forEachBand(height, bandSize: 16) { band in
-          var scratch = ShadedMaterial.TapBand(maxLevel: rows.value.maxLevel)
-          for y in band { rows.value.row(y, into: out.value + y * width, band: &scratch) }
-        }
+        hidden: hidden, parallelism: parallelism, bandSize: 16
+      ) { rows, band, scratch in
+        for y in band { rows.row(y, into: out.value + y * width, band: &scratch) }
       }
       count = width * height
     }
@@ -54,37 +50,26 @@ public enum Backdrop {
     diffuse: SIMD3<Float>, hidden: CoverageMask? = nil, parallelism: Parallelism = .allCores
   ) -> CanvasImage {
     let (width, height) = (picture.width, picture.height)
-    let fill = picture.fill
-    let old = picture.contentRect
     let pixels = [SIMD4<Float>](unsafeUninitializedCapacity: width * height) { buffer, count in
-      let out = SharedPointer(buffer)
-      picture.content.pixels.withUnsafeBufferPointer { source in
-        let source = UnsafeBufferPointerBox(source)
-        PlateRows.with(
+      guard let base = buffer.baseAddress else { return }
+      let out = UncheckedSendable(base)
+      PictureRows.with(picture, shadow: nil, ink: nil) { source in
+        PlateRows.forEachBand(
           plate, ball: ball, width: width, height: height, camera: camera, diffuse: diffuse,
-          hidden: hidden
-        ) { rows in
-          let rows = UncheckedSendable(rows)
-          parallelism.forEachBand(height, bandSize: 16) { band in
-            var scratch = ShadedMaterial.TapBand(maxLevel: rows.value.maxLevel)
-            let layer = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: max(width, 1))
-            defer { layer.deallocate() }
-            for y in band {
-              rows.value.row(y, into: layer, band: &scratch)
-              for x in 0..<width {
-                let p =
-                  old.contains(x: x, y: y)
-                  ? source.buffer[(y - old.y) * old.width + x - old.x] : fill
-                out.initialize(y * width + x, to: over(p, layer[x]))
-              }
-            }
+          hidden: hidden, parallelism: parallelism, bandSize: 16
+        ) { rows, band, scratch in
+          let layer = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: max(width, 1))
+          defer { layer.deallocate() }
+          for y in band {
+            rows.row(y, into: layer, band: &scratch)
+            source.over(row: y, plate: layer, into: out.value + y * width, width: width)
           }
         }
       }
       count = width * height
     }
     return CanvasImage(
-      width: width, height: height, fill: fill,
+      width: width, height: height, fill: picture.fill,
       contentRect: PixelRect(x: 0, y: 0, width: width, height: height),
       content: RGBAImage(width: width, height: height, pixels: pixels))
   }
@@ -107,103 +92,130 @@ public enum Backdrop {
     precondition(shadow == nil || hidden != nil, "a shadow without the ink that casts it")
     let (width, height) = (picture.width, picture.height)
     let fill = picture.fill
-    let old = picture.contentRect
     let canvas = PixelRect(x: 0, y: 0, width: width, height: height)
-    // Where the shadowed picture differs from its fill (`DropShadow.apply`'s content).
-    let shadowed = shadow?.content(old, canvas: canvas) ?? old
-    let ink = hidden ?? CoverageMask(plane: Plane(width: 0, height: 0))
-    let window = ink.window
     // As `apply(toInPlace:)` reads the plated picture: its fill, and opaque by the fill.
     let opaque = fill.w == 1
-    let codes = SRGB.encode8Table.withUnsafeBufferPointer { table in
+    return SRGB.encode8Table.withUnsafeBufferPointer { table in
       let table = UnsafeBufferPointerBox(table)
-      return [SIMD4<UInt8>](unsafeUninitializedCapacity: width * height) { buffer, count in
+      let codes = [SIMD4<UInt8>](unsafeUninitializedCapacity: width * height) { buffer, count in
         let out = SharedPointer(buffer)
-        picture.content.pixels.withUnsafeBufferPointer { source in
-          let source = UnsafeBufferPointerBox(source)
-          PlateRows.with(
-            plate, ball: ball, width: width, height: height, camera: camera, diffuse: diffuse,
-            hidden: hidden
-          ) { rows in
-            let rows = UncheckedSendable(rows)
-            ink.windowCoverage.pixels.withUnsafeBufferPointer { coverage in
-              let coverage = UnsafeBufferPointerBox(coverage)
-              DropShadow.Layer.withView(of: shadow) { shadowView in
-                let shadowView = UncheckedSendable(shadowView)
-                AmbientOcclusion.Layer.withView(of: occlusion) { view in
-                  let view = UncheckedSendable(view)
-                  parallelism.forEachBand(height, bandSize: 32) { band in
-                    var scratch = ShadedMaterial.TapBand(maxLevel: rows.value.maxLevel)
-                    let storage = UnsafeMutablePointer<SIMD4<Float>>.allocate(
-                      capacity: 4 * max(width, 1))
-                    defer { storage.deallocate() }
-                    let layer = storage
-                    // The picture over the plate: the rows above, at and below the one made.
-                    var (above, current, below) = (
-                      storage + width, storage + 2 * width, storage + 3 * width
-                    )
-                    func made(_ y: Int, into row: UnsafeMutablePointer<SIMD4<Float>>) {
-                      rows.value.row(y, into: layer, band: &scratch)
-                      @inline(__always) func picture(_ x: Int) -> SIMD4<Float> {
-                        old.contains(x: x, y: y)
-                          ? source.buffer[(y - old.y) * old.width + x - old.x] : fill
-                      }
-                      // (The shadow's view bound once a row: binding it at each pixel copies it.)
-                      guard let drawn = shadowView.value, y >= shadowed.y, y < shadowed.maxY else {
-                        for x in 0..<width { row[x] = over(picture(x), layer[x]) }
-                        return
-                      }
-                      for x in 0..<width {
-                        var p = picture(x)
-                        if shadowed.contains(x: x, y: y) {
-                          let a =
-                            window.contains(x: x, y: y)
-                            ? coverage.buffer[(y - window.y) * window.width + x - window.x] : 0
-                          p = drawn.pixel(p, coverage: a, x: x, y: y)
-                        }
-                        row[x] = over(p, layer[x])
-                      }
-                    }
-                    if view.value != nil && band.lowerBound > 0 {
-                      made(band.lowerBound - 1, into: above)
-                    }
-                    made(band.lowerBound, into: current)
-                    for y in band {
-                      let line = y * width
-                      guard let occlusion = view.value else {
-                        if y > band.lowerBound { made(y, into: current) }
-                        for x in 0..<width {
-                          out.initialize(line + x, to: SRGB.codes8(current[x], table: table.buffer))
-                        }
-                        continue
-                      }
-                      if y + 1 < height { made(y + 1, into: below) }
-                      for x in 0..<width {
-                        let q = occlusion.pixel(current[x], x: x, y: y, opaque: opaque) { bx, by in
-                          guard canvas.contains(x: bx, y: by) else { return fill }
-                          switch by - y {
-                          case -1: return above[bx]
-                          case 0: return current[bx]
-                          default: return below[bx]
-                          }
-                        }
-                        out.initialize(line + x, to: SRGB.codes8(q, table: table.buffer))
-                      }
-                      (above, current, below) = (current, below, above)
-                    }
+        PictureRows.with(picture, shadow: shadow, ink: hidden) { source in
+          AmbientOcclusion.Layer.withView(of: occlusion) { view in
+            let view = UncheckedSendable(view)
+            PlateRows.forEachBand(
+              plate, ball: ball, width: width, height: height, camera: camera,
+              diffuse: diffuse, hidden: hidden, parallelism: parallelism, bandSize: 32
+            ) { rows, band, scratch in
+              let storage = UnsafeMutablePointer<SIMD4<Float>>.allocate(
+                capacity: 4 * max(width, 1))
+              defer { storage.deallocate() }
+              let layer = storage
+              // Row `y` of the picture over the plate.
+              func made(_ y: Int, into row: UnsafeMutablePointer<SIMD4<Float>>) {
+                rows.row(y, into: layer, band: &scratch)
+                source.over(row: y, plate: layer, into: row, width: width)
+              }
+              // The rows above, at and below the one stored.
+              var (above, current, below) = (
+                storage + width, storage + 2 * width, storage + 3 * width
+              )
+              guard let occlusion = view.value else {
+                for y in band {
+                  made(y, into: current)
+                  for x in 0..<width {
+                    out.initialize(y * width + x, to: SRGB.codes8(current[x], table: table.buffer))
                   }
                 }
+                return
+              }
+              if band.lowerBound > 0 { made(band.lowerBound - 1, into: above) }
+              made(band.lowerBound, into: current)
+              for y in band {
+                if y + 1 < height { made(y + 1, into: below) }
+                for x in 0..<width {
+                  let q = occlusion.pixel(current[x], x: x, y: y, opaque: opaque) { bx, by in
+                    guard canvas.contains(x: bx, y: by) else { return fill }
+                    switch by - y {
+                    case -1: return above[bx]
+                    case 0: return current[bx]
+                    default: return below[bx]
+                    }
+                  }
+                  out.initialize(y * width + x, to: SRGB.codes8(q, table: table.buffer))
+                }
+                (above, current, below) = (current, below, above)
               }
             }
           }
         }
         count = width * height
       }
+      // (Every pixel is content; the fill is the picture's, as its float canvas has it.)
+      return SRGBCanvas(
+        width: width, height: height, fill: SRGB.codes8(fill, table: table.buffer),
+        contentRect: canvas, content: codes)
     }
-    // (Every pixel is content; the fill is the picture's, as its float canvas has it.)
-    let fillCodes = SRGB.encode8Table.withUnsafeBufferPointer { SRGB.codes8(fill, table: $0) }
-    return SRGBCanvas(
-      width: width, height: height, fill: fillCodes, contentRect: canvas, content: codes)
+  }
+
+  /// A picture to put over the plate a row at a time, read raw (valid inside `with` only):
+  /// its content, its fill elsewhere, and where given the letters' shadow drawn on it as
+  /// `DropShadow.apply` draws it (of the ink's coverage).
+  struct PictureRows: @unchecked Sendable {
+    let source: UnsafeBufferPointer<SIMD4<Float>>
+    let rect: PixelRect
+    let fill: SIMD4<Float>
+    let shadow: DropShadow.Layer.View?
+    /// Where the shadowed picture differs from its fill (`DropShadow.apply`'s content).
+    let shadowed: PixelRect
+    let coverage: UnsafeBufferPointer<Float>
+    let window: PixelRect
+
+    /// Calls `body` with the rows of `picture`, `shadow` drawn of `ink`'s coverage.
+    static func with<R>(
+      _ picture: CanvasImage, shadow: DropShadow.Layer?, ink: CoverageMask?,
+      _ body: (PictureRows) -> R
+    ) -> R {
+      let canvas = PixelRect(x: 0, y: 0, width: picture.width, height: picture.height)
+      let rect = picture.contentRect
+      let ink = ink ?? CoverageMask(plane: Plane(width: 0, height: 0))
+      return picture.content.pixels.withUnsafeBufferPointer { source in
+        ink.windowCoverage.pixels.withUnsafeBufferPointer { coverage in
+          DropShadow.Layer.withView(of: shadow) { view in
+            body(
+              PictureRows(
+                source: source, rect: rect, fill: picture.fill, shadow: view,
+                shadowed: shadow?.content(rect, canvas: canvas) ?? rect, coverage: coverage,
+                window: ink.window))
+          }
+        }
+      }
+    }
+
+    /// Row `y` (`width` pixels) of the picture over `plate`'s row, into `row`.
+    @inline(__always)
+    func over(
+      row y: Int, plate: UnsafePointer<SIMD4<Float>>, into row: UnsafeMutablePointer<SIMD4<Float>>,
+      width: Int
+    ) {
+      @inline(__always) func picture(_ x: Int) -> SIMD4<Float> {
+        rect.contains(x: x, y: y) ? source[(y - rect.y) * rect.width + x - rect.x] : fill
+      }
+      // (The shadow's view bound once a row: binding it at each pixel copies it.)
+      guard let drawn = shadow, y >= shadowed.y, y < shadowed.maxY else {
+        for x in 0..<width { row[x] = Backdrop.over(picture(x), plate[x]) }
+        return
+      }
+      for x in 0..<width {
+        var p = picture(x)
+        if shadowed.contains(x: x, y: y) {
+          let a =
+            window.contains(x: x, y: y)
+            ? coverage[(y - window.y) * window.width + x - window.x] : 0
+          p = drawn.pixel(p, coverage: a, x: x, y: y)
+        }
+        row[x] = Backdrop.over(p, plate[x])
+      }
+    }
   }
 
   /// The plate's pixels a row at a time (see `plate(...)`): what it reads, set up once.
@@ -226,6 +238,25 @@ public enum Backdrop {
     let diffuse: SIMD3<Float>
     let pyramid: BallPyramid.View
     let centers: UnsafeBufferPointer<Float>
+
+    /// Calls `body` with the rows of `plate` and each band of `bandSize` rows, in parallel
+    /// (`with`, then the bands), and a band of groups the band's rows reuse for their storage.
+    static func forEachBand(
+      _ plate: PlateSpec, ball: RGBAImage, width: Int, height: Int, camera: CameraSpec,
+      diffuse: SIMD3<Float>, hidden: CoverageMask?, parallelism: Parallelism, bandSize: Int,
+      _ body: @Sendable (PlateRows, Range<Int>, inout ShadedMaterial.TapBand) -> Void
+    ) {
+      with(
+        plate, ball: ball, width: width, height: height, camera: camera, diffuse: diffuse,
+        hidden: hidden
+      ) { rows in
+        let rows = UncheckedSendable(rows)
+        parallelism.forEachBand(height, bandSize: bandSize) { band in
+          var scratch = ShadedMaterial.TapBand(maxLevel: rows.value.maxLevel)
+          body(rows.value, band, &scratch)
+        }
+      }
+    }
 
     /// Calls `body` with the rows of `plate` (valid inside the call only).
     static func with<R>(

@@ -441,7 +441,7 @@ public enum ShadedMaterial {
                 // few more (growing would copy and touch fresh pages).
                 let groups = rows.count * ink.width + 15 * (end - next)
                 band.reserve(pixels: rows.count * ink.width, groups: groups)
-                // The detail's noise cells, kept from each sub-sampled pixel to the next.
+                // The detail's noise cells, kept from each sub-sampled or ridged pixel to the next.
                 var kept = SurfaceDetail.Kept()
                 for row in rows {
                   for column in 0..<ink.width {
@@ -513,7 +513,7 @@ public enum ShadedMaterial {
                         let y = ink.y + row
                         let slope =
                           height.slopes[(y - region.y) * region.width + (x - region.x)]
-                        let parts = surface.pointee.normalOffset(x: x, y: y)
+                        let parts = surface.pointee.normalOffset(x: x, y: y, kept: &kept)
                         for k in 0..<parts.partCount {
                           let part = parts.parts[k]
                           let n = ShadedMaterial.normal(

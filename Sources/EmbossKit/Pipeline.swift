@@ -391,9 +391,11 @@ public enum Pipeline {
     // Only an 8-bit file wanted, over a plate with detail or seen by a camera: the plate's
     // rows, the picture (its shadow drawn) over them and the occlusion over both are made a
     // band at a time and stored as the file's codes (no canvas of floats).
+    // (A plate without detail, seen straight on, is one color.)
+    let plateVaries =
+      material.plate.map { $0.detail.isVisible || material.camera.isFinite } ?? false
     let platedCodes =
-      input.backdrop == nil && input.outputs.contains(.pictureCodes)
-      && material.plate.map { $0.detail.isVisible || material.camera.isFinite } == true
+      input.backdrop == nil && input.outputs.contains(.pictureCodes) && plateVaries
     // The letters' shadow on the picture (not on the engraving's shape), then the ambient
     // occlusion over both.
     if material.shadow.isVisible && !platedCodes {
@@ -451,7 +453,7 @@ public enum Pipeline {
       image = timings.measure("plate") {
         // A plate without detail, seen straight on, is one color: only the letters' content
         // is recomposited over it.
-        guard plate.detail.isVisible || material.camera.isFinite else {
+        guard plateVaries else {
           return Backdrop.under(
             image, color: Backdrop.centerColor(plateLookup), parallelism: parallelism)
         }
