@@ -339,16 +339,19 @@ public enum ShadedMaterial {
 
     /// Where each ink pixel of `rect` (rows of the ink bounds) looks up its color, row-major.
     ///
-    /// With detail, also its spread of normals (a segment's x, y and a radius, in normal
-    /// units; the radius without `NormalOffset.linearRough`) and whether it straddles a
-    /// hammered ridge (its parts are found again when its groups are made). Pixels without
-    /// ink are left zero.
+    /// With detail whose normals spread (`SurfaceDetail.spreads`), also its spread of
+    /// normals (a segment's x, y and a radius, in normal units; the radius without
+    /// `NormalOffset.linearRough`), and with hammering whether it straddles a hammered ridge
+    /// (its parts are found again when its groups are made); otherwise those are empty (a
+    /// wavy surface's would be zero: 1.3 MB a band in flight on case B). Pixels without ink
+    /// are left zero.
     func lookups(_ rect: PixelRect, height: HeightField) -> (
       uv: [SIMD2<Float>], spreads: [SIMD3<Float>], ridged: [Bool]
     ) {
       let count = rect.width * rect.height
       var uv = [SIMD2<Float>](repeating: .zero, count: count)
-      var spreads = [SIMD3<Float>](repeating: .zero, count: surface == nil ? 0 : count)
+      var spreads = [SIMD3<Float>](
+        repeating: .zero, count: surface?.spreads == true ? count : 0)
       var ridged = [Bool](repeating: false, count: surface?.hammer == nil ? 0 : count)
       let region = height.region
       let window = mask.window
@@ -371,8 +374,10 @@ public enum ShadedMaterial {
                     slope: slope, scale: scale, tilt: offset.tilt + view(x, y))
                   // (The footprint is made from the neighbours' lookups: their differences
                   // hold the dish's linear tilt.)
-                  spreads[row * rect.width + column] = SIMD3(
-                    offset.spread, offset.rough - offset.linearRough)
+                  if !spreads.isEmpty {
+                    spreads[row * rect.width + column] = SIMD3(
+                      offset.spread, offset.rough - offset.linearRough)
+                  }
                   if offset.partCount > 0 { ridged[row * rect.width + column] = true }
                 } else if camera.isFinite {
                   n = ShadedMaterial.normal(slope: slope, scale: scale, tilt: view(x, y))
@@ -423,7 +428,6 @@ public enum ShadedMaterial {
         self.shadingWidth, self.shadingHeight, self.scale, self.ink, self.mask
       )
       let window = mask.window
-      let detailed = surface != nil
       let (uv, spreads, ridged) = lookups(near, height: height)
       // (Read in place: binding the optional at each pixel copies the detail.)
       withPayload(of: surface) { surface in
@@ -506,7 +510,7 @@ public enum ShadedMaterial {
                         band.flat()
                         continue
                       }
-                      let offset = detailed ? spreads[local] : .zero
+                      let offset = spreads.isEmpty ? .zero : spreads[local]
                       if !ridged.isEmpty && ridged[local], let surface {
                         // A pixel across a ridge: a group per dent, weighted by its share.
                         let x = ink.x + column

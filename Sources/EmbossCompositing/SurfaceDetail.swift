@@ -175,6 +175,9 @@ struct SurfaceDetail: Sendable, Equatable {
 
   /// Whether the detail tints colors.
   var tints: Bool { grain != nil || speckle != nil || brushing != nil }
+  /// Whether a pixel's normals spread (a segment across brushed lines, a rough or dented
+  /// surface's radius: `NormalOffset.spread`, `rough`); waviness only tilts them.
+  var spreads: Bool { brushing != nil || hammer != nil || sand != nil }
 
   /// How the detail changes pixel (`x`, `y`)'s normal.
   @inline(__always)
