@@ -28,7 +28,7 @@ public enum Backdrop {
     camera: CameraSpec = .orthographic, diffuse: SIMD3<Float>, hidden: CoverageMask? = nil,
     parallelism: Parallelism = .allCores
   ) -> RGBAImage {
-    let pixels = [SIMD4<Float>](unsafeUninitializedCapacity: width * height) { buffer, count in
+    let pixels = [SIMD4<Float>](uninitializedCount: width * height) { buffer, count in
       guard let base = buffer.baseAddress else { return }
       let out = UncheckedSendable(base)
       PlateRows.forEachBand(
@@ -50,7 +50,7 @@ public enum Backdrop {
     diffuse: SIMD3<Float>, hidden: CoverageMask? = nil, parallelism: Parallelism = .allCores
   ) -> CanvasImage {
     let (width, height) = (picture.width, picture.height)
-    let pixels = [SIMD4<Float>](unsafeUninitializedCapacity: width * height) { buffer, count in
+    let pixels = [SIMD4<Float>](uninitializedCount: width * height) { buffer, count in
       guard let base = buffer.baseAddress else { return }
       let out = UncheckedSendable(base)
       PictureRows.with(picture, shadow: nil, ink: nil) { source in
@@ -97,7 +97,7 @@ public enum Backdrop {
     let opaque = fill.w == 1
     return SRGB.encode8Table.withUnsafeBufferPointer { table in
       let table = UnsafeBufferPointerBox(table)
-      let codes = [SIMD4<UInt8>](unsafeUninitializedCapacity: width * height) { buffer, count in
+      let codes = [SIMD4<UInt8>](uninitializedCount: width * height) { buffer, count in
         let out = SharedPointer(buffer)
         PictureRows.with(picture, shadow: shadow, ink: hidden) { source in
           AmbientOcclusion.Layer.withView(of: occlusion) { view in
@@ -422,7 +422,7 @@ public enum Backdrop {
       ? SIMD2<Float>.zero : (SIMD2(Float(width), Float(height)) - SIMD2(w, h) * scale) * 0.5
     let taps = min(8, max(1, Int((1 / scale).rounded(.up))))
     let tile = picture.fit == .tile
-    let pixels = [SIMD4<Float>](unsafeUninitializedCapacity: width * height) { buffer, count in
+    let pixels = [SIMD4<Float>](uninitializedCount: width * height) { buffer, count in
       let out = SharedPointer(buffer)
       source.pixels.withUnsafeBufferPointer { texels in
         let texels = UnsafeBufferPointerBox(texels)

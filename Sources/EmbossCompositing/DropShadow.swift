@@ -223,7 +223,7 @@ public enum DropShadow {
     let (dx, dy) = (Int(offset.x.rounded(.down)), Int(offset.y.rounded(.down)))
     let (fx, fy) = (offset.x - Float(dx), offset.y - Float(dy))
     let window = mask.window
-    return [Float](unsafeUninitializedCapacity: rect.width * rect.height) { buffer, count in
+    return [Float](uninitializedCount: rect.width * rect.height) { buffer, count in
       let out = SharedPointer(buffer)
       mask.windowCoverage.pixels.withUnsafeBufferPointer { coverage in
         let coverage = UnsafeBufferPointerBox(coverage)
@@ -399,7 +399,7 @@ extension CanvasImage {
   ) -> CanvasImage {
     let fill = self.fill
     let old = contentRect
-    let pixels = [SIMD4<Float>](unsafeUninitializedCapacity: content.width * content.height) {
+    let pixels = [SIMD4<Float>](uninitializedCount: content.width * content.height) {
       buffer, count in
       let out = SharedPointer(buffer)
       self.content.pixels.withUnsafeBufferPointer { source in

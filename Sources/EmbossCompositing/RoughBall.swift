@@ -28,7 +28,7 @@ public enum RoughBall {
     let count = ball.width * ball.height
     // Premultiplied color, then the weight.
     var channels = (0..<4).map { c in
-      [Float](unsafeUninitializedCapacity: count) { buffer, n in
+      [Float](uninitializedCount: count) { buffer, n in
         for i in 0..<count {
           let p = ball.pixels[i]
           buffer[i] = c == 3 ? p.w : p[c] * p.w
@@ -41,7 +41,7 @@ public enum RoughBall {
         &channels[c], width: ball.width, height: ball.height, radii: radii,
         parallelism: parallelism)
     }
-    let pixels = [SIMD4<Float>](unsafeUninitializedCapacity: count) { buffer, n in
+    let pixels = [SIMD4<Float>](uninitializedCount: count) { buffer, n in
       for i in 0..<count {
         let weight = channels[3][i]
         let rgb =

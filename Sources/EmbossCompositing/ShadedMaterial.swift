@@ -1249,9 +1249,9 @@ public enum ShadedMaterial {
     let stride = content.width
     var pixels: [Store.Pixel] = []
     let shapePixels = [SIMD4<UInt8>](
-      unsafeUninitializedCapacity: shaped ? ink.width * ink.height : 0
+      uninitializedCount: shaped ? ink.width * ink.height : 0
     ) { shapeBuffer, shapeCount in
-      pixels = [Store.Pixel](unsafeUninitializedCapacity: content.width * content.height) {
+      pixels = [Store.Pixel](uninitializedCount: content.width * content.height) {
         buffer, count in
         // No pixels, no base address.
         guard let base = buffer.baseAddress else { return }
@@ -1394,7 +1394,7 @@ public enum ShadedMaterial {
   ) -> CanvasImage {
     let fill = SIMD4(background, 1)
     let rect = shape.contentRect
-    let pixels = [SIMD4<Float>](unsafeUninitializedCapacity: rect.width * rect.height) {
+    let pixels = [SIMD4<Float>](uninitializedCount: rect.width * rect.height) {
       buffer, count in
       let out = SharedPointer(buffer)
       shape.content.pixels.withUnsafeBufferPointer { source in

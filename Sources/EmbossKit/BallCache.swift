@@ -1,5 +1,6 @@
 import EmbossModel
 import EmbossRaster
+import EmbossSupport
 import Foundation
 
 /// Lit balls kept on disk between processes, so a render in a material seen before skips
@@ -84,7 +85,7 @@ public struct BallCache: Sendable {
     guard let sum else { return nil }
     // The payload is read straight into the pixels (no copy of the file is held).
     var intact = false
-    let pixels = [SIMD4<Float>](unsafeUninitializedCapacity: count) { buffer, initialized in
+    let pixels = [SIMD4<Float>](uninitializedCount: count) { buffer, initialized in
       let raw = UnsafeMutableRawBufferPointer(buffer)
       guard Self.read(fd, into: raw), Self.checksum(UnsafeRawBufferPointer(raw)) == sum else {
         initialized = 0

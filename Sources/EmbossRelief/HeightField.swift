@@ -177,8 +177,8 @@ public struct HeightField: Sendable, Equatable {
         subSamples: subSamples, cellMeans: soften > 0, parallelism: parallelism)
     } else {
       // Heights and slopes are written once per pixel by their band: no need to zero them.
-      heights = [Float](unsafeUninitializedCapacity: count) { $1 = count }
-      slopes = [SIMD2<Float>](unsafeUninitializedCapacity: count) { $1 = count }
+      heights = [Float](uninitializedCount: count) { $1 = count }
+      slopes = [SIMD2<Float>](uninitializedCount: count) { $1 = count }
       var bandSamples = [SubSamples](
         repeating: SubSamples(), count: (region.height + bandRows - 1) / bandRows)
       heights.withUnsafeMutableBufferPointer { heightOut in
@@ -332,8 +332,8 @@ public struct HeightField: Sendable, Equatable {
       // of 0, every band wrote the count of the one shared empty array's storage, a race
       // the thread sanitizer reports.)
       var heights: [Float] =
-        withHeights ? [Float](unsafeUninitializedCapacity: count) { $1 = count } : []
-      var slopes = [SIMD2<Float>](unsafeUninitializedCapacity: count) { $1 = count }
+        withHeights ? [Float](uninitializedCount: count) { $1 = count } : []
+      var slopes = [SIMD2<Float>](uninitializedCount: count) { $1 = count }
       let samples = slopes.withUnsafeMutableBufferPointer { slopes in
         guard withHeights else {
           return shade(

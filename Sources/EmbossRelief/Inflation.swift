@@ -92,7 +92,7 @@ enum Inflation {
       self.height = height
       self.inside = inside
       stencils = Self.plain(h: h)
-      stencil = [Int32](unsafeUninitializedCapacity: width * height) { out, count in
+      stencil = [Int32](uninitializedCount: width * height) { out, count in
         for y in 0..<height {
           for x in 0..<width {
             let i = y * width + x
@@ -244,7 +244,7 @@ enum Inflation {
     func restrictedResidual(
       _ phi: [Float], _ rhs: [Float]?, to coarse: Grid, _ parallelism: Parallelism
     ) -> [Float] {
-      [Float](unsafeUninitializedCapacity: coarse.width * coarse.height) { out, count in
+      [Float](uninitializedCount: coarse.width * coarse.height) { out, count in
         let out = SharedPointer(out)
         parallelism.forEachBand(coarse.height, bandSize: 16) { rows in
           for cy in rows {

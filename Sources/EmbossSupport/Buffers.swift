@@ -28,3 +28,27 @@ package func withPayload<Value, Result>(
   guard let value else { return try body(nil) }
   return try withUnsafePointer(to: value) { try body($0) }
 }
+
+extension Array {
+  /// `Array(unsafeUninitializedCapacity:initializingWith:)`, without a store into shared
+  /// storage where there is no capacity.
+  ///
+  /// With no capacity the standard library's stores the count (a 0 over a 0) into the storage
+  /// every empty array shares, which ThreadSanitizer reports as a race with any thread reading
+  /// an empty array's count (in `emboss batch`, a row's compositor beside the CSV reader).
+  /// Here `body` then gets an empty buffer, its count is not read, and the array is `[]`.
+  @inlinable
+  public init(
+    uninitializedCount capacity: Int,
+    initializingWith body: (inout UnsafeMutableBufferPointer<Element>, inout Int) throws -> Void
+  ) rethrows {
+    guard capacity > 0 else {
+      var buffer = UnsafeMutableBufferPointer<Element>(start: nil, count: 0)
+      var count = 0
+      try body(&buffer, &count)
+      self = []
+      return
+    }
+    try self.init(unsafeUninitializedCapacity: capacity, initializingWith: body)
+  }
+}

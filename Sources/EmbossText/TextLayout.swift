@@ -478,7 +478,7 @@ public struct TextLayout: Sendable {
     let levels = Float(max(1, Int(bitmap.num_grays) - 1))
     // The rows copied as they are (no zeroing first); any ink found from the bytes' union.
     var ink: UInt8 = 0
-    let bytes = [UInt8](unsafeUninitializedCapacity: width * height) { out, count in
+    let bytes = [UInt8](uninitializedCount: width * height) { out, count in
       for y in 0..<height {
         let row = pitch >= 0 ? y * pitch : (height - 1 - y) * -pitch
         for x in 0..<width {
