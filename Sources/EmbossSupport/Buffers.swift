@@ -38,7 +38,7 @@ extension Array {
   /// an empty array's count (in `emboss batch`, a row's compositor beside the CSV reader).
   /// Here `body` then gets an empty buffer, its count is not read, and the array is `[]`.
   @inlinable
-  public init(
+  package init(
     uninitializedCount capacity: Int,
     initializingWith body: (inout UnsafeMutableBufferPointer<Element>, inout Int) throws -> Void
   ) rethrows {
